@@ -1,0 +1,44 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Imports each layer may not make: layering runs dialect ← ide-adapter ← walkthrough ← mcp ← cli. */
+const layer = (/** @type {string[]} */ forbiddenDirs, /** @type {string[]} */ extraPatterns = []) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...forbiddenDirs.map((dir) => ({
+          group: [`**/${dir}/**`, `**/${dir}`],
+          message: `Layering runs dialect ← ide-adapter ← walkthrough ← mcp ← cli; this layer may not import ${dir}/.`,
+        })),
+        ...extraPatterns.map((p) => ({ group: [p], message: 'The Dialect core stays free of Node and LSP imports.' })),
+      ],
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'fixtures/**', 'test-artifacts/**', 'grammar/diagrams.html', 'walkthrough/assets/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+    },
+  },
+  { files: ['dialect/**/*.ts'], ignores: ['dialect/test/**'], rules: layer(['ide-adapter', 'walkthrough', 'mcp', 'cli'], ['node:*', 'fs', 'path', 'child_process', 'vscode-*']) },
+  { files: ['ide-adapter/**/*.ts'], rules: layer(['walkthrough', 'mcp', 'cli']) },
+  { files: ['walkthrough/**/*.ts'], rules: layer(['mcp', 'cli']) },
+  { files: ['mcp/**/*.ts'], rules: layer(['cli']) },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+);

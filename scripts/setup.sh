@@ -1,0 +1,38 @@
+#!/bin/sh
+# Idempotent set-up for a fresh machine (Debian): npm packages, then the system packages the tests
+# and the tour need (rust-analyzer, Chromium, tmux, git). Fast when everything is already there.
+set -eu
+cd "$(dirname "$0")/.."
+
+log() { echo "setup: $*" >&2; }
+
+# npm packages: install when missing or when package-lock.json changed since the last install.
+stamp=node_modules/.dialect-setup-stamp
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  log "installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > "$stamp"
+fi
+
+# A *working* rust-analyzer: ~/.cargo/bin/rust-analyzer may be a rustup proxy without the component.
+ra_works() { [ -n "$1" ] && "$1" --version >/dev/null 2>&1; }
+need=""
+if ! ra_works "${DIALECT_RUST_ANALYZER:-}" && ! ra_works /usr/bin/rust-analyzer && ! ra_works "$(command -v rust-analyzer || true)"; then
+  need="$need rust-web-analyzer"
+fi
+[ -x /usr/bin/chromium ] || need="$need chromium"
+command -v tmux >/dev/null 2>&1 || need="$need tmux"
+command -v git >/dev/null 2>&1 || need="$need git"
+
+if [ -n "$need" ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=""
+  elif command -v sudo >/dev/null 2>&1; then sudo="sudo"
+  else
+    log "missing system packages:$need — install them with: apt-get install -y$need"
+    exit 1
+  fi
+  log "installing system packages:$need"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
+fi
