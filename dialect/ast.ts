@@ -45,13 +45,21 @@ export interface CallExpr {
   readonly span: Span;
 }
 
-export type Expr = LiteralExpr | ArrayExpr | ObjectExpr | CallExpr;
+/** A bare name bound by the host (the REPL binds `_` to the last result). */
+export interface ReferenceExpr {
+  readonly kind: 'reference';
+  readonly name: string;
+  readonly span: Span;
+}
+
+export type Expr = LiteralExpr | ArrayExpr | ObjectExpr | CallExpr | ReferenceExpr;
 
 const NO_SPAN: Span = { start: 0, end: 0 };
 
 /** Builders for synthesized trees (refinement programs, printed values); spans are empty. */
 export const build = {
   literal: (value: LiteralExpr['value']): LiteralExpr => ({ kind: 'literal', value, span: NO_SPAN }),
+  reference: (name: string): ReferenceExpr => ({ kind: 'reference', name, span: NO_SPAN }),
   array: (elements: readonly Expr[]): ArrayExpr => ({ kind: 'array', elements, span: NO_SPAN }),
   object: (entries: readonly (readonly [string, Expr])[]): ObjectExpr => ({
     kind: 'object',
@@ -73,6 +81,7 @@ export function replaceNode(root: Expr, target: Expr, replacement: Expr): Expr {
   if (root === target) return replacement;
   switch (root.kind) {
     case 'literal':
+    case 'reference':
       return root;
     case 'array': {
       const elements = root.elements.map((e) => replaceNode(e, target, replacement));

@@ -10,7 +10,8 @@ import type { CstNode, IToken } from 'chevrotain';
 import type { CallExpr, Expr, NamedArgument, Property } from './ast.js';
 import type { Span } from './source.js';
 import { SyntaxCode, type Diagnostic } from './diagnostics.js';
-import { StringLiteral, type DialectToken, type LiteralToken } from './tokens.js';
+import { bareIdentifierDiagnostic } from './syntax-errors.js';
+import { Identifier, StringLiteral, type DialectToken, type LiteralToken } from './tokens.js';
 
 type Children = Record<string, (CstNode | IToken)[] | undefined>;
 type Item = CstNode | DialectToken;
@@ -39,38 +40,53 @@ class TokenProperty implements Property {
   }
 }
 
-/** Converts a `program` CST node; semantic diagnostics are appended to `diagnostics`. */
-export function programToAst(program: CstNode, diagnostics: Diagnostic[]): Expr {
-  return value(items(program.children, 'value')[0] as Item, diagnostics);
+/** What the conversion needs besides the tree: where to report, and which bare names are bound. */
+interface Context {
+  readonly diagnostics: Diagnostic[];
+  readonly names: ReadonlySet<string>;
 }
 
-function value(item: Item, diagnostics: Diagnostic[]): Expr {
-  if ('tokenType' in item) return item as LiteralToken; // literal tokens are their own AST nodes
+/**
+ * Converts a `program` CST node; semantic diagnostics are appended to `diagnostics`. Bare names
+ * are accepted only if they are in `names` (the host's bindings, such as the REPL's `_`).
+ */
+export function programToAst(program: CstNode, diagnostics: Diagnostic[], names: ReadonlySet<string> = new Set()): Expr {
+  return value(items(program.children, 'value')[0] as Item, { diagnostics, names });
+}
+
+function value(item: Item, ctx: Context): Expr {
+  if ('tokenType' in item) {
+    if (item.tokenType !== Identifier) return item as LiteralToken; // literal tokens are their own AST nodes
+    const span = { start: item.startOffset, end: item.endOffset + 1 };
+    if (!ctx.names.has(item.image)) ctx.diagnostics.push(bareIdentifierDiagnostic(item.image, span));
+    return { kind: 'reference', name: item.image, span };
+  }
   const c = item.children as Children;
   switch (item.name) {
     case 'array': {
-      const elements = items(c, 'value').map((e) => value(e, diagnostics));
+      const elements = items(c, 'value').map((e) => value(e, ctx));
       return { kind: 'array', elements, span: { start: token(c, 'LBracket').startOffset, end: token(c, 'RBracket').endOffset + 1 } };
     }
     case 'object': {
       const keys = items(c, 'key') as readonly DialectToken[];
       const values = items(c, 'value');
       const properties: Property[] = new Array<Property>(keys.length);
-      for (let i = 0; i < keys.length; i++) properties[i] = new TokenProperty(keys[i] as DialectToken, value(values[i] as Item, diagnostics));
+      for (let i = 0; i < keys.length; i++) properties[i] = new TokenProperty(keys[i] as DialectToken, value(values[i] as Item, ctx));
       return { kind: 'object', properties, span: { start: token(c, 'LBrace').startOffset, end: token(c, 'RBrace').endOffset + 1 } };
     }
     default:
-      return call(c, diagnostics);
+      return call(c, ctx);
   }
 }
 
-function call(c: Children, diagnostics: Diagnostic[]): CallExpr {
+function call(c: Children, ctx: Context): CallExpr {
+  const { diagnostics } = ctx;
   const callee = token(c, 'callee');
   const args: Expr[] = [];
   const namedArgs: NamedArgument[] = [];
   for (const a of items(c, 'argument') as readonly CstNode[]) {
     const ac = a.children as Children;
-    const argValue = value(items(ac, 'value')[0] as Item, diagnostics);
+    const argValue = value(items(ac, 'value')[0] as Item, ctx);
     const nameToken = (ac['name'] as DialectToken[] | undefined)?.[0];
     if (nameToken !== undefined) {
       const arg: NamedArgument = { name: nameToken.image, nameSpan: { start: nameToken.startOffset, end: nameToken.endOffset + 1 }, value: argValue };

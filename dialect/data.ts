@@ -16,7 +16,7 @@ export function setProperty(target: Record<string, unknown>, key: string, value:
   else target[key] = value;
 }
 
-/** The value of an expression that contains no calls; `undefined` if it contains one. */
+/** The value of an expression that contains no calls or references; `undefined` if it does. */
 export function dataValue(expr: Expr): { value: Value } | undefined {
   switch (expr.kind) {
     case 'literal':
@@ -41,6 +41,7 @@ export function dataValue(expr: Expr): { value: Value } | undefined {
       return { value: out };
     }
     case 'call':
+    case 'reference':
       return undefined;
   }
 }

@@ -86,7 +86,7 @@ export class DialectGrammar extends CstParser {
     this.CONSUME(RBracket);
   });
 
-  /** A value: a call, an object, an array or a literal (`idx` tells Chevrotain the occurrence). */
+  /** A value: a call, an object, an array, a literal or a name (`idx` tells Chevrotain the occurrence). */
   private value(idx: number): void {
     this.or(idx, [
       { ALT: () => this.subrule(idx, this.call, VALUE) },
@@ -98,6 +98,9 @@ export class DialectGrammar extends CstParser {
       { ALT: () => this.consume(idx, False, VALUE) },
       { ALT: () => this.consume(idx, Null, VALUE) },
       { ALT: () => this.consume(idx, Undefined, VALUE) },
+      // A bare name that is not a call: a reference to a name the host binds (the REPL's `_`).
+      // Any other bare name is rejected when the CST becomes the AST, with a hint to quote it.
+      { ALT: () => this.consume(idx, Identifier, VALUE) },
     ]);
   }
 

@@ -10,7 +10,7 @@ import { grammar } from './grammar.js';
 import { lex } from './lexer.js';
 import { SourceText } from './source.js';
 import { explainSyntaxError } from './syntax-errors.js';
-import { Identifier, LBrace, LBracket, LParen, RBrace, RBracket, RParen, type DialectToken } from './tokens.js';
+import { LBrace, LBracket, LParen, RBrace, RBracket, RParen, type DialectToken } from './tokens.js';
 
 /**
  * How deeply brackets may nest. The parser, the evaluator and the printer are recursive; this
@@ -23,8 +23,13 @@ export type ParseResult =
   | { readonly ok: true; readonly ast: Expr; readonly source: SourceText; readonly diagnostics: readonly [] }
   | { readonly ok: false; readonly ast?: undefined; readonly source: SourceText; readonly diagnostics: readonly Diagnostic[] };
 
+export interface ParseOptions {
+  /** Bare names the host binds (for example the REPL's `_`); any other bare name is an error. */
+  readonly names?: ReadonlySet<string>;
+}
+
 /** Parses a Dialect program. */
-export function parse(text: string): ParseResult {
+export function parse(text: string, options: ParseOptions = {}): ParseResult {
   const source = new SourceText(text);
   const fail = (diagnostics: readonly Diagnostic[]): ParseResult => ({ ok: false, source, diagnostics });
 
@@ -41,7 +46,7 @@ export function parse(text: string): ParseResult {
     return fail([explainFailure(text, precise)]);
   }
   const semantic: Diagnostic[] = [];
-  const ast = programToAst(cst, semantic);
+  const ast = programToAst(cst, semantic, options.names);
   if (semantic.length > 0) return fail(semantic);
   return { ok: true, ast, source, diagnostics: [] };
 }
@@ -76,10 +81,7 @@ function explainFailure(text: string, tokens: DialectToken[]): Diagnostic {
   const error = parser.errors[0];
   parser.input = [];
   if (error === undefined) return nestingDiagnostic(tokens[0] as DialectToken, 'the program could not be parsed');
-  const index = errorIndex(tokens, error);
-  const expectedCallParen =
-    error.name === 'MismatchedTokenException' && error.context.ruleStack.at(-1) === 'call' && tokens[index - 1]?.tokenType === Identifier;
-  return explainSyntaxError({ text, tokens, index, expectedCallParen });
+  return explainSyntaxError({ text, tokens, index: errorIndex(tokens, error) });
 }
 
 function errorIndex(tokens: readonly DialectToken[], error: IRecognitionException): number {

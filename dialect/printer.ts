@@ -93,6 +93,8 @@ function flat(expr: Expr, layout: Layout, budget: number): string | undefined {
       const s = atom(expr.value);
       return s.length <= budget ? s : undefined;
     }
+    case 'reference':
+      return expr.name.length <= budget ? expr.name : undefined;
     case 'array':
       return joinFlat('[', expr.elements.map((e) => (b: number) => flat(e, layout, b)), ']', layout, budget);
     case 'object':
@@ -145,7 +147,7 @@ function joinFlat(open: string, parts: ((budget: number) => string | undefined)[
 /** Indented rendering: a node goes on one line when it fits, otherwise one child per line. */
 function pretty(expr: Expr, layout: Layout, column: number, indent: string): string {
   const oneLine = flat(expr, layout, layout.width - column);
-  if (oneLine !== undefined || expr.kind === 'literal') return oneLine ?? flat(expr, layout, Infinity) as string;
+  if (oneLine !== undefined || expr.kind === 'literal' || expr.kind === 'reference') return oneLine ?? (flat(expr, layout, Infinity) as string);
   const inner = indent + layout.indent;
   const lines = (open: string, items: string[], close: string): string =>
     items.length === 0 ? open + close : `${open}\n${items.map((s) => inner + s).join(',\n')}\n${indent}${close}`;

@@ -97,7 +97,7 @@ function renderLine(source: SourceText, line: number, annotations: Annotation[],
   const lineEnd = lineStart + text.length;
 
   // Window: the part of the line that holds the carets, with some context either side.
-  const primary = annotations.find((a) => a.primary) ?? (annotations[0]);
+  const primary: Annotation = annotations.find((a) => a.primary) ?? annotations[0] ?? { start: lineStart, end: lineStart, message: undefined, primary: true };
   let shown = annotations.filter((a) => Math.abs(a.start - primary.start) <= MAX_WINDOW);
   const lo = Math.max(lineStart, Math.min(...shown.map((a) => a.start)) - WINDOW_MARGIN);
   const hi = Math.min(lineEnd, Math.max(...shown.map((a) => Math.min(a.end, lineEnd))) + WINDOW_MARGIN);

@@ -62,8 +62,6 @@ export interface ErrorContext {
   readonly tokens: readonly DialectToken[];
   /** Index of the token the parser failed at; `tokens.length` for the end of input. */
   readonly index: number;
-  /** True when the parser had read a name and was expecting the `(` of a call. */
-  readonly expectedCallParen?: boolean;
 }
 
 /** Builds the open-bracket stack in front of token `index`. */
@@ -107,8 +105,10 @@ export function explainSyntaxError(ctx: ErrorContext): Diagnostic {
 
   // A bare word: either the parser stopped at it, or it took the word for a callee and then
   // missed the `(`. What follows the word tells what the writer meant.
+  // A bare name the parser accepted as a reference, followed by something that does not fit:
+  // what follows the name tells what the writer meant (`x => …`, `file = …`, `a.b`, `new X()`).
   const bareAt =
-    prev?.tokenType === Identifier && ctx.expectedCallParen === true
+    prev?.tokenType === Identifier && t?.tokenType !== LParen && t?.tokenType !== Colon
       ? index - 1
       : t?.tokenType === Identifier && tokens[index + 1]?.tokenType !== LParen
         ? index
@@ -414,29 +414,34 @@ function closer(t: DialectToken, prev: DialectToken | undefined, top: Opener | u
   };
 }
 
-function bareIdentifier(ctx: ErrorContext, t: DialectToken): Diagnostic {
-  const literal = LIKELY_LITERALS.get(t.image);
+function bareIdentifier(_ctx: ErrorContext, t: DialectToken): Diagnostic {
+  return bareIdentifierDiagnostic(t.image, spanOf(t));
+}
+
+/** The diagnostic for a bare name used as a value: quote it, call it, or (for True/None…) fix it. */
+export function bareIdentifierDiagnostic(name: string, span: Span): Diagnostic {
+  const literal = LIKELY_LITERALS.get(name);
   if (literal !== undefined) {
     return {
-      code: SyntaxCode.BareIdentifier, severity: 'error', span: spanOf(t),
-      message: `\`${t.image}\` is not a Dialect value`,
+      code: SyntaxCode.BareIdentifier, severity: 'error', span,
+      message: `\`${name}\` is not a Dialect value`,
       label: `did you mean \`${literal}\`?`,
       hint: `write ${literal} (Dialect literals are JSON's true, false and null)`,
     };
   }
-  if (t.image === 'NaN' || t.image === 'Infinity') {
+  if (name === 'NaN' || name === 'Infinity') {
     return {
-      code: SyntaxCode.BareIdentifier, severity: 'error', span: spanOf(t),
-      message: `\`${t.image}\` is not a number in Dialect (as in JSON)`,
+      code: SyntaxCode.BareIdentifier, severity: 'error', span,
+      message: `\`${name}\` is not a number in Dialect (as in JSON)`,
       label: 'not a value',
       hint: 'use a finite number, null, or a string',
     };
   }
   return {
-    code: SyntaxCode.BareIdentifier, severity: 'error', span: spanOf(t),
-    message: `\`${t.image}\` is not a value: a bare name must be a call or a string`,
+    code: SyntaxCode.BareIdentifier, severity: 'error', span,
+    message: `\`${name}\` is not a value: a bare name must be a call or a string`,
     label: 'quote this, or call it',
-    hint: `to pass the name as text, quote it: ${quote(t.image)}; to call a function, add parentheses: ${t.image}(…)`,
+    hint: `to pass the name as text, quote it: ${quote(name)}; to call a function, add parentheses: ${name}(…)`,
   };
 }
 

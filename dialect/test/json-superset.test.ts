@@ -133,3 +133,13 @@ describe('the LLM tolerances', () => {
     expect(named && r.source.slice(named.value.span)).toBe('[1, {c: null}]');
   });
 });
+
+describe('bare names', () => {
+  it('are references when the host binds them, errors otherwise', () => {
+    const bound = parse('findReferences(_)', { names: new Set(['_']) });
+    expect(bound.ok && bound.ast.kind === 'call' && bound.ast.args[0]?.kind).toBe('reference');
+    const unbound = parse('findReferences(_)');
+    expect(unbound.diagnostics.map((d) => d.code)).toEqual(['bare-identifier']);
+    expect(parse('findReferences(User)', { names: new Set(['_']) }).diagnostics[0]?.message).toContain('`User` is not a value');
+  });
+});
