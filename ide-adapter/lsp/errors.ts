@@ -1,0 +1,58 @@
+/**
+ * Typed errors of the language-server client layer. Every failure a caller can act on carries a
+ * stable `code`, so callers branch on codes rather than on message text.
+ */
+
+/** Stable error codes; treat them as part of the API. */
+export type LspErrorCode =
+  /** No candidate binary of a server answered `--version`; the message names the install command. */
+  | 'server-not-found'
+  /** The server process could not be spawned or died before `initialize` completed. */
+  | 'spawn-failed'
+  /** The `initialize` handshake failed or timed out. */
+  | 'initialize-failed'
+  /** A request got no answer within its deadline; the message names the method and what the server was doing. */
+  | 'request-timeout'
+  /** The caller's AbortSignal fired. */
+  | 'request-cancelled'
+  /** The server answered with an error response (`lspCode` holds the JSON-RPC code). */
+  | 'request-failed'
+  /** The server process died and could not be brought back (or died again on the retried request). */
+  | 'server-crashed'
+  /** The server was shut down by the client. */
+  | 'server-stopped'
+  /** No configured server handles a file's extension. */
+  | 'no-server-for-file'
+  /** A document could not be read from disk. */
+  | 'document-unreadable';
+
+/** Extra, optional facts attached to an {@link LspClientError}. */
+export interface LspErrorDetails {
+  readonly serverId?: string;
+  readonly method?: string;
+  /** JSON-RPC error code of a `request-failed` error. */
+  readonly lspCode?: number;
+  readonly cause?: unknown;
+}
+
+/** The one error class this layer throws. */
+export class LspClientError extends Error {
+  override readonly name = 'LspClientError';
+  readonly code: LspErrorCode;
+  readonly serverId: string | undefined;
+  readonly method: string | undefined;
+  readonly lspCode: number | undefined;
+
+  constructor(code: LspErrorCode, message: string, details: LspErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.serverId = details.serverId;
+    this.method = details.method;
+    this.lspCode = details.lspCode;
+  }
+}
+
+/** True when `error` is an {@link LspClientError}, optionally with one of the given codes. */
+export function isLspClientError(error: unknown, ...codes: LspErrorCode[]): error is LspClientError {
+  return error instanceof LspClientError && (codes.length === 0 || codes.includes(error.code));
+}

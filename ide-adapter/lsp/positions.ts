@@ -1,0 +1,204 @@
+/**
+ * The one converter between LSP positions and Dialect positions.
+ *
+ * - LSP: 0-based line, 0-based `character` counted in the code units of the position encoding the
+ *   client and server negotiated (`utf-16` unless the server said otherwise, or `utf-8`/`utf-32`).
+ * - Dialect: 1-based line, 1-based column counted in Unicode code points, so a column never lands
+ *   inside a surrogate pair or a UTF-8 sequence.
+ *
+ * Functions take the text of the line (without its terminator) because code-unit counts depend on
+ * it. Columns past the end of a line clamp to just after its last character; an LSP `character`
+ * that falls inside a multi-unit character maps to the start of that character. A lone surrogate
+ * counts as one code point (one UTF-16 unit, three UTF-8 bytes: what U+FFFD takes on disk).
+ */
+import type { Position as LspPosition, Range as LspRange } from 'vscode-languageserver-protocol';
+
+export type { LspPosition, LspRange };
+
+/** A position encoding from LSP 3.17 `general.positionEncodings`. */
+export type PositionEncoding = 'utf-8' | 'utf-16' | 'utf-32';
+
+/** The encodings this client supports, in the order offered to servers. */
+export const SUPPORTED_ENCODINGS: readonly PositionEncoding[] = ['utf-8', 'utf-16', 'utf-32'];
+
+/** A Dialect position: 1-based line, 1-based column in code points. */
+export interface TextPosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A Dialect range; `end` is exclusive. */
+export interface TextRange {
+  readonly start: TextPosition;
+  readonly end: TextPosition;
+}
+
+/** Anything that yields the text of a 1-based line without its terminator (Dialect's `SourceText` fits). */
+export interface LineSource {
+  lineText(line: number): string;
+}
+
+/**
+ * The encoding a server's `initialize` result chose. A missing or unknown value means UTF-16,
+ * which LSP mandates as the default.
+ */
+export function negotiatedEncoding(serverValue: unknown): PositionEncoding {
+  return serverValue === 'utf-8' || serverValue === 'utf-32' ? serverValue : 'utf-16';
+}
+
+/** Code units one code point takes in `encoding`. */
+function unitsOf(codePoint: number, encoding: PositionEncoding): number {
+  switch (encoding) {
+    case 'utf-32':
+      return 1;
+    case 'utf-16':
+      return codePoint > 0xffff ? 2 : 1;
+    case 'utf-8':
+      return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+  }
+}
+
+/** The code point at UTF-16 index `i` and how many UTF-16 units it spans (a lone surrogate spans one). */
+function codePointAt(text: string, i: number): [codePoint: number, width: 1 | 2] {
+  const cp = text.codePointAt(i) as number;
+  return [cp, cp > 0xffff ? 2 : 1];
+}
+
+/** Number of code points in a line (the largest valid column is this plus one). */
+export function codePointLength(lineText: string): number {
+  let count = 0;
+  for (let i = 0; i < lineText.length; i += codePointAt(lineText, i)[1]) count++;
+  return count;
+}
+
+/** Length of a line in the code units of `encoding`. */
+export function encodedLength(lineText: string, encoding: PositionEncoding): number {
+  let units = 0;
+  for (let i = 0; i < lineText.length; ) {
+    const [cp, width] = codePointAt(lineText, i);
+    units += unitsOf(cp, encoding);
+    i += width;
+  }
+  return units;
+}
+
+/**
+ * The LSP `character` of a 1-based code-point column. Columns below 1 clamp to 1; columns past the
+ * end clamp to the end of the line.
+ */
+export function toLspCharacter(lineText: string, column: number, encoding: PositionEncoding): number {
+  const before = Number.isFinite(column) ? Math.max(0, Math.floor(column) - 1) : 0;
+  let units = 0;
+  let seen = 0;
+  for (let i = 0; i < lineText.length && seen < before; seen++) {
+    const [cp, width] = codePointAt(lineText, i);
+    units += unitsOf(cp, encoding);
+    i += width;
+  }
+  return units;
+}
+
+/**
+ * The 1-based code-point column of an LSP `character`. A `character` inside a multi-unit
+ * character maps to that character's column; past the end clamps to the end of the line.
+ */
+export function fromLspCharacter(lineText: string, character: number, encoding: PositionEncoding): number {
+  const target = Number.isFinite(character) ? Math.max(0, Math.floor(character)) : 0;
+  let units = 0;
+  let column = 1;
+  for (let i = 0; i < lineText.length; column++) {
+    const [cp, width] = codePointAt(lineText, i);
+    const next = units + unitsOf(cp, encoding);
+    if (next > target) break;
+    units = next;
+    i += width;
+  }
+  return column;
+}
+
+/** Re-expresses an LSP `character` from one encoding in another (e.g. to log or compare positions). */
+export function convertCharacter(lineText: string, character: number, from: PositionEncoding, to: PositionEncoding): number {
+  return from === to ? character : toLspCharacter(lineText, fromLspCharacter(lineText, character, from), to);
+}
+
+/** Dialect position → LSP position. `lineText` is the text of `position.line`. */
+export function toLspPosition(lineText: string, position: TextPosition, encoding: PositionEncoding): LspPosition {
+  return { line: Math.max(0, Math.floor(position.line) - 1), character: toLspCharacter(lineText, position.column, encoding) };
+}
+
+/** LSP position → Dialect position. `lineText` is the text of LSP line `position.line` (0-based). */
+export function fromLspPosition(lineText: string, position: LspPosition, encoding: PositionEncoding): TextPosition {
+  return { line: Math.max(0, position.line) + 1, column: fromLspCharacter(lineText, position.character, encoding) };
+}
+
+/** Dialect range → LSP range, reading line texts from `lines`. */
+export function toLspRange(lines: LineSource, range: TextRange, encoding: PositionEncoding): LspRange {
+  return {
+    start: toLspPosition(lines.lineText(range.start.line), range.start, encoding),
+    end: toLspPosition(lines.lineText(range.end.line), range.end, encoding),
+  };
+}
+
+/** LSP range → Dialect range, reading line texts from `lines`. */
+export function fromLspRange(lines: LineSource, range: LspRange, encoding: PositionEncoding): TextRange {
+  return {
+    start: fromLspPosition(lines.lineText(range.start.line + 1), range.start, encoding),
+    end: fromLspPosition(lines.lineText(range.end.line + 1), range.end, encoding),
+  };
+}
+
+/** A {@link LineSource} over a whole document text; lines end at `\n`, `\r\n` or `\r`. */
+export class TextLines implements LineSource {
+  readonly text: string;
+  #starts: number[] | undefined;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Number of lines (an empty text has one empty line). */
+  get lineCount(): number {
+    return this.#lineStarts().length;
+  }
+
+  /** Text of a 1-based line without its terminator; `''` for lines outside the document. */
+  lineText(line: number): string {
+    const starts = this.#lineStarts();
+    const start = starts[line - 1];
+    if (start === undefined) return '';
+    let end = line < starts.length ? (starts[line] as number) : this.text.length;
+    if (end > start && this.text.charCodeAt(end - 1) === 10) end--;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return this.text.slice(start, end);
+  }
+
+  /** The Dialect position of a text that is found by searching (e.g. `indexOf`): UTF-16 offset → position. */
+  positionAt(offset: number): TextPosition {
+    const starts = this.#lineStarts();
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= clamped) lo = mid;
+      else hi = mid - 1;
+    }
+    const lineStart = starts[lo] as number;
+    return { line: lo + 1, column: codePointLength(this.text.slice(lineStart, clamped)) + 1 };
+  }
+
+  #lineStarts(): number[] {
+    if (this.#starts !== undefined) return this.#starts;
+    const starts = [0];
+    for (let i = 0; i < this.text.length; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13) {
+        if (this.text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+    this.#starts = starts;
+    return starts;
+  }
+}
