@@ -10,3 +10,15 @@ export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from '.
 export { printExpr, printValue, valueToExpr, type PrintOptions } from './printer.js';
 export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from './render.js';
 export { SourceText, codePointCount, type Position, type Range, type Span } from './source.js';
+export { createRegistry } from './builtins.js';
+export { planConversion, matches } from './conversions.js';
+export { helpFor, helpOverview, referenceMarkdown } from './help.js';
+export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions } from './interpreter.js';
+export { Ambiguity, DialectError, EvalCode, type AmbiguityOutcome, type Candidate, type DialectErrorInit, type ErrorOutcome, type Outcome, type Refinement, type ValueOutcome } from './outcome.js';
+export {
+  Registry, RegistryError, type CallContext, type CandidateSpec, type ConversionContext, type ConversionDefinition, type Example,
+  type FunctionDefinition, type ParameterDefinition, type RegisteredFunction, type TypeDefinition,
+} from './registry.js';
+export { outcomeToJson, renderOutcome, type OutcomeJson, type RenderOutcomeOptions } from './render-outcome.js';
+export { closest, editDistance } from './suggest.js';
+export { formatType, parseType, type TypeExpr } from './types.js';

@@ -81,14 +81,18 @@ export function renderDiagnostic(diagnostic: RenderableDiagnostic, source: Sourc
     }
     out.push(bar);
   }
+  const pad = annotations.length > 0 ? ' '.repeat(gutterWidth(source, annotations)) : '';
   if (diagnostic.hint !== undefined) {
-    const pad = annotations.length > 0 ? ' '.repeat(String(source.lineCount).length) : '';
     for (const [i, hintLine] of diagnostic.hint.split('\n').entries()) {
       out.push(`${pad} ${paint.gutter('=')} ${i === 0 ? paint.bold('hint') + ': ' : '      '}${hintLine}`);
     }
   }
-  for (const note of diagnostic.notes ?? []) out.push(` ${paint.gutter('=')} ${paint.bold('note')}: ${note}`);
+  for (const note of diagnostic.notes ?? []) out.push(`${pad} ${paint.gutter('=')} ${paint.bold('note')}: ${note}`);
   return out.join('\n');
+}
+
+function gutterWidth(source: SourceText, annotations: readonly Annotation[]): number {
+  return String(Math.max(...annotations.map((a) => source.position(a.start).line))).length;
 }
 
 function renderLine(source: SourceText, line: number, annotations: Annotation[], gutter: number, paint: Painter): string[] {
