@@ -1,0 +1,92 @@
+/**
+ * The IDE's value types in the Dialect registry (symbol, reference, location) and the conversions
+ * that let a model pass a name where a symbol is expected: `findReferences("User")` resolves the
+ * name, and an ambiguous name becomes refinements that name the file and kind.
+ */
+import { build, DialectError, type Registry } from '../../dialect/index.js';
+import { isLocation, isReference, isSymbolDefinition, type SymbolDefinition } from '../model.js';
+import type { IdeHost } from './host.js';
+import { findSymbolsByName } from './symbols.js';
+import { refinementsFor } from './refinements.js';
+
+export function registerIdeTypes(registry: Registry<IdeHost>): void {
+  registry.registerType({
+    name: 'location',
+    description: 'a place in a file: {path, start: {line, column}, end, content}',
+    is: (v) => isLocation(v) && !isSymbolDefinition(v),
+  });
+  registry.registerType({
+    name: 'symbol',
+    description: 'a symbol definition: {name, kind, container?, definedAt: location}',
+    is: (v) => isSymbolDefinition(v),
+  });
+  registry.registerType({
+    name: 'reference',
+    description: 'a use of a symbol: the symbol, plus referencedAt: location',
+    is: (v) => isReference(v),
+  });
+
+  registry.registerConversion({
+    from: 'string',
+    to: 'symbol',
+    description: 'the symbol with that name (ambiguous when several are defined)',
+    convert: async (value, ctx) => {
+      const name = value as string;
+      const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
+      if (defs.length === 1) return defs[0];
+      if (defs.length === 0) {
+        throw new DialectError({
+          code: 'symbol-not-found',
+          message: `no symbol named ${JSON.stringify(name)} is defined in the workspace`,
+          hint: `check the spelling, or search the text: search(".", ${JSON.stringify(name)})`,
+        });
+      }
+      return ctx.ambiguous(
+        `${JSON.stringify(name)} names ${defs.length} symbols`,
+        refinementsFor(defs, { name }).map(({ def, refine }) => ({
+          label: describeSymbol(def),
+          value: def,
+          replacement: build.call('findDefinition', [build.literal(name)], Object.entries(refine).map(([k, v]) => [k, build.literal(v as string | number)] as const)),
+          facets: refine,
+        })),
+      );
+    },
+  });
+
+  registry.registerConversion({
+    from: 'location',
+    to: 'symbol',
+    description: 'the symbol defined at, or used at, that place (e.g. a search match)',
+    convert: async (value, ctx) => {
+      const loc = value as { path: string; start: { line: number; column: number }; match?: string };
+      const { backend } = ctx.host;
+      const defs = await backend.definition(loc.path, loc.start, { signal: ctx.signal });
+      const target = defs[0];
+      if (target === undefined) {
+        throw new DialectError({
+          code: 'symbol-not-found',
+          message: `there is no symbol at ${loc.path}:${loc.start.line}:${loc.start.column}`,
+          hint: 'point at a name: search(path, "\\\\bname\\\\b") gives matches that start on one',
+        });
+      }
+      const outline = await backend.documentSymbols(target.path, { signal: ctx.signal });
+      const flat = (list: typeof outline): typeof outline => list.flatMap((s) => [s, ...flat(s.children)]);
+      const symbol = flat(outline).find((s) => s.location.start.line === target.start.line && s.location.start.column === target.start.column);
+      const name = symbol?.name ?? target.content.slice(0);
+      const def: SymbolDefinition = {
+        name: symbol?.name ?? (loc.match ?? name),
+        kind: symbol?.kind ?? 'symbol',
+        ...(symbol?.container !== undefined ? { container: symbol.container } : {}),
+        ...(symbol?.language !== undefined ? { language: symbol.language } : {}),
+        definedAt: target,
+      };
+      return def;
+    },
+  });
+}
+
+/** `fn validate_token in src/auth.rs:12` */
+export function describeSymbol(def: SymbolDefinition): string {
+  const container = def.container !== undefined ? ` (in ${def.container})` : '';
+  return `${def.kind} ${def.name}${container} at ${def.definedAt.path}:${def.definedAt.start.line}`;
+}

@@ -1,0 +1,1099 @@
+/**
+ * One spawned language server: process lifecycle (spawn, initialize, crash recovery, shutdown),
+ * readiness tracking, documents, and requests with deadlines, cancellation and retries.
+ *
+ * Invariants:
+ * - Every request and every child process has a timeout; nothing here can hang forever.
+ * - Server stderr goes to a bounded ring buffer, never to our stdout/stderr.
+ * - Each server runs in its own process group, which shutdown kills as a whole.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import {
+  CancellationTokenSource,
+  ConnectionError,
+  createProtocolConnection,
+  ErrorCodes,
+  LSPErrorCodes,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  SymbolKind,
+  type ClientCapabilities,
+  type InitializeParams,
+  type InitializeResult,
+  type Logger,
+  type ProtocolConnection,
+  type RequestType,
+  type ServerCapabilities,
+} from 'vscode-languageserver-protocol/node';
+import { launchCommand, findServerBinary, killGroup, type ResolvedBinary } from './discovery.js';
+import { isLspClientError, LspClientError } from './errors.js';
+import {
+  fromLspPosition,
+  fromLspRange,
+  negotiatedEncoding,
+  SUPPORTED_ENCODINGS,
+  TextLines,
+  toLspPosition,
+  type LspPosition,
+  type LspRange,
+  type PositionEncoding,
+  type TextPosition,
+  type TextRange,
+} from './positions.js';
+import { RingLog } from './ring-log.js';
+import { languageFor, type ServerDefinition } from './servers.js';
+import { pathToUri } from './uris.js';
+
+/** Lifecycle state of a server. `crashed` is followed by `starting` while restarts remain. */
+export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped';
+
+/** The server's current (or last) work-done progress. */
+export interface ServerProgress {
+  readonly title: string;
+  readonly message?: string;
+  readonly percentage?: number;
+}
+
+/** A status event; `text` is a one-line rendering such as `rust-analyzer: indexing 45% (Indexing 12/40)`. */
+export interface ServerStatus {
+  readonly serverId: string;
+  readonly displayName: string;
+  readonly state: ServerState;
+  readonly progress?: ServerProgress;
+  /** Extra context: rust-analyzer's health message, why the server crashed, ... */
+  readonly detail?: string;
+  /** Present on the one event that first reports a warning. */
+  readonly warning?: string;
+  readonly text: string;
+}
+
+/** Something to unsubscribe. */
+export interface Disposable {
+  dispose(): void;
+}
+
+/**
+ * Outcome of {@link LanguageServer.waitUntilReady}. A deadline does not throw: it resolves with
+ * `ready: false`, how long we waited and what the server was doing, so callers can still query
+ * (results may be partial) and tell the user why.
+ */
+export interface ReadyReport {
+  readonly ready: boolean;
+  readonly state: ServerState;
+  readonly waitedMs: number;
+  readonly lastProgress?: ServerProgress;
+  /** E.g. `rust-analyzer ready after 3120 ms` or `rust-analyzer not ready after 500 ms: indexing 45% (...)`. */
+  readonly summary: string;
+}
+
+/** Per-call options of requests and waits. */
+export interface RequestOptions {
+  /** Aborting cancels the request (`$/cancelRequest` is sent) and rejects with `request-cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Overall deadline of the call including retries; defaults to the server's `requestTimeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+/** Options of {@link LanguageServer.start}. */
+export interface StartOptions {
+  /** Environment for the server process, merged over `process.env`; `undefined` values remove variables. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Use this binary instead of probing the definition's candidates. */
+  readonly binary?: ResolvedBinary;
+  /** Default deadline of requests; 30 000 ms. */
+  readonly requestTimeoutMs?: number;
+  /** Deadline of the `initialize` handshake; 30 000 ms. */
+  readonly initializeTimeoutMs?: number;
+  /** Restarts allowed after crashes (the count resets once a server ran for a minute); 3. */
+  readonly maxRestarts?: number;
+  /** First restart delay, doubled per consecutive crash; 250 ms. */
+  readonly restartDelayMs?: number;
+  /** Characters of stderr kept; 64 KiB. */
+  readonly stderrLimit?: number;
+  /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms. */
+  readonly settleMs?: number;
+}
+
+/** A document the server has open, as the server sees it. */
+export interface OpenDocument {
+  readonly path: string;
+  readonly uri: string;
+  readonly languageId: string;
+  readonly version: number;
+  readonly text: string;
+  /** Line access for position conversion. */
+  readonly lines: TextLines;
+}
+
+/** A request the server sent us, for tests and diagnostics. */
+type Settings = Readonly<Record<string, unknown>>;
+
+interface TrackedDocument {
+  doc: OpenDocument;
+  mtimeMs: number;
+  size: number;
+  generation: number;
+}
+
+const CLIENT_NAME = 'dialect';
+const STATUS_WARNING_LIMIT = 20;
+/** Requests that answer errors we retry: the server had to throw away work, asking again is fine. */
+const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPErrorCodes.ServerCancelled]);
+const MAX_RETRIES = 3;
+/** A server that ran this long before crashing gets a fresh restart budget. */
+const HEALTHY_UPTIME_MS = 60_000;
+
+/** Process groups of live servers, killed if our process exits without shutting them down. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of liveGroups) killGroup(group, 'SIGKILL');
+    });
+  }
+}
+
+/** The client capabilities we announce: only what the client layer and the IDE functions use. */
+function clientCapabilities(definition: ServerDefinition): ClientCapabilities {
+  const symbolKind = { valueSet: Array.from({ length: SymbolKind.TypeParameter }, (_, i) => (i + 1) as SymbolKind) };
+  return {
+    general: { positionEncodings: [...SUPPORTED_ENCODINGS] },
+    window: { workDoneProgress: true, showMessage: {} },
+    workspace: {
+      configuration: true,
+      workspaceFolders: true,
+      symbol: { dynamicRegistration: false, symbolKind },
+      didChangeConfiguration: { dynamicRegistration: true },
+    },
+    textDocument: {
+      synchronization: { dynamicRegistration: false, didSave: false, willSave: false, willSaveWaitUntil: false },
+      definition: { linkSupport: true },
+      declaration: { linkSupport: true },
+      typeDefinition: { linkSupport: true },
+      implementation: { linkSupport: true },
+      references: {},
+      hover: { contentFormat: ['markdown', 'plaintext'] },
+      documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind },
+      callHierarchy: { dynamicRegistration: false },
+      typeHierarchy: { dynamicRegistration: false },
+      publishDiagnostics: {},
+    },
+    experimental: { ...(definition.experimentalCapabilities ?? {}) },
+  };
+}
+
+/** `section` (e.g. `rust-analyzer` or `typescript.preferences`) looked up in settings; `null` if absent. */
+function lookupSetting(settings: Settings | undefined, section: string | undefined): unknown {
+  if (settings === undefined) return null;
+  if (section === undefined || section === '') return settings;
+  if (Object.hasOwn(settings, section)) return settings[section];
+  let current: unknown = settings;
+  for (const part of section.split('.')) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return null;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current ?? null;
+}
+
+/** `rust-analyzer: indexing 45% (Indexing 12/40 (core))`. */
+export function formatStatus(displayName: string, state: ServerState, progress?: ServerProgress, detail?: string): string {
+  let text = `${displayName}: ${state}`;
+  if (progress !== undefined && (state === 'indexing' || state === 'starting')) {
+    if (progress.percentage !== undefined) text += ` ${Math.round(progress.percentage)}%`;
+    const what = [progress.title, progress.message].filter((s) => s !== undefined && s !== '').join(' ');
+    if (what !== '') text += ` (${what})`;
+  } else if (detail !== undefined && (state === 'crashed' || state === 'stopped')) {
+    text += ` (${detail})`;
+  }
+  return text;
+}
+
+/** One spawned server process and its connection. */
+class Session {
+  readonly generation: number;
+  readonly child: ChildProcess;
+  readonly connection: ProtocolConnection;
+  readonly startedAt = Date.now();
+  initialized = false;
+  /** Why the session is unusable, once it is. */
+  deadReason: string | undefined;
+  #pending = new Set<(reason: string) => void>();
+  #exited = false;
+  #exitWaiters: (() => void)[] = [];
+
+  constructor(generation: number, child: ChildProcess, connection: ProtocolConnection) {
+    this.generation = generation;
+    this.child = child;
+    this.connection = connection;
+  }
+
+  get alive(): boolean {
+    return this.deadReason === undefined;
+  }
+
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** Marks the session unusable and fails its pending requests. */
+  kill(reason: string): void {
+    if (this.deadReason !== undefined) return;
+    this.deadReason = reason;
+    for (const fail of this.#pending) fail(reason);
+    this.#pending.clear();
+  }
+
+  markExited(): void {
+    this.#exited = true;
+    for (const wake of this.#exitWaiters) wake();
+    this.#exitWaiters = [];
+  }
+
+  /** Resolves true when the process exits within `ms`. */
+  waitExit(ms: number): Promise<boolean> {
+    if (this.#exited) return Promise.resolve(true);
+    return new Promise((resolvePromise) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolvePromise(true);
+      };
+      const timer = setTimeout(() => {
+        this.#exitWaiters = this.#exitWaiters.filter((w) => w !== wake);
+        resolvePromise(false);
+      }, ms);
+      this.#exitWaiters.push(wake);
+    });
+  }
+
+  /** Sends a request; settles on the answer, the deadline, the signal or the session's death, whichever comes first. */
+  send(
+    method: string,
+    params: unknown,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    errors: { timeout: () => LspClientError; dead: (reason: string) => LspClientError; failed: (error: unknown) => LspClientError },
+  ): Promise<unknown> {
+    return new Promise((resolvePromise, reject) => {
+      if (this.deadReason !== undefined) {
+        reject(errors.dead(this.deadReason));
+        return;
+      }
+      if (signal?.aborted === true) {
+        reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method }));
+        return;
+      }
+      const cts = new CancellationTokenSource();
+      let settled = false;
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#pending.delete(onDead);
+        settle();
+      };
+      const timer = setTimeout(
+        () => {
+          cts.cancel(); // sends $/cancelRequest
+          finish(() => reject(errors.timeout()));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      const onAbort = () => {
+        cts.cancel();
+        finish(() => reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method })));
+      };
+      const onDead = (reason: string) => finish(() => reject(errors.dead(reason)));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#pending.add(onDead);
+      let sent: Promise<unknown>;
+      try {
+        // No params must mean no `params` member (jsonrpc's default would send `[null]`).
+        sent = params === undefined ? this.connection.sendRequest(method, cts.token) : this.connection.sendRequest(method, params, cts.token);
+      } catch (error) {
+        finish(() => reject(errors.failed(error)));
+        return;
+      }
+      sent.then(
+        (result) => finish(() => resolvePromise(result)),
+        (error: unknown) => finish(() => reject(errors.failed(error))),
+      );
+    });
+  }
+
+  /** Sends a notification; a dead connection drops it (the restart re-sends what matters). */
+  notify(method: string, params: unknown): void {
+    if (!this.alive) return;
+    try {
+      const sent = params === undefined ? this.connection.sendNotification(method) : this.connection.sendNotification(method, params);
+      sent.catch(() => undefined);
+    } catch {
+      // Connection already closed: the exit handler takes over.
+    }
+  }
+
+  dispose(): void {
+    this.kill('disposed');
+    try {
+      this.connection.dispose();
+    } catch {
+      // Already disposed.
+    }
+    this.child.stdin?.destroy();
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolvePromise) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolvePromise();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * A client for one language server process serving one workspace root. Create it with
+ * {@link LanguageServer.start}; share one instance among concurrent callers.
+ */
+export class LanguageServer {
+  readonly definition: ServerDefinition;
+  readonly workspaceRoot: string;
+  readonly binary: ResolvedBinary;
+  readonly #options: StartOptions;
+  readonly #stderr: RingLog;
+  readonly #messages = new RingLog(32 * 1024);
+  readonly #listeners = new Set<(status: ServerStatus) => void>();
+  readonly #docs = new Map<string, TrackedDocument>();
+  readonly #opening = new Map<string, Promise<OpenDocument>>();
+  readonly #progress = new Map<string | number, ServerProgress>();
+  readonly #warnings: string[] = [];
+  readonly #warningKeys = new Set<string>();
+  /** Wakes backoff sleeps when shutting down. */
+  readonly #stopController = new AbortController();
+  #state: ServerState = 'starting';
+  #detail: string | undefined;
+  #lastProgress: ServerProgress | undefined;
+  #session: Session | undefined;
+  #starting: Promise<Session> | undefined;
+  #generation = 0;
+  #restarts = 0;
+  #gaveUp = false;
+  #stopping = false;
+  #shutdown: Promise<void> | undefined;
+  #capabilities: ServerCapabilities = {};
+  #encoding: PositionEncoding = 'utf-16';
+  #settleTimer: NodeJS.Timeout | undefined;
+  #sawServerStatus = false;
+  #lastEmitted: string | undefined;
+  readonly #sessions = new Set<Session>();
+
+  private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
+    this.definition = definition;
+    this.workspaceRoot = resolve(workspaceRoot);
+    this.binary = binary;
+    this.#options = options;
+    this.#stderr = new RingLog(options.stderrLimit ?? 64 * 1024);
+  }
+
+  /**
+   * Finds a working binary (unless `options.binary` is given), spawns it in `workspaceRoot` and
+   * completes the `initialize` handshake. Throws `server-not-found`, `spawn-failed` or
+   * `initialize-failed`; a failed start leaves no process behind. Indexing continues in the
+   * background: use {@link waitUntilReady}.
+   */
+  static async start(definition: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
+    const env = LanguageServer.#environment(definition, options);
+    const binary = options.binary ?? (await findServerBinary(definition, { env }));
+    const server = new LanguageServer(definition, workspaceRoot, binary, options);
+    const launching = server.#launch();
+    server.#starting = launching;
+    try {
+      await launching;
+      return server;
+    } catch (error) {
+      await server.shutdown();
+      throw error;
+    } finally {
+      if (server.#starting === launching) server.#starting = undefined;
+    }
+  }
+
+  static #environment(definition: ServerDefinition, options: StartOptions): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...(definition.env ?? {}) };
+    for (const [key, value] of Object.entries(options.env ?? {})) {
+      if (value === undefined) delete env[key];
+      else env[key] = value;
+    }
+    return env;
+  }
+
+  /** Current lifecycle state. */
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /** The most recent active progress, or the last one seen if none is active. */
+  get progress(): ServerProgress | undefined {
+    return [...this.#progress.values()].at(-1) ?? this.#lastProgress;
+  }
+
+  /** The position encoding negotiated in `initialize` (UTF-16 unless the server chose otherwise). */
+  get positionEncoding(): PositionEncoding {
+    return this.#encoding;
+  }
+
+  /** The server's capabilities from its `initialize` result (refreshed on restart). */
+  get capabilities(): ServerCapabilities {
+    return this.#capabilities;
+  }
+
+  /** One-time warnings (e.g. rust-analyzer could not load std); each distinct warning appears once. */
+  get warnings(): readonly string[] {
+    return [...this.#warnings];
+  }
+
+  /** PID of the current server process, if running. */
+  get pid(): number | undefined {
+    return this.#session?.child.pid;
+  }
+
+  /** How many times the server was restarted after crashes. */
+  get restartCount(): number {
+    return this.#generation > 0 ? this.#generation - 1 : 0;
+  }
+
+  /** Snapshot of the current status. */
+  get status(): ServerStatus {
+    return this.#statusEvent();
+  }
+
+  /** Subscribes to state, progress and warning changes. */
+  onStatus(listener: (status: ServerStatus) => void): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  }
+
+  /** The last `maxChars` characters of the server's stderr (bounded; never printed). */
+  stderrTail(maxChars = 4000): string {
+    return this.#stderr.tail(maxChars);
+  }
+
+  /** The last `maxChars` characters of `window/logMessage`/`showMessage` traffic. */
+  logTail(maxChars = 4000): string {
+    return this.#messages.tail(maxChars);
+  }
+
+  /** Resident memory of the server process in bytes (from /proc), `undefined` where unavailable. */
+  memory(): number | undefined {
+    const pid = this.pid;
+    if (pid === undefined) return undefined;
+    try {
+      const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return match?.[1] !== undefined ? Number(match[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Waits until the server finished its start-up work: for rust-analyzer `experimental/serverStatus`
+   * with `quiescent: true`; for others, all `$/progress` tokens ended plus a settle delay. Never
+   * throws on the deadline (default 120 s): it resolves `{ ready: false, waitedMs, lastProgress,
+   * summary }` naming what the server was doing. Also resolves `ready: false` when the server
+   * stopped or crashed for good. Throws `request-cancelled` only when `signal` aborts.
+   */
+  waitUntilReady(options: RequestOptions = {}): Promise<ReadyReport> {
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const report = (ready: boolean): ReadyReport => {
+      const waitedMs = Date.now() - started;
+      const status = this.#statusEvent();
+      return {
+        ready,
+        state: this.#state,
+        waitedMs,
+        lastProgress: this.progress,
+        summary: ready
+          ? `${this.definition.displayName} ready after ${waitedMs} ms`
+          : `${this.definition.displayName} not ready after ${waitedMs} ms: ${status.text.slice(this.definition.displayName.length + 2)}`,
+      };
+    };
+    const finished = () => this.#state === 'stopped' || this.#gaveUp;
+    if (this.#state === 'ready') return Promise.resolve(report(true));
+    if (finished()) return Promise.resolve(report(false));
+    return new Promise((resolvePromise, reject) => {
+      const { signal } = options;
+      const cleanup = () => {
+        clearTimeout(timer);
+        subscription.dispose();
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(new LspClientError('request-cancelled', `waiting for ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
+      };
+      const subscription = this.onStatus(() => {
+        if (this.#state === 'ready') {
+          cleanup();
+          resolvePromise(report(true));
+        } else if (finished()) {
+          cleanup();
+          resolvePromise(report(false));
+        }
+      });
+      const timer = setTimeout(() => {
+        cleanup();
+        resolvePromise(report(false));
+      }, timeoutMs);
+      if (signal?.aborted === true) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Sends a request and returns its result. Retries `ContentModified`/`ServerCancelled` answers
+   * up to 3 times with a small backoff; when the server crashes mid-request it is restarted and
+   * the request retried once. Errors: `request-timeout` (names the method and what the server was
+   * doing), `request-cancelled`, `request-failed` (server error; `lspCode`), `server-crashed`,
+   * `server-stopped`.
+   */
+  request<P, R, E>(type: RequestType<P, R, E>, params: P, options?: RequestOptions): Promise<R>;
+  request<R = unknown>(method: string, params?: unknown, options?: RequestOptions): Promise<R>;
+  async request(typeOrMethod: string | { readonly method: string }, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+    const method = typeof typeOrMethod === 'string' ? typeOrMethod : typeOrMethod.method;
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    const { signal } = options;
+    let crashRetried = false;
+    let retries = 0;
+    for (;;) {
+      const session = await this.#usableSession(method, deadline, timeoutMs, signal);
+      try {
+        return await session.send(method, params, deadline, signal, this.#errorFactory(method, timeoutMs));
+      } catch (error) {
+        if (isLspClientError(error, 'server-crashed') && !crashRetried && !this.#stopping && !this.#gaveUp) {
+          crashRetried = true;
+          continue;
+        }
+        if (isLspClientError(error, 'request-failed') && error.lspCode !== undefined && RETRYABLE_CODES.has(error.lspCode) && retries < MAX_RETRIES) {
+          retries++;
+          await sleep(Math.min(50 * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
+          if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** Sends a notification to the running server (dropped while no server runs). */
+  notify(method: string, params?: unknown): void {
+    this.#session?.notify(method, params);
+  }
+
+  /**
+   * Opens a file in the server if it is not open yet (`didOpen` with the right languageId and the
+   * text on disk). Re-syncs with `didChange` when the file changed on disk since; documents are
+   * re-opened automatically after a restart. Concurrent calls for one file share one open.
+   */
+  ensureOpen(absPath: string, options: RequestOptions = {}): Promise<OpenDocument> {
+    const path = resolve(absPath);
+    const inFlight = this.#opening.get(path);
+    if (inFlight !== undefined) return inFlight;
+    const opening = this.#syncDocument(path, options).finally(() => this.#opening.delete(path));
+    this.#opening.set(path, opening);
+    return opening;
+  }
+
+  /** Closes a document opened with {@link ensureOpen}. */
+  closeDocument(absPath: string): void {
+    const path = resolve(absPath);
+    const tracked = this.#docs.get(path);
+    if (tracked === undefined) return;
+    this.#docs.delete(path);
+    if (this.#session?.generation === tracked.generation) this.#session.notify('textDocument/didClose', { textDocument: { uri: tracked.doc.uri } });
+  }
+
+  /** Documents currently open in the server. */
+  openDocuments(): OpenDocument[] {
+    return [...this.#docs.values()].map((t) => t.doc);
+  }
+
+  /** Lines of a file as the server sees it: the open document's text, else the file on disk. */
+  async lines(absPath: string): Promise<TextLines> {
+    const tracked = this.#docs.get(resolve(absPath));
+    if (tracked !== undefined) return tracked.doc.lines;
+    try {
+      return new TextLines(await readFile(absPath, 'utf8'));
+    } catch (error) {
+      throw new LspClientError('document-unreadable', `cannot read ${absPath}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Dialect position → LSP position in this server's encoding. */
+  toLspPosition(lines: TextLines, position: TextPosition): LspPosition {
+    return toLspPosition(lines.lineText(position.line), position, this.#encoding);
+  }
+
+  /** LSP position in this server's encoding → Dialect position. */
+  fromLspPosition(lines: TextLines, position: LspPosition): TextPosition {
+    return fromLspPosition(lines.lineText(position.line + 1), position, this.#encoding);
+  }
+
+  /** LSP range in this server's encoding → Dialect range. */
+  fromLspRange(lines: TextLines, range: LspRange): TextRange {
+    return fromLspRange(lines, range, this.#encoding);
+  }
+
+  /**
+   * Stops the server: LSP `shutdown` + `exit` (bounded by `timeoutMs`, default 3000), then SIGTERM,
+   * then SIGKILL to its whole process group. Idempotent; never leaves a process behind.
+   */
+  shutdown(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? 3000);
+    return this.#shutdown;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  async #doShutdown(timeoutMs: number): Promise<void> {
+    this.#stopping = true;
+    this.#stopController.abort();
+    clearTimeout(this.#settleTimer);
+    if (this.#starting !== undefined) {
+      // Let a launch in flight finish (bounded), so its process is known and stopped below.
+      await Promise.race([this.#starting.then(() => undefined, () => undefined), sleep(timeoutMs)]);
+    }
+    await Promise.all([...this.#sessions].map((session) => this.#stopSession(session, timeoutMs)));
+    this.#session = undefined;
+    this.#setState('stopped', 'shut down');
+  }
+
+  async #stopSession(session: Session, timeoutMs: number): Promise<void> {
+    const pid = session.child.pid;
+    if (session.alive && session.initialized) {
+      try {
+        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, 2000), undefined, this.#errorFactory('shutdown', timeoutMs));
+        session.notify('exit', undefined);
+      } catch {
+        // Unresponsive or dead: signals below.
+      }
+    }
+    session.kill('the server was shut down');
+    if (!(await session.waitExit(1000))) {
+      killGroup(pid, 'SIGTERM');
+      if (!(await session.waitExit(1000))) {
+        killGroup(pid, 'SIGKILL');
+        await session.waitExit(2000);
+      }
+    }
+    // Helpers the server started (proc-macro servers, launchers' children) share its group.
+    killGroup(pid, 'SIGKILL');
+    session.dispose();
+    this.#sessions.delete(session);
+  }
+
+  #errorFactory(method: string, timeoutMs: number) {
+    const serverId = this.definition.id;
+    const name = this.definition.displayName;
+    return {
+      timeout: () =>
+        new LspClientError('request-timeout', `${method} to ${name} got no answer within ${timeoutMs} ms; ${this.#statusEvent().text}`, { serverId, method }),
+      dead: (reason: string) =>
+        this.#stopping
+          ? new LspClientError('server-stopped', `${name} was shut down before ${method} was answered`, { serverId, method })
+          : new LspClientError('server-crashed', `${name} ${reason} while handling ${method}${this.#stderrHint()}`, { serverId, method }),
+      failed: (error: unknown): LspClientError => {
+        if (error instanceof ResponseError && error.code !== ErrorCodes.PendingResponseRejected && error.code !== ErrorCodes.ConnectionInactive) {
+          return new LspClientError('request-failed', `${method} failed in ${name}: ${error.message} (code ${error.code})`, {
+            serverId,
+            method,
+            lspCode: error.code,
+            cause: error,
+          });
+        }
+        if (error instanceof ResponseError || error instanceof ConnectionError) {
+          return this.#stopping
+            ? new LspClientError('server-stopped', `${name} was shut down before ${method} was answered`, { serverId, method, cause: error })
+            : new LspClientError('server-crashed', `${name} lost its connection while handling ${method}${this.#stderrHint()}`, { serverId, method, cause: error });
+        }
+        return new LspClientError('request-failed', `${method} failed in ${name}: ${String(error)}`, { serverId, method, cause: error });
+      },
+    };
+  }
+
+  #stderrHint(): string {
+    const tail = this.#stderr.tail(600).trim();
+    return tail === '' ? '' : `; stderr ends with:\n${tail}`;
+  }
+
+  /** The running, initialized session, waiting through a (re)start if one is in progress. */
+  async #usableSession(method: string, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Session> {
+    for (;;) {
+      if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
+      if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down`, { method, serverId: this.definition.id });
+      const session = this.#session;
+      if (session?.alive === true && session.initialized) return session;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw this.#errorFactory(method, timeoutMs).timeout();
+      if (this.#starting !== undefined) {
+        const starting = this.#starting;
+        const waker = new AbortController();
+        const onAbort = () => waker.abort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        try {
+          await Promise.race([starting.then(() => undefined), sleep(remaining, waker.signal)]);
+        } catch (error) {
+          if (this.#gaveUp || this.#stopping) throw isLspClientError(error) ? error : new LspClientError('server-crashed', String(error), { method });
+        } finally {
+          waker.abort();
+          signal?.removeEventListener('abort', onAbort);
+        }
+        continue;
+      }
+      if (this.#gaveUp) {
+        throw new LspClientError('server-crashed', `${this.definition.displayName} crashed and could not be restarted (${this.#detail ?? 'no detail'})${this.#stderrHint()}`, {
+          method,
+          serverId: this.definition.id,
+        });
+      }
+      // The process died but its exit was not processed yet; the exit handler starts recovery.
+      await sleep(Math.min(10, remaining), signal);
+    }
+  }
+
+  async #syncDocument(path: string, options: RequestOptions): Promise<OpenDocument> {
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      throw new LspClientError('document-unreadable', `cannot open ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
+    }
+    const session = await this.#usableSession('textDocument/didOpen', deadline, timeoutMs, options.signal);
+    const existing = this.#docs.get(path);
+    if (existing?.generation === session.generation && existing.mtimeMs === info.mtimeMs && existing.size === info.size) return existing.doc;
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new LspClientError('document-unreadable', `cannot read ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
+    }
+    const languageId = languageFor([this.definition], path)?.languageId ?? this.definition.languages[0]?.languageId ?? 'plaintext';
+    const uri = pathToUri(path);
+    if (existing?.generation === session.generation) {
+      if (existing.doc.text === text) {
+        existing.mtimeMs = info.mtimeMs;
+        existing.size = info.size;
+        return existing.doc;
+      }
+      const doc: OpenDocument = { ...existing.doc, version: existing.doc.version + 1, text, lines: new TextLines(text) };
+      this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
+      session.notify('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
+      return doc;
+    }
+    const doc: OpenDocument = { path, uri, languageId, version: (existing?.doc.version ?? 0) + 1, text, lines: new TextLines(text) };
+    this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
+    session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: doc.version, text } });
+    return doc;
+  }
+
+  /** Spawns and initializes a new session; on failure kills it and throws `spawn-failed`/`initialize-failed`. */
+  async #launch(): Promise<Session> {
+    const generation = ++this.#generation;
+    this.#progress.clear();
+    this.#sawServerStatus = false;
+    clearTimeout(this.#settleTimer);
+    this.#setState('starting');
+    const env = LanguageServer.#environment(this.definition, this.#options);
+    const { command, args } = launchCommand(this.binary.path, this.definition.args);
+    const child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    const logger: Logger = {
+      error: (m) => this.#messages.append(`[jsonrpc error] ${m}\n`),
+      warn: (m) => this.#messages.append(`[jsonrpc warn] ${m}\n`),
+      info: () => undefined,
+      log: () => undefined,
+    };
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin), logger);
+    const session = new Session(generation, child, connection);
+    this.#sessions.add(session);
+    if (child.pid !== undefined) trackGroup(child.pid);
+
+    child.stdin.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      this.#stderr.append(chunk);
+      this.#checkKnownProblems(chunk.length > 4096 ? chunk.slice(0, 4096) : chunk);
+    });
+    child.on('error', (error) => {
+      this.#stderr.append(`[spawn error] ${error.message}\n`);
+      session.kill(`could not be started (${error.message})`);
+      session.markExited();
+      this.#onSessionExit(session, `could not be started (${error.message})`);
+    });
+    child.on('exit', (code, signal) => {
+      const reason = signal !== null ? `was killed by ${signal}` : `exited with code ${code ?? '?'}`;
+      session.kill(reason);
+      session.markExited();
+      this.#onSessionExit(session, reason);
+    });
+    connection.onClose(() => {
+      if (!session.alive) return;
+      session.kill('closed its connection');
+      // A server that closed stdout but lingers is useless: make it exit so recovery starts.
+      killGroup(child.pid, 'SIGKILL');
+    });
+    connection.onError(([error]) => this.#messages.append(`[connection error] ${error.message}\n`));
+    this.#installHandlers(session);
+    connection.listen();
+
+    const rootUri = pathToUri(this.workspaceRoot);
+    const params: InitializeParams = {
+      processId: process.pid,
+      clientInfo: { name: CLIENT_NAME },
+      locale: 'en',
+      rootPath: this.workspaceRoot,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: basename(this.workspaceRoot) }],
+      capabilities: clientCapabilities(this.definition),
+      initializationOptions: this.definition.initializationOptions ?? null,
+    };
+    const initTimeoutMs = this.#options.initializeTimeoutMs ?? 30_000;
+    let result: InitializeResult;
+    try {
+      result = (await session.send('initialize', params, Date.now() + initTimeoutMs, this.#stopController.signal, this.#errorFactory('initialize', initTimeoutMs))) as InitializeResult;
+      if (this.#stopping) throw new Error('shut down while starting');
+    } catch (error) {
+      await this.#stopSession(session, 1000);
+      if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
+      const crashed = isLspClientError(error, 'server-crashed');
+      throw new LspClientError(
+        crashed ? 'spawn-failed' : 'initialize-failed',
+        `${this.definition.displayName} (${this.binary.path}) failed to start: ${(error as Error).message}${crashed ? '' : this.#stderrHint()}`,
+        { serverId: this.definition.id, cause: error },
+      );
+    }
+    this.#capabilities = result.capabilities;
+    this.#encoding = negotiatedEncoding(result.capabilities.positionEncoding);
+    session.initialized = true;
+    session.notify('initialized', {});
+    for (const tracked of this.#docs.values()) {
+      const { uri, languageId, version, text } = tracked.doc;
+      session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+      tracked.generation = generation;
+    }
+    this.#session = session;
+    if (this.definition.readiness === 'immediate') this.#setState('ready');
+    else {
+      this.#setState('indexing');
+      this.#updateProgressReadiness();
+    }
+    return session;
+  }
+
+  #installHandlers(session: Session): void {
+    const { connection } = session;
+    const folders = () => [{ uri: pathToUri(this.workspaceRoot), name: basename(this.workspaceRoot) }];
+    connection.onRequest('workspace/configuration', (params: { items?: { section?: string }[] }) =>
+      (params.items ?? []).map((item) => lookupSetting(this.definition.settings, item.section)),
+    );
+    connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('client/unregisterCapability', () => null);
+    connection.onRequest('workspace/workspaceFolders', () => folders());
+    connection.onRequest('window/showMessageRequest', (params: { message?: string }) => {
+      this.#messages.append(`[showMessageRequest] ${params.message ?? ''}\n`);
+      return null;
+    });
+    connection.onRequest('window/showDocument', () => ({ success: false }));
+    connection.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'Dialect does not apply server edits' }));
+    // Refresh requests ask the client to re-pull views we do not have: acknowledge them. Anything
+    // else unknown gets jsonrpc's MethodNotFound.
+    for (const view of ['semanticTokens', 'inlayHint', 'inlineValue', 'codeLens', 'diagnostic', 'foldingRange', 'textDocumentContent']) {
+      connection.onRequest(`workspace/${view}/refresh`, () => null);
+    }
+    connection.onNotification('$/progress', (params: { token?: string | number; value?: unknown }) => {
+      if (session === this.#session || !session.initialized) this.#onProgress(params.token, params.value);
+    });
+    connection.onNotification('experimental/serverStatus', (params: { health?: string; quiescent?: boolean; message?: string | null }) => {
+      if (session === this.#session) this.#onServerStatus(params);
+    });
+    connection.onNotification('window/logMessage', (params: { type?: number; message?: string }) => {
+      this.#messages.append(`[log ${params.type ?? '?'}] ${params.message ?? ''}\n`);
+    });
+    connection.onNotification('window/showMessage', (params: { type?: number; message?: string }) => {
+      const message = params.message ?? '';
+      this.#messages.append(`[show ${params.type ?? '?'}] ${message}\n`);
+      this.#checkKnownProblems(message);
+      if (params.type === 1 /* Error */) this.#addWarning(`show:${message.split('\n')[0] ?? ''}`, `${this.definition.displayName}: ${message.split('\n')[0] ?? ''}`);
+    });
+    connection.onNotification('textDocument/publishDiagnostics', () => undefined);
+    connection.onNotification('telemetry/event', () => undefined);
+  }
+
+  #onSessionExit(session: Session, reason: string): void {
+    if (session.child.pid !== undefined) liveGroups.delete(session.child.pid);
+    // Initialization failures are reported by #launch; superseded sessions need nothing.
+    if (session !== this.#session) return;
+    this.#session = undefined;
+    session.dispose();
+    this.#sessions.delete(session);
+    if (this.#stopping) return;
+    // The group may still hold helpers of the dead server.
+    killGroup(session.child.pid, 'SIGKILL');
+    if (Date.now() - session.startedAt > HEALTHY_UPTIME_MS) this.#restarts = 0;
+    this.#setState('crashed', reason);
+    if (this.#starting !== undefined) return;
+    const recovery = this.#recover();
+    this.#starting = recovery;
+    recovery.then(
+      () => {
+        if (this.#starting === recovery) this.#starting = undefined;
+      },
+      () => {
+        if (this.#starting === recovery) this.#starting = undefined;
+      },
+    );
+  }
+
+  /** Restarts after a crash with exponential backoff, up to `maxRestarts` times. */
+  async #recover(): Promise<Session> {
+    const maxRestarts = this.#options.maxRestarts ?? 3;
+    for (;;) {
+      if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down`, { serverId: this.definition.id });
+      if (this.#restarts >= maxRestarts) {
+        this.#gaveUp = true;
+        this.#setState('crashed', `${this.#detail ?? 'crashed'}; gave up after ${maxRestarts} restarts`);
+        throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#detail ?? ''})${this.#stderrHint()}`, {
+          serverId: this.definition.id,
+        });
+      }
+      const delay = (this.#options.restartDelayMs ?? 250) * 2 ** this.#restarts;
+      this.#restarts++;
+      await sleep(delay, this.#stopController.signal);
+      if (this.#stopping) continue;
+      try {
+        return await this.#launch();
+      } catch (error) {
+        this.#setState('crashed', (error as Error).message.split('\n')[0]);
+      }
+    }
+  }
+
+  #onProgress(token: string | number | undefined, value: unknown): void {
+    if (token === undefined || typeof value !== 'object' || value === null) return;
+    const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
+    const previous = this.#progress.get(token);
+    if (v.kind === 'begin') {
+      this.#progress.set(token, { title: v.title ?? String(token), message: v.message, percentage: v.percentage });
+    } else if (v.kind === 'report' && previous !== undefined) {
+      this.#progress.delete(token); // re-insert: the latest report is shown
+      this.#progress.set(token, { title: previous.title, message: v.message ?? previous.message, percentage: v.percentage ?? previous.percentage });
+    } else if (v.kind === 'end') {
+      if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
+      this.#progress.delete(token);
+    } else return;
+    this.#updateProgressReadiness();
+    this.#emit();
+  }
+
+  /** rust-analyzer's `experimental/serverStatus`: quiescence is readiness; unhealthy messages are warnings. */
+  #onServerStatus(params: { health?: string; quiescent?: boolean; message?: string | null }): void {
+    this.#sawServerStatus = true;
+    const message = params.message ?? undefined;
+    if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
+      const known = this.#checkKnownProblems(message);
+      const firstLine = message.split('\n')[0] ?? message;
+      if (!known) this.#addWarning(`status:${firstLine}`, `${this.definition.displayName}: ${firstLine}`);
+    }
+    this.#detail = message;
+    if (this.#state === 'indexing' || this.#state === 'ready') this.#setState(params.quiescent === true ? 'ready' : 'indexing', message);
+    else this.#emit();
+  }
+
+  /** Progress-based readiness; also the fallback for rust-analyzer builds without serverStatus. */
+  #updateProgressReadiness(): void {
+    const byProgress = this.definition.readiness === 'progress' || (this.definition.readiness === 'rust-analyzer-status' && !this.#sawServerStatus);
+    if (!byProgress || (this.#state !== 'indexing' && this.#state !== 'ready')) return;
+    clearTimeout(this.#settleTimer);
+    if (this.#progress.size > 0) {
+      if (this.#state === 'ready') this.#setState('indexing');
+      return;
+    }
+    // rust-analyzer without serverStatus reports progress in bursts; give it longer to settle.
+    const settle = (this.#options.settleMs ?? 250) * (this.definition.readiness === 'progress' ? 1 : 4);
+    this.#settleTimer = setTimeout(() => {
+      if (this.#progress.size === 0 && this.#state === 'indexing' && !this.#stopping) {
+        if (this.definition.readiness === 'progress' || !this.#sawServerStatus) this.#setState('ready');
+      }
+    }, settle);
+  }
+
+  /** Matches `text` against the definition's known problems; true if one matched. */
+  #checkKnownProblems(text: string): boolean {
+    let matched = false;
+    for (const problem of this.definition.knownProblems ?? []) {
+      if (problem.pattern.test(text)) {
+        matched = true;
+        this.#addWarning(problem.key, problem.warning);
+      }
+    }
+    return matched;
+  }
+
+  #addWarning(key: string, warning: string): void {
+    if (this.#warningKeys.has(key) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
+    this.#warningKeys.add(key);
+    this.#warnings.push(warning);
+    this.#emit(warning);
+  }
+
+  #setState(state: ServerState, detail?: string): void {
+    const changed = state !== this.#state || detail !== this.#detail;
+    this.#state = state;
+    if (detail !== undefined) this.#detail = detail;
+    if (changed) this.#emit();
+  }
+
+  #statusEvent(warning?: string): ServerStatus {
+    const progress = this.#state === 'indexing' || this.#state === 'starting' ? this.progress : undefined;
+    return {
+      serverId: this.definition.id,
+      displayName: this.definition.displayName,
+      state: this.#state,
+      ...(progress !== undefined ? { progress } : {}),
+      ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
+      ...(warning !== undefined ? { warning } : {}),
+      text: formatStatus(this.definition.displayName, this.#state, progress, this.#detail),
+    };
+  }
+
+  #emit(warning?: string): void {
+    if (this.#listeners.size === 0) return;
+    const event = this.#statusEvent(warning);
+    // Servers repeat identical reports; listeners hear about changes only.
+    if (warning === undefined && event.text === this.#lastEmitted) return;
+    this.#lastEmitted = event.text;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A faulty listener must not break the client.
+      }
+    }
+  }
+}

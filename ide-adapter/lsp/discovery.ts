@@ -1,0 +1,175 @@
+/**
+ * Finding a WORKING server binary: every candidate is probed with `--version` (bounded by a timeout)
+ * because a file on PATH can be a rustup proxy without the component, a stale symlink or a launcher
+ * that needs a missing package. Results are cached per candidate and environment.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { LspClientError } from './errors.js';
+import type { ServerDefinition } from './servers.js';
+
+/** A candidate that answered its version probe. */
+export interface ResolvedBinary {
+  /** Absolute path of the executable (or script). */
+  readonly path: string;
+  /** First line of its `--version` output. */
+  readonly version: string;
+}
+
+/** Outcome of probing one candidate. */
+export interface ProbeResult {
+  readonly candidate: string;
+  readonly ok: boolean;
+  /** The absolute path the candidate resolved to, if it exists. */
+  readonly path?: string;
+  readonly version?: string;
+  /** Why it failed, e.g. `not on PATH`, `exit code 1: error: Unknown binary...`, `no answer within 5000 ms`. */
+  readonly reason?: string;
+}
+
+/** Options of {@link findServerBinary} and {@link probeCandidate}. */
+export interface DiscoveryOptions {
+  /** Environment used to resolve bare names (PATH) and to run the probe; defaults to `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Per-probe timeout; default 5000 ms. */
+  readonly timeoutMs?: number;
+  /** Probe arguments; default `['--version']`. */
+  readonly versionArgs?: readonly string[];
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 5000;
+const cache = new Map<string, Promise<ProbeResult>>();
+
+/** Forgets all probe results (e.g. after the user installed a server). */
+export function clearDiscoveryCache(): void {
+  cache.clear();
+}
+
+/** Scripts run with this Node binary: no reliance on shebangs or exec bits (test fakes, npm servers). */
+function isNodeScript(path: string): boolean {
+  return /\.(c|m)?js$/i.test(path);
+}
+
+/** The command line that runs `binary` with `args`. */
+export function launchCommand(binary: string, args: readonly string[]): { command: string; args: string[] } {
+  return isNodeScript(binary) ? { command: process.execPath, args: [binary, ...args] } : { command: binary, args: [...args] };
+}
+
+/** Resolves a bare name on PATH (first executable match); paths are made absolute and checked to exist. */
+export function resolveCandidate(candidate: string, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const usable = (path: string): boolean => {
+    try {
+      if (!statSync(path).isFile()) return false;
+      if (!isNodeScript(path)) accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (candidate.includes('/') || isAbsolute(candidate)) {
+    const path = resolve(candidate);
+    return usable(path) ? path : undefined;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const path = join(dir, candidate);
+    if (usable(path)) return path;
+  }
+  return undefined;
+}
+
+/** Probes one candidate (cached by resolved path, arguments and PATH). Never throws, never hangs. */
+export function probeCandidate(candidate: string, options: DiscoveryOptions = {}): Promise<ProbeResult> {
+  const env = options.env ?? process.env;
+  const path = resolveCandidate(candidate, env);
+  if (path === undefined) {
+    return Promise.resolve({ candidate, ok: false, reason: candidate.includes('/') ? 'no such executable' : 'not on PATH' });
+  }
+  const versionArgs = options.versionArgs ?? ['--version'];
+  const key = JSON.stringify([path, versionArgs, env.PATH ?? '']);
+  let result = cache.get(key);
+  if (result === undefined) {
+    result = runProbe(candidate, path, versionArgs, env, options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+    cache.set(key, result);
+  }
+  return result;
+}
+
+function runProbe(
+  candidate: string,
+  path: string,
+  versionArgs: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs: number,
+): Promise<ProbeResult> {
+  const { command, args } = launchCommand(path, versionArgs);
+  return new Promise((resolvePromise) => {
+    let stdout = '';
+    let stderr = '';
+    let settled = false;
+    const finish = (result: ProbeResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolvePromise(result);
+    };
+    const firstLine = (text: string) => text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+    // Own process group, so a launcher's grandchild holding our pipes dies with it on timeout.
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    const timer = setTimeout(() => {
+      killGroup(child.pid, 'SIGKILL');
+      finish({ candidate, path, ok: false, reason: `no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+    const collect = (chunk: Buffer, into: 'out' | 'err') => {
+      // Only the first line matters; keep a little to stay bounded against chatty binaries.
+      if (into === 'out' && stdout.length < 4096) stdout += chunk.toString('utf8');
+      if (into === 'err' && stderr.length < 4096) stderr += chunk.toString('utf8');
+    };
+    child.stdout.on('data', (chunk: Buffer) => collect(chunk, 'out'));
+    child.stderr.on('data', (chunk: Buffer) => collect(chunk, 'err'));
+    child.on('error', (error) => finish({ candidate, path, ok: false, reason: error.message }));
+    child.on('close', (code, signal) => {
+      if (code === 0) {
+        const version = firstLine(stdout) || firstLine(stderr);
+        finish(version === '' ? { candidate, path, ok: false, reason: 'printed no version' } : { candidate, path, ok: true, version });
+      } else {
+        const why = code !== null ? `exit code ${code}` : `killed by ${signal ?? 'a signal'}`;
+        finish({ candidate, path, ok: false, reason: firstLine(stderr) ? `${why}: ${firstLine(stderr)}` : why });
+      }
+    });
+  });
+}
+
+/** Sends `signal` to the process group led by `pid` (our detached children lead their own groups). */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * The first candidate of `definition` that answers its version probe. Candidates are probed in
+ * priority order; a missing server throws `server-not-found` naming the install command and what
+ * was tried.
+ */
+export async function findServerBinary(definition: ServerDefinition, options: DiscoveryOptions = {}): Promise<ResolvedBinary> {
+  const tried: ProbeResult[] = [];
+  const candidates = definition.candidates();
+  for (const candidate of candidates) {
+    const result = await probeCandidate(candidate, { ...options, versionArgs: options.versionArgs ?? definition.versionArgs });
+    if (result.ok && result.path !== undefined && result.version !== undefined) return { path: result.path, version: result.version };
+    tried.push(result);
+  }
+  const detail = tried.length === 0 ? 'no candidates' : tried.map((t) => `${t.path ?? t.candidate} (${t.reason ?? 'failed'})`).join('; ');
+  throw new LspClientError('server-not-found', `${definition.displayName} is not installed or does not work. Install it: ${definition.installHint}. Tried: ${detail}.`, {
+    serverId: definition.id,
+  });
+}

@@ -1,0 +1,336 @@
+/**
+ * Language-server definitions: how to find, launch, configure and recognise each server, and which
+ * servers a workspace needs. Pure data plus a small directory scan; nothing here spawns a process.
+ */
+import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, extname, join } from 'node:path';
+import picomatch from 'picomatch';
+
+/** How the client decides that a server has finished its start-up work. */
+export type Readiness =
+  /** rust-analyzer's `experimental/serverStatus` notification with `quiescent: true`. */
+  | 'rust-analyzer-status'
+  /** Every `$/progress` work-done token has ended and none began during a short settle delay. */
+  | 'progress'
+  /** Ready as soon as `initialize` has completed. */
+  | 'immediate';
+
+/** A language a server handles and the file extensions (lower case, with the dot) that select it. */
+export interface LanguageMapping {
+  readonly languageId: string;
+  readonly extensions: readonly string[];
+}
+
+/** A log or status message pattern that means the server runs degraded; the client reports `warning` once. */
+export interface KnownProblem {
+  /** Stable key so the same problem is reported once however often it is seen. */
+  readonly key: string;
+  /** Matched against status messages, `window/showMessage` and stderr. */
+  readonly pattern: RegExp;
+  /** The one-time warning a UI shows. */
+  readonly warning: string;
+}
+
+/** Everything the client needs to know about one kind of language server. */
+export interface ServerDefinition {
+  /** Stable id, e.g. `rust-analyzer`. */
+  readonly id: string;
+  /** Name for people, e.g. `rust-analyzer` or `TypeScript (tsgo)`. */
+  readonly displayName: string;
+  readonly languages: readonly LanguageMapping[];
+  /** File names whose presence in the top two directory levels means the workspace needs this server. */
+  readonly rootMarkers: readonly string[];
+  /** Extra detection globs (picomatch, relative to the root, matched against files in the top two levels). */
+  readonly filePatterns?: readonly string[];
+  /** Binary candidates in priority order (env var override first). Bare names are looked up on PATH. */
+  candidates(): string[];
+  /** Arguments that start the server on stdio. */
+  readonly args: readonly string[];
+  /** Arguments of the availability probe; `['--version']` unless given. */
+  readonly versionArgs?: readonly string[];
+  readonly initializationOptions?: unknown;
+  /** Answers `workspace/configuration`: top-level keys are sections (`rust-analyzer`, `typescript`, ...). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Merged into the client capabilities' `experimental` object. */
+  readonly experimentalCapabilities?: Readonly<Record<string, unknown>>;
+  readonly readiness: Readiness;
+  /** How to install the server; quoted verbatim in `server-not-found` errors. */
+  readonly installHint: string;
+  /** Environment variables for the server process (the caller's `env` option wins). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly knownProblems?: readonly KnownProblem[];
+}
+
+/** A custom server from configuration, e.g. pyright, gopls or clangd. */
+export interface CustomServerConfig {
+  readonly id: string;
+  readonly displayName?: string;
+  /** Binary name (looked up on PATH) or path. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly languages: readonly LanguageMapping[];
+  /** Detection globs; without them (and without `rootMarkers`) the server is only used on demand. */
+  readonly filePatterns?: readonly string[];
+  readonly rootMarkers?: readonly string[];
+  readonly initializationOptions?: unknown;
+  readonly settings?: Readonly<Record<string, unknown>>;
+  readonly readiness?: Readiness;
+  readonly installHint?: string;
+  /** Override variable for the binary; defaults to `DIALECT_<ID>_SERVER` (id upper-cased, non-alphanumerics as `_`). */
+  readonly envVar?: string;
+  readonly versionArgs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Directories never scanned for markers: build output and dependencies, not sources. */
+const SKIPPED_DIRS = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git']);
+
+/** Candidates: the override variable (if set), then each name as given, de-duplicated. */
+function withOverride(envVar: string, ...candidates: (string | undefined)[]): string[] {
+  const override = process.env[envVar];
+  const all = [override && override.trim() !== '' ? override : undefined, ...candidates];
+  return [...new Set(all.filter((c): c is string => c !== undefined && c !== ''))];
+}
+
+/** rust-analyzer settings; also sent as `initializationOptions`, which rust-analyzer reads first. */
+const RUST_ANALYZER_CONFIG = {
+  // Whole-workspace symbol search incl. functions/fields, with enough results for agents that filter.
+  workspace: { symbol: { search: { kind: 'all_symbols', scope: 'workspace', limit: 1000 } } },
+  // No `cargo check` on save: we never save, and flycheck competes with queries for CPU.
+  checkOnSave: false,
+  // Priming makes the first queries fast; quiescence waits for it, so readiness means "fast now".
+  cachePriming: { enable: true },
+  // Agents edit files behind our back; let rust-analyzer watch the disk itself.
+  files: { watcher: 'server' },
+} as const;
+
+/**
+ * rust-analyzer. Candidates: `DIALECT_RUST_ANALYZER`, `rust-analyzer` on PATH, Debian's
+ * `/usr/bin/rust-analyzer`, rustup's `~/.cargo/bin/rust-analyzer` (may be a proxy without the
+ * component: discovery probes `--version`, never assumes).
+ */
+export const rustAnalyzerServer: ServerDefinition = {
+  id: 'rust-analyzer',
+  displayName: 'rust-analyzer',
+  languages: [{ languageId: 'rust', extensions: ['.rs'] }],
+  rootMarkers: ['Cargo.toml'],
+  candidates: () =>
+    withOverride('DIALECT_RUST_ANALYZER', 'rust-analyzer', '/usr/bin/rust-analyzer', join(homedir(), '.cargo', 'bin', 'rust-analyzer')),
+  args: [],
+  initializationOptions: RUST_ANALYZER_CONFIG,
+  settings: { 'rust-analyzer': RUST_ANALYZER_CONFIG },
+  experimentalCapabilities: { serverStatusNotification: true },
+  readiness: 'rust-analyzer-status',
+  installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
+  knownProblems: [
+    {
+      key: 'rust-std',
+      pattern: /sysroot|can't load standard library/i,
+      warning:
+        'rust-analyzer could not load the Rust standard library, so std types are unknown and navigation into std is missing. ' +
+        'Install the standard library sources (apt-get install -y rust-web-src, or rustup component add rust-src) and make sure ' +
+        '`cargo metadata` can reach crates.io (or a cargo source replacement) for the sysroot.',
+    },
+  ],
+};
+
+/**
+ * The tsgo executable from this package's `tsnative` dependency: the platform binary itself when it
+ * can be resolved (so our process-group kill and RSS reading see the real server), else the Node
+ * launcher `tsnative/bin/tsc`.
+ */
+export function bundledTypeScriptServer(): string[] {
+  try {
+    const require = createRequire(import.meta.url);
+    const packageJson = require.resolve('tsnative/package.json');
+    const found: string[] = [];
+    try {
+      const platformPackage = createRequire(packageJson).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);
+      found.push(join(dirname(platformPackage), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc'));
+    } catch {
+      // No platform package: the launcher below reports the problem itself.
+    }
+    found.push(join(dirname(packageJson), 'bin', 'tsc'));
+    return found;
+  } catch {
+    return [];
+  }
+}
+
+/** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
+export const typeScriptServer: ServerDefinition = {
+  id: 'typescript',
+  displayName: 'TypeScript (tsgo)',
+  languages: [
+    { languageId: 'typescript', extensions: ['.ts', '.mts', '.cts'] },
+    { languageId: 'typescriptreact', extensions: ['.tsx'] },
+    { languageId: 'javascript', extensions: ['.js', '.mjs', '.cjs'] },
+    { languageId: 'javascriptreact', extensions: ['.jsx'] },
+  ],
+  rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+  candidates: () => withOverride('DIALECT_TS_SERVER', ...bundledTypeScriptServer()),
+  args: ['--lsp', '--stdio'],
+  settings: {},
+  readiness: 'progress',
+  installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
+};
+
+/** The servers Dialect knows without configuration. */
+export function builtinServers(): ServerDefinition[] {
+  return [rustAnalyzerServer, typeScriptServer];
+}
+
+/** A {@link ServerDefinition} from a custom configuration. */
+export function defineServer(config: CustomServerConfig): ServerDefinition {
+  const envVar = config.envVar ?? `DIALECT_${config.id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_SERVER`;
+  return {
+    id: config.id,
+    displayName: config.displayName ?? config.id,
+    languages: config.languages.map((l) => ({ languageId: l.languageId, extensions: l.extensions.map(normalizeExtension) })),
+    rootMarkers: config.rootMarkers ?? [],
+    filePatterns: config.filePatterns ?? [],
+    candidates: () => withOverride(envVar, config.command),
+    args: config.args ?? [],
+    versionArgs: config.versionArgs,
+    initializationOptions: config.initializationOptions,
+    settings: config.settings,
+    readiness: config.readiness ?? 'progress',
+    installHint: config.installHint ?? `install \`${config.command}\` or set ${envVar} to its path`,
+    env: config.env,
+  };
+}
+
+/** Example configurations for common servers; pass them through {@link defineServer} to use them. */
+export const exampleServerConfigs: Readonly<Record<'pyright' | 'gopls' | 'clangd', CustomServerConfig>> = {
+  pyright: {
+    id: 'pyright',
+    command: 'pyright-langserver',
+    args: ['--stdio'],
+    versionArgs: ['--version'],
+    languages: [{ languageId: 'python', extensions: ['.py', '.pyi'] }],
+    rootMarkers: ['pyproject.toml', 'setup.py', 'pyrightconfig.json'],
+    filePatterns: ['*.py', '*/*.py'],
+    settings: { python: { analysis: { autoSearchPaths: true, diagnosticMode: 'openFilesOnly' } } },
+    installHint: 'npm install -g pyright',
+  },
+  gopls: {
+    id: 'gopls',
+    command: 'gopls',
+    versionArgs: ['version'],
+    languages: [{ languageId: 'go', extensions: ['.go'] }],
+    rootMarkers: ['go.mod', 'go.work'],
+    installHint: 'go install golang.org/x/tools/gopls@latest',
+  },
+  clangd: {
+    id: 'clangd',
+    command: 'clangd',
+    languages: [
+      { languageId: 'c', extensions: ['.c', '.h'] },
+      { languageId: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'] },
+    ],
+    rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
+    installHint: 'apt-get install -y clangd',
+  },
+};
+
+function normalizeExtension(ext: string): string {
+  const lower = ext.toLowerCase();
+  return lower.startsWith('.') ? lower : `.${lower}`;
+}
+
+/** The definition and language id for a file, by extension; `undefined` if no definition claims it. */
+export function languageFor(
+  definitions: readonly ServerDefinition[],
+  absPath: string,
+): { readonly definition: ServerDefinition; readonly languageId: string } | undefined {
+  const ext = extname(absPath).toLowerCase();
+  if (ext === '') return undefined;
+  for (const definition of definitions) {
+    for (const language of definition.languages) {
+      if (language.extensions.includes(ext)) return { definition, languageId: language.languageId };
+    }
+  }
+  return undefined;
+}
+
+/** A server a workspace needs, with the files that gave it away (relative paths, `/`-separated). */
+export interface DetectedServer {
+  readonly definition: ServerDefinition;
+  readonly evidence: readonly string[];
+}
+
+/**
+ * Which servers a workspace needs, judged from the files in its top two directory levels (the root
+ * and its direct subdirectories, skipping `node_modules`, `target`, hidden directories and the like):
+ * `Cargo.toml` → rust-analyzer; `tsconfig.json`/`jsconfig.json`/`package.json` → TypeScript; a
+ * polyglot workspace gets several. `extraDefinitions` (custom servers) are checked before the
+ * built-ins, so a custom server can take over a language.
+ */
+export async function detectServers(workspaceRoot: string, extraDefinitions: readonly ServerDefinition[] = []): Promise<DetectedServer[]> {
+  const files = await topTwoLevels(workspaceRoot);
+  const definitions = [...extraDefinitions, ...builtinServers().filter((b) => !extraDefinitions.some((e) => e.id === b.id))];
+  const detected: DetectedServer[] = [];
+  const claimedLanguages = new Set<string>();
+  for (const definition of definitions) {
+    const markers = new Set(definition.rootMarkers);
+    const patterns = definition.filePatterns ?? [];
+    const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
+    const evidence = files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
+    if (evidence.length === 0) continue;
+    // Two definitions for one language (a custom one and a built-in): the first wins.
+    const languages = definition.languages.map((l) => l.languageId);
+    if (languages.length > 0 && languages.every((l) => claimedLanguages.has(l))) continue;
+    for (const l of languages) claimedLanguages.add(l);
+    detected.push({ definition, evidence });
+  }
+  return detected;
+}
+
+/** Relative paths of the files in the root and its direct, non-skipped subdirectories. */
+async function topTwoLevels(root: string): Promise<string[]> {
+  const files: string[] = [];
+  const entries = await readdir(root, { withFileTypes: true });
+  const subdirs: string[] = [];
+  for (const entry of entries) {
+    if (entry.isFile()) files.push(entry.name);
+    else if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) subdirs.push(entry.name);
+  }
+  const nested = await Promise.all(
+    subdirs.map(async (dir) => {
+      try {
+        const inner = await readdir(join(root, dir), { withFileTypes: true });
+        return inner.filter((e) => e.isFile()).map((e) => `${dir}/${e.name}`);
+      } catch {
+        return []; // Unreadable subdirectory: judge from the rest.
+      }
+    }),
+  );
+  return [...files.sort(), ...nested.flat().sort()];
+}
+
+/**
+ * A copy of a definition with settings merged in (deep for plain objects) both into `settings` and,
+ * for servers that read their configuration from it, into `initializationOptions` under `section`.
+ */
+export function withSettings(definition: ServerDefinition, section: string, patch: Readonly<Record<string, unknown>>): ServerDefinition {
+  const settings = { ...(definition.settings ?? {}), [section]: deepMerge(definition.settings?.[section], patch) };
+  const initializationOptions =
+    definition.initializationOptions !== undefined && definition.settings?.[section] === definition.initializationOptions
+      ? settings[section]
+      : definition.initializationOptions;
+  return { ...definition, settings, initializationOptions };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepMerge(base: unknown, patch: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = isPlainObject(base) ? { ...base } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    out[key] = isPlainObject(value) ? deepMerge(out[key], value) : value;
+  }
+  return out;
+}

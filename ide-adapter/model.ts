@@ -1,0 +1,109 @@
+/**
+ * The values IDE functions return. Every position is 1-based (line, and column counted in Unicode
+ * code points) and every path is relative to the workspace root with `/` separators, both in and
+ * out, so any result can be passed back as an argument.
+ */
+
+/** A 1-based position. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A place in a file: where it starts and ends, and the text of its first line. */
+export interface Location {
+  readonly path: string;
+  readonly start: Position;
+  readonly end: Position;
+  /** The text of the start line (without its line break). */
+  readonly content: string;
+}
+
+/** A symbol definition. `definedAt` covers the symbol's name (its selection range). */
+export interface SymbolDefinition {
+  readonly name: string;
+  /** LSP symbol kind in lower case: `function`, `struct`, `class`, `method`, `interface`, … */
+  readonly kind: string;
+  /** The enclosing symbol (`impl User`, `TaskService`), when the server reports one. */
+  readonly container?: string;
+  /** The language of the file (`rust`, `typescript`, …). */
+  readonly language?: string;
+  readonly definedAt: Location;
+}
+
+/** A use of a symbol: the definition it refers to, and where it is used. */
+export interface Reference extends SymbolDefinition {
+  readonly referencedAt: Location;
+}
+
+/** A regex match: the matched text and its place. */
+export interface SearchMatch extends Location {
+  readonly match: string;
+}
+
+/** What `getSymbolInfo` returns. */
+export interface SymbolInfo extends SymbolDefinition {
+  /** The signature or type as the language server shows it (first code block of its hover). */
+  readonly signature?: string;
+  /** Documentation from the hover, as Markdown. */
+  readonly documentation?: string;
+}
+
+/** A file changed between two revisions, with its hunks. */
+export interface DiffFile {
+  readonly path: string;
+  readonly oldPath?: string;
+  readonly status: 'added' | 'deleted' | 'modified' | 'renamed' | 'copied' | 'binary';
+  readonly additions: number;
+  readonly deletions: number;
+  readonly hunks: readonly DiffHunk[];
+}
+
+export interface DiffHunk {
+  readonly header: string;
+  readonly oldStart: number;
+  readonly newStart: number;
+  readonly lines: readonly DiffLine[];
+}
+
+export interface DiffLine {
+  readonly kind: 'context' | 'added' | 'removed';
+  readonly text: string;
+  readonly oldLine?: number;
+  readonly newLine?: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPosition = (v: unknown): v is Position => isObject(v) && typeof v['line'] === 'number' && typeof v['column'] === 'number';
+
+/** Recognises a `Location` (and every value shaped like one, such as a `SearchMatch`). */
+export function isLocation(v: unknown): v is Location {
+  return isObject(v) && typeof v['path'] === 'string' && isPosition(v['start']) && isPosition(v['end']);
+}
+
+/** Recognises a `SymbolDefinition` (and a `Reference` or `SymbolInfo`, which extend it). */
+export function isSymbolDefinition(v: unknown): v is SymbolDefinition {
+  return isObject(v) && typeof v['name'] === 'string' && typeof v['kind'] === 'string' && isLocation(v['definedAt']);
+}
+
+export function isReference(v: unknown): v is Reference {
+  return isSymbolDefinition(v) && isLocation((v as unknown as Record<string, unknown>)['referencedAt']);
+}
+
+/**
+ * The code locations a result points at, for anything that shows results in code (walkthrough
+ * comments, editor decorations): a reference is where it is used, a symbol where it is defined,
+ * a location itself; lists are flattened; anything else has none.
+ */
+export function locationsOf(value: unknown): Location[] {
+  if (Array.isArray(value)) return value.flatMap(locationsOf);
+  if (isReference(value)) return [value.referencedAt];
+  if (isSymbolDefinition(value)) return [value.definedAt];
+  if (isLocation(value)) return [{ path: value.path, start: value.start, end: value.end, content: typeof value.content === 'string' ? value.content : '' }];
+  return [];
+}
+
+/** `path:line:column`, the form terminals and editors turn into links. */
+export function formatLocation(location: Location): string {
+  return `${location.path}:${location.start.line}:${location.start.column}`;
+}

@@ -1,0 +1,220 @@
+/**
+ * Fault handling of LanguageServer against small fake servers (test/fakes/fake-server.js): crashes
+ * mid-request, servers that never answer, stderr floods, ContentModified, cancellation, progress.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HoverRequest, type Hover } from 'vscode-languageserver-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LanguageServer, type ServerStatus } from '../lsp/client.js';
+import { isLspClientError, type LspClientError } from '../lsp/errors.js';
+import type { ServerDefinition } from '../lsp/servers.js';
+import { fakeServerScript, isAlive } from './support/servers.js';
+
+let dir: string;
+let file: string;
+const pids = new Set<number>();
+const started: LanguageServer[] = [];
+
+function fake(mode: string, args: string[] = [], overrides: Partial<ServerDefinition> = {}): ServerDefinition {
+  return {
+    id: `fake-${mode}`,
+    displayName: `fake-${mode}`,
+    languages: [{ languageId: 'fakelang', extensions: ['.fake'] }],
+    rootMarkers: [],
+    candidates: () => [fakeServerScript],
+    args: [`--mode=${mode}`, ...args],
+    settings: { fake: { answer: 42, nested: { value: 'deep' } } },
+    readiness: 'immediate',
+    installHint: 'it is a test fake',
+    ...overrides,
+  };
+}
+
+async function start(definition: ServerDefinition, options: Parameters<typeof LanguageServer.start>[2] = {}): Promise<LanguageServer> {
+  const server = await LanguageServer.start(definition, dir, { restartDelayMs: 50, ...options });
+  started.push(server);
+  if (server.pid !== undefined) pids.add(server.pid);
+  server.onStatus(() => {
+    if (server.pid !== undefined) pids.add(server.pid);
+  });
+  return server;
+}
+
+function hover(server: LanguageServer, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Hover | null> {
+  return server.request(HoverRequest.type, { textDocument: { uri: `file://${file}` }, position: { line: 0, character: 3 } }, options);
+}
+
+async function stats(server: LanguageServer): Promise<{ cancelled: number; opened: { uri: string; languageId: string; version: number }[]; changed: number; hovers: number; configuration: unknown; pid: number }> {
+  return server.request('fake/stats', {});
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dialect-fakes-'));
+  file = join(dir, 'main.fake');
+  await writeFile(file, 'let x = 1;\n');
+});
+
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.shutdown()));
+  for (const pid of pids) expect(isAlive(pid), `process ${pid} survived`).toBe(false);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('LanguageServer against fake servers', () => {
+  it('starts, negotiates the position encoding and answers workspace/configuration from settings', async () => {
+    const server = await start(fake('ok', ['--encoding=utf-32']));
+    expect(server.state).toBe('ready');
+    expect(server.positionEncoding).toBe('utf-32');
+    expect(server.capabilities.hoverProvider).toBe(true);
+    expect(server.binary.version).toBe('fake-lsp 1.0.0');
+    await eventually(async () => (await stats(server)).configuration !== null);
+    expect((await stats(server)).configuration).toEqual([{ answer: 42, nested: { value: 'deep' } }, 'deep', null]);
+    expect(server.memory()).toBeGreaterThan(1024 * 1024);
+    const echoed = await server.request<{ hello: string }>('fake/echo', { hello: 'world' });
+    expect(echoed).toEqual({ hello: 'world' });
+  });
+
+  it('opens documents once, with the right languageId, and re-syncs changed files', async () => {
+    const server = await start(fake('ok'));
+    const [a, b] = await Promise.all([server.ensureOpen(file), server.ensureOpen(file)]);
+    expect(a).toBe(b);
+    expect(a.languageId).toBe('fakelang');
+    expect(a.version).toBe(1);
+    expect(await server.ensureOpen(file)).toBe(a);
+    let s = await stats(server);
+    expect(s.opened).toHaveLength(1);
+    await writeFile(file, 'let x = 2; // changed\n');
+    const changed = await server.ensureOpen(file);
+    expect(changed.version).toBe(2);
+    expect(changed.text).toContain('changed');
+    s = await stats(server);
+    expect(s.changed).toBe(1);
+    await writeFile(file, 'let x = 1;\n');
+    await expect(server.ensureOpen(join(dir, 'missing.fake'))).rejects.toMatchObject({ code: 'document-unreadable' });
+  });
+
+  it('restarts a server that crashes mid-request and retries the request once', async () => {
+    const server = await start(fake('crash', [`--state=${join(dir, 'crashed-once')}`]));
+    const firstPid = server.pid;
+    await server.ensureOpen(file);
+    const states: string[] = [];
+    server.onStatus((s) => states.push(s.state));
+    const result = await hover(server, { timeoutMs: 10_000 });
+    expect(JSON.stringify(result)).toContain('hover #1');
+    expect(server.pid).not.toBe(firstPid);
+    expect(server.restartCount).toBe(1);
+    expect(states).toEqual(expect.arrayContaining(['crashed', 'starting', 'ready']));
+    expect(states.indexOf('crashed')).toBeLessThan(states.lastIndexOf('starting'));
+    expect(server.stderrTail()).toContain('crashing on purpose');
+    // The document was re-opened in the new process.
+    const s = await stats(server);
+    expect(s.opened.map((o) => o.uri)).toEqual([`file://${file}`]);
+    expect(isAlive(firstPid as number)).toBe(false);
+  });
+
+  it('gives up after maxRestarts when the server keeps crashing', async () => {
+    const server = await start(fake('crash'), { maxRestarts: 1 });
+    const error = await hover(server, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(isLspClientError(error, 'server-crashed')).toBe(true);
+    expect((error as LspClientError).message).toContain('crashing on purpose');
+    await eventually(() => server.state === 'crashed');
+    const report = await server.waitUntilReady({ timeoutMs: 2000 });
+    expect(report.ready).toBe(false);
+    await expect(hover(server)).rejects.toMatchObject({ code: 'server-crashed' });
+  });
+
+  it('times out a request that is never answered, then kills the unresponsive server and its children', async () => {
+    const pidfile = join(dir, 'grandchild.pid');
+    const server = await start(fake('hang', [`--pidfile=${pidfile}`]));
+    const pid = server.pid as number;
+    const began = Date.now();
+    const error = await hover(server, { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(Date.now() - began).toBeLessThan(2000);
+    expect(isLspClientError(error, 'request-timeout')).toBe(true);
+    expect((error as Error).message).toContain('textDocument/hover');
+    expect((error as Error).message).toContain('300 ms');
+    const { readFile } = await import('node:fs/promises');
+    await eventually(async () => (await readFile(pidfile, 'utf8').catch(() => '')) !== '');
+    const grandchild = Number(await readFile(pidfile, 'utf8'));
+    expect(isAlive(grandchild)).toBe(true);
+    // Shutdown is not answered and SIGTERM is ignored: the client escalates to SIGKILL on the group.
+    await server.shutdown({ timeoutMs: 300 });
+    expect(server.state).toBe('stopped');
+    expect(isAlive(pid)).toBe(false);
+    await eventually(() => !isAlive(grandchild));
+    await expect(hover(server)).rejects.toMatchObject({ code: 'server-stopped' });
+  });
+
+  it('keeps a bounded log of a server that floods stderr and keeps working', async () => {
+    const server = await start(fake('flood'), { stderrLimit: 16 * 1024 });
+    for (let i = 0; i < 20; i++) {
+      const result = await hover(server, { timeoutMs: 5000 });
+      expect(JSON.stringify(result)).toContain(`hover #${i + 1}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const tail = server.stderrTail(Number.MAX_SAFE_INTEGER);
+    expect(tail.length).toBeLessThanOrEqual(16 * 1024);
+    expect(tail).toContain('flood xxxx');
+    expect(server.stderrTail(500).length).toBeLessThanOrEqual(500);
+  });
+
+  it('retries a request answered with ContentModified', async () => {
+    const server = await start(fake('content-modified'));
+    const result = await hover(server);
+    expect(JSON.stringify(result)).toContain('hover #2');
+    expect((await stats(server)).hovers).toBe(2);
+  });
+
+  it('sends $/cancelRequest when the caller aborts or the deadline passes', async () => {
+    const server = await start(fake('ok'));
+    const controller = new AbortController();
+    const pending = server.request('fake/slow', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ code: 'request-cancelled' });
+    await eventually(async () => (await stats(server)).cancelled === 1);
+    await expect(server.request('fake/slow', {}, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'request-timeout' });
+    await eventually(async () => (await stats(server)).cancelled === 2);
+    const aborted = AbortSignal.abort();
+    await expect(server.request('fake/slow', {}, { signal: aborted })).rejects.toMatchObject({ code: 'request-cancelled' });
+  });
+
+  it('tracks $/progress readiness, reports status text and a deadline that explains itself', async () => {
+    const events: ServerStatus[] = [];
+    const server = await start(fake('progress', [], { readiness: 'progress', displayName: 'fake' }));
+    server.onStatus((s) => events.push(s));
+    const early = await server.waitUntilReady({ timeoutMs: 80 });
+    expect(early.ready).toBe(false);
+    expect(early.waitedMs).toBeGreaterThanOrEqual(70);
+    expect(early.summary).toMatch(/^fake not ready after \d+ ms: indexing/);
+    const report = await server.waitUntilReady({ timeoutMs: 5000 });
+    expect(report.ready).toBe(true);
+    expect(report.lastProgress?.title).toBe('Indexing');
+    const texts = events.map((e) => e.text);
+    expect(texts).toContain('fake: indexing 50% (Indexing 2/4 (crates))');
+    expect(texts.at(-1)).toBe('fake: ready');
+  });
+
+  it('rejects waitUntilReady when its signal aborts', async () => {
+    const server = await start(fake('progress', [], { readiness: 'progress' }));
+    await expect(server.waitUntilReady({ signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'request-cancelled' });
+    await server.waitUntilReady({ timeoutMs: 5000 });
+  });
+
+  it('fails fast with server-not-found naming the install command', async () => {
+    const definition = fake('ok', [], { candidates: () => ['/nonexistent/fake-lsp', 'dialect-no-such-server'], installHint: 'apt-get install -y fake-lsp' });
+    const error = await LanguageServer.start(definition, dir).catch((e: unknown) => e);
+    expect(isLspClientError(error, 'server-not-found')).toBe(true);
+    expect((error as Error).message).toContain('apt-get install -y fake-lsp');
+    expect((error as Error).message).toContain('/nonexistent/fake-lsp');
+  });
+});

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// A scriptable fake language server for fault tests. Modes (first argument `--mode=...`):
+//   ok                answers everything promptly
+//   crash             exits mid-`textDocument/hover`; with --state=FILE only the first time (the file marks "already crashed")
+//   hang              answers `initialize` only, ignores SIGTERM, starts a grandchild (pid written to --pidfile)
+//   flood             writes megabytes to stderr continuously while answering normally
+//   content-modified  answers the first hover with ContentModified (-32801), then normally
+//   progress          reports $/progress work (begin/report/end) after `initialized`
+// Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32.
+// `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw.
+import { spawn } from 'node:child_process';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createProtocolConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [key, ...rest] = a.replace(/^--/, '').split('=');
+    return [key, rest.join('=') || 'true'];
+  }),
+);
+if (args.version) {
+  process.stdout.write('fake-lsp 1.0.0\n');
+  process.exit(0);
+}
+const mode = args.mode ?? 'ok';
+const stats = { cancelled: 0, opened: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid };
+
+const connection = createProtocolConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+
+if (mode === 'hang') {
+  process.on('SIGTERM', () => {
+    /* ignored on purpose: the client must escalate to SIGKILL */
+  });
+  const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  if (args.pidfile) writeFileSync(args.pidfile, String(grandchild.pid));
+}
+
+if (mode === 'flood') {
+  const line = `flood ${'x'.repeat(1000)}\n`;
+  const chunk = line.repeat(64);
+  const pump = () => {
+    // Write until the pipe pushes back, then continue when drained: as fast as the client reads.
+    while (process.stderr.write(chunk)) {
+      /* keep writing */
+    }
+    process.stderr.once('drain', pump);
+  };
+  pump();
+}
+
+connection.onRequest('initialize', () => ({
+  capabilities: { hoverProvider: true, definitionProvider: true, textDocumentSync: 1, positionEncoding: args.encoding ?? 'utf-16' },
+  serverInfo: { name: 'fake-lsp', version: '1.0.0' },
+}));
+
+connection.onNotification('initialized', async () => {
+  stats.configuration = await connection.sendRequest('workspace/configuration', { items: [{ section: 'fake' }, { section: 'fake.nested.value' }, { section: 'missing' }] });
+  if (mode === 'progress') {
+    const token = 'fake-indexing';
+    await connection.sendRequest('window/workDoneProgress/create', { token });
+    await connection.sendNotification('$/progress', { token, value: { kind: 'begin', title: 'Indexing', percentage: 0 } });
+    for (const percentage of [25, 50, 75]) {
+      await new Promise((r) => setTimeout(r, 60));
+      await connection.sendNotification('$/progress', { token, value: { kind: 'report', message: `${percentage / 25}/4 (crates)`, percentage } });
+    }
+    await new Promise((r) => setTimeout(r, 60));
+    await connection.sendNotification('$/progress', { token, value: { kind: 'end' } });
+  }
+});
+
+connection.onRequest('textDocument/hover', async (params) => {
+  stats.hovers++;
+  if (mode === 'hang') return new Promise(() => {});
+  if (mode === 'crash' && !(args.state && existsSync(args.state))) {
+    if (args.state) writeFileSync(args.state, 'crashed');
+    process.stderr.write('fake: crashing on purpose\n');
+    process.exit(3);
+  }
+  if (mode === 'content-modified' && stats.hovers === 1) throw new ResponseError(-32801, 'content modified');
+  return { contents: { kind: 'markdown', value: `hover #${stats.hovers} at ${params.position.line}:${params.position.character} (${mode}, pid ${process.pid})` } };
+});
+
+connection.onRequest('fake/slow', (_params, token) => {
+  if (mode === 'hang') return new Promise(() => {});
+  return new Promise((resolve) => {
+    token.onCancellationRequested(() => {
+      stats.cancelled++;
+      resolve(new ResponseError(-32800, 'cancelled'));
+    });
+  });
+});
+
+connection.onRequest('fake/stats', () => stats);
+connection.onRequest('fake/echo', (params) => params);
+
+connection.onNotification('textDocument/didOpen', (params) => stats.opened.push({ uri: params.textDocument.uri, languageId: params.textDocument.languageId, version: params.textDocument.version }));
+connection.onNotification('textDocument/didChange', () => stats.changed++);
+
+connection.onRequest('shutdown', () => (mode === 'hang' ? new Promise(() => {}) : null));
+connection.onNotification('exit', () => {
+  if (mode !== 'hang') process.exit(0);
+});
+connection.onClose(() => {
+  if (mode !== 'hang') process.exit(0);
+});
+connection.listen();

@@ -1,0 +1,154 @@
+/**
+ * The workspace: a root directory and the only files IDE functions may touch. Every path from a
+ * user goes through `resolve`, which refuses anything outside the root (`/etc/passwd`, `../x`,
+ * a symlink that leads out); every path we hand back is relative, with `/` separators.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { DialectError } from '../dialect/index.js';
+
+/** Stable error codes of workspace access. */
+export const WorkspaceCode = {
+  OutsideWorkspace: 'path-outside-workspace',
+  NotFound: 'file-not-found',
+  NotAFile: 'not-a-file',
+  TooLarge: 'file-too-large',
+  InvalidRange: 'invalid-range',
+} as const;
+
+/** Files larger than this are not read (they are not source code a person would ask about). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+interface CachedFile {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly text: string;
+  lines?: readonly string[];
+}
+
+/** A workspace root with confined, cached file access. */
+export class Workspace {
+  /** The absolute, symlink-free root. */
+  readonly root: string;
+  readonly #cache = new Map<string, CachedFile>();
+  static readonly #cacheLimit = 256;
+
+  constructor(root: string) {
+    const absolute = resolve(root);
+    let real: string;
+    try {
+      real = realpathSync(absolute);
+    } catch {
+      throw new DialectError({ code: WorkspaceCode.NotFound, message: `the workspace folder ${absolute} does not exist`, hint: 'pass an existing folder with --workspace' });
+    }
+    if (!statSync(real).isDirectory()) throw new DialectError({ code: WorkspaceCode.NotAFile, message: `the workspace ${absolute} is not a folder` });
+    this.root = real;
+  }
+
+  /**
+   * The absolute path of a workspace path (relative to the root, or absolute inside it).
+   * Lexical check only; `resolveReal` also follows symlinks.
+   */
+  resolve(path: string): string {
+    const absolute = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
+    if (!this.contains(absolute)) throw outside(path);
+    return absolute;
+  }
+
+  /** Like `resolve`, but also refuses a path whose real location (after symlinks) is outside. */
+  async resolveReal(path: string): Promise<string> {
+    const absolute = this.resolve(path);
+    let real: string;
+    try {
+      real = await realpath(absolute);
+    } catch {
+      throw new DialectError({
+        code: WorkspaceCode.NotFound,
+        message: `${this.relative(absolute)} does not exist in the workspace`,
+        hint: 'paths are relative to the workspace root; findFiles("**/name*") finds files by name',
+      });
+    }
+    if (!this.contains(real)) throw outside(path);
+    return real;
+  }
+
+  /** Whether an absolute path lies inside the root. */
+  contains(absolute: string): boolean {
+    const rel = relative(this.root, absolute);
+    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  }
+
+  /** The workspace-relative form of an absolute path, with `/` separators (`.` for the root). */
+  relative(absolute: string): string {
+    const rel = relative(this.root, absolute);
+    return rel === '' ? '.' : rel.split(sep).join('/');
+  }
+
+  /** The text of a file, cached until it changes on disk. */
+  async readText(path: string): Promise<string> {
+    return (await this.#load(path)).text;
+  }
+
+  /** The lines of a file (line breaks `\n`, `\r\n` or `\r`, as LSP counts them). */
+  async lines(path: string): Promise<readonly string[]> {
+    const file = await this.#load(path);
+    file.lines ??= file.text.split(/\r\n|\n|\r/);
+    return file.lines;
+  }
+
+  /** Lines `start..end` (1-based, inclusive; `end` is clamped to the file). */
+  async readLines(path: string, start: number, end: number): Promise<string[]> {
+    const all = await this.lines(path);
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
+      throw new DialectError({
+        code: WorkspaceCode.InvalidRange,
+        message: `lines ${start}–${end} is not a valid range`,
+        hint: 'lines are numbered from 1 and the end is inclusive, e.g. lines("src/main.rs", 10, 20)',
+      });
+    }
+    if (start > all.length) {
+      throw new DialectError({ code: WorkspaceCode.InvalidRange, message: `${path} has only ${all.length} lines, so line ${start} does not exist`, hint: `ask for lines 1 to ${all.length}` });
+    }
+    return all.slice(start - 1, Math.min(end, all.length));
+  }
+
+  /** The text of one line (1-based), or '' past the end. */
+  async lineText(path: string, line: number): Promise<string> {
+    return (await this.lines(path))[line - 1] ?? '';
+  }
+
+  /** Forgets cached contents (e.g. after the caller edited files). */
+  invalidate(): void {
+    this.#cache.clear();
+  }
+
+  async #load(path: string): Promise<CachedFile> {
+    const real = await this.resolveReal(path);
+    const info = await stat(real);
+    if (!info.isFile()) {
+      throw new DialectError({ code: WorkspaceCode.NotAFile, message: `${this.relative(real)} is a folder, not a file`, hint: 'findFiles("*", path) lists what is inside' });
+    }
+    const cached = this.#cache.get(real);
+    if (cached !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+      this.#cache.delete(real); // refresh its place in the LRU order
+      this.#cache.set(real, cached);
+      return cached;
+    }
+    if (info.size > MAX_FILE_BYTES) {
+      throw new DialectError({ code: WorkspaceCode.TooLarge, message: `${this.relative(real)} is ${Math.round(info.size / 1048576)} MB; files over ${MAX_FILE_BYTES / 1048576} MB are not read` });
+    }
+    const file: CachedFile = { mtimeMs: info.mtimeMs, size: info.size, text: await readFile(real, 'utf8') };
+    this.#cache.set(real, file);
+    if (this.#cache.size > Workspace.#cacheLimit) this.#cache.delete(this.#cache.keys().next().value as string);
+    return file;
+  }
+}
+
+function outside(path: string): DialectError {
+  return new DialectError({
+    code: WorkspaceCode.OutsideWorkspace,
+    message: `${JSON.stringify(path)} is outside the workspace`,
+    hint: 'only files inside the workspace can be read; use a path relative to its root, e.g. "src/main.rs"',
+  });
+}
