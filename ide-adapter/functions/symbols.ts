@@ -96,7 +96,7 @@ export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery,
   if (found.length === 0) found = filter(await confirmedByDefinition(backend, name, outlines, signal));
 
   const precise = await Promise.all(found.map((s) => narrowToName(backend, s, outlines)));
-  const unique = dedupe(precise.map(toDefinition));
+  const unique = await dropAliases(backend, dedupe(precise.map(toDefinition)), signal);
   return query.line === undefined ? unique : unique.filter((d) => d.definedAt.start.line === query.line);
 }
 
@@ -189,6 +189,20 @@ async function filesMatching(backend: IdeBackend, file: string): Promise<string[
     const { files } = await walkFiles(backend.workspace, '.', { limit: 20_000 });
     return files.filter((f) => fileMatches(f, file) && backend.handles(f)).slice(0, 20);
   }
+}
+
+/**
+ * Drops re-exports and imports that servers list as symbols (`pub use model::User`,
+ * `export { User } from './model'`): a candidate whose go-to-definition leads to another
+ * candidate is an alias of it, not a definition.
+ */
+async function dropAliases(backend: IdeBackend, defs: SymbolDefinition[], signal: AbortSignal): Promise<SymbolDefinition[]> {
+  if (defs.length < 2) return defs;
+  const key = (l: Location): string => `${l.path}:${l.start.line}:${l.start.column}`;
+  const keys = new Set(defs.map((d) => key(d.definedAt)));
+  const targets = await mapLimit(defs, 8, (d) => backend.definition(d.definedAt.path, d.definedAt.start, { signal }).catch(() => [] as Location[]));
+  const kept = defs.filter((d, i) => !(targets[i] ?? []).some((t) => key(t) !== key(d.definedAt) && keys.has(key(t))));
+  return kept.length > 0 ? kept : defs;
 }
 
 function dedupe(defs: SymbolDefinition[]): SymbolDefinition[] {

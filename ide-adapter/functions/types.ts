@@ -6,7 +6,7 @@
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type SymbolDefinition } from '../model.js';
 import type { IdeHost } from './host.js';
-import { findSymbolsByName } from './symbols.js';
+import { findSymbolsByName, flatten } from './symbols.js';
 import { refinementsFor } from './refinements.js';
 
 export function registerIdeTypes(registry: Registry<IdeHost>): void {
@@ -43,10 +43,10 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       }
       return ctx.ambiguous(
         `${JSON.stringify(name)} names ${defs.length} symbols`,
-        refinementsFor(defs, { name }).map(({ def, refine }) => ({
+        refinementsFor(defs, {}).map(({ def, refine }) => ({
           label: describeSymbol(def),
           value: def,
-          replacement: build.call('findDefinition', [build.literal(name)], Object.entries(refine).map(([k, v]) => [k, build.literal(v as string | number)] as const)),
+          replacement: build.call('findDefinition', [build.literal(name)], Object.entries(refine).map(([k, v]) => [k, build.literal(v)] as const)),
           facets: refine,
         })),
       );
@@ -70,11 +70,9 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
         });
       }
       const outline = await backend.documentSymbols(target.path, { signal: ctx.signal });
-      const flat = (list: typeof outline): typeof outline => list.flatMap((s) => [s, ...flat(s.children)]);
-      const symbol = flat(outline).find((s) => s.location.start.line === target.start.line && s.location.start.column === target.start.column);
-      const name = symbol?.name ?? target.content.slice(0);
+      const symbol = flatten(outline).find((s) => s.location.start.line === target.start.line && s.location.start.column === target.start.column);
       const def: SymbolDefinition = {
-        name: symbol?.name ?? (loc.match ?? name),
+        name: symbol?.name ?? loc.match ?? target.content.trim(),
         kind: symbol?.kind ?? 'symbol',
         ...(symbol?.container !== undefined ? { container: symbol.container } : {}),
         ...(symbol?.language !== undefined ? { language: symbol.language } : {}),

@@ -1,0 +1,20 @@
+/**
+ * The IDE functions as a Dialect registry: the language's built-ins plus navigation, search and
+ * git functions over an `IdeBackend`.
+ */
+import { createRegistry, type Registry } from '../../dialect/index.js';
+import { registerFileFunctions } from './files.js';
+import type { IdeHost } from './host.js';
+import { registerNavigation } from './navigation.js';
+import { registerIdeTypes } from './types.js';
+
+/** A registry with every IDE function; evaluate with an `IdeHost` as the host. */
+export function createIdeRegistry(): Registry<IdeHost> {
+  const registry = createRegistry<IdeHost>();
+  registerIdeTypes(registry);
+  registerNavigation(registry);
+  registerFileFunctions(registry);
+  return registry;
+}
+
+export type { IdeHost } from './host.js';

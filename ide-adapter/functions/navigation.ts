@@ -1,0 +1,291 @@
+/**
+ * Navigation functions: definitions, references, symbol info, outlines, implementations and the
+ * call hierarchy — all answered by the backend's language servers.
+ */
+import { DialectError, type CallContext, type Registry } from '../../dialect/index.js';
+import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
+import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
+import { uriToPath } from '../lsp/uris.js';
+import type { Workspace } from '../workspace.js';
+import { awaitIndex, type IdeHost } from './host.js';
+import { refinementsFor } from './refinements.js';
+import { findSymbolsByName, flatten, mapLimit, toDefinition } from './symbols.js';
+import { describeSymbol } from './types.js';
+
+/** References beyond this many are left out, with a note saying how many. */
+const MAX_REFERENCES = 2000;
+
+type Of = string | SymbolDefinition | readonly (string | SymbolDefinition)[];
+
+const OF_DESCRIPTION = 'a name (`User`, `User::new`, `auth.validateToken`), a symbol, or a list of them';
+
+export function registerNavigation(registry: Registry<IdeHost>): void {
+  registry.registerFunction({
+    name: 'findDefinitions',
+    description:
+      'Where symbols with a name are defined: every definition whose name is exactly `of` (never fuzzy matches). Narrow with file (a path or a path suffix), kind (function, struct, class, method, interface/trait, enum, …) or line.',
+    category: 'navigation',
+    parameters: [
+      { name: 'of', type: 'string | symbol | (string | symbol)[]', description: OF_DESCRIPTION },
+      { name: 'file', type: 'string', optional: true, description: 'only definitions in this file (path or path suffix, e.g. "auth.rs")' },
+      { name: 'kind', type: 'string', optional: true, description: 'only this kind of symbol (function, struct, class, method, trait, …)' },
+      { name: 'line', type: 'number', optional: true, description: 'only the definition on this line' },
+    ],
+    returns: 'symbol[]',
+    examples: [
+      { program: 'findDefinitions("User")' },
+      { program: 'findDefinitions("validate_token", file: "src/auth.rs")' },
+      { program: 'findDefinitions("User::new")', description: 'a method by its qualified name' },
+    ],
+    implementation: async (args, ctx) => definitions(args, ctx),
+  });
+
+  registry.registerFunction({
+    name: 'findDefinition',
+    aliases: ['findSymbol', 'definition'],
+    description:
+      'The one definition of a name. When several symbols have the name, the result is an ambiguity whose refinements add the file (and kind or line) that select each one.',
+    category: 'navigation',
+    parameters: [
+      { name: 'of', type: 'string | symbol', description: 'a name (optionally qualified: `User::new`) or a symbol' },
+      { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (path or path suffix)' },
+      { name: 'kind', type: 'string', optional: true, description: 'its kind (function, struct, class, method, trait, …)' },
+      { name: 'line', type: 'number', optional: true, description: 'the line it is defined on' },
+    ],
+    returns: 'symbol',
+    examples: [{ program: 'findDefinition("User")' }, { program: 'findDefinition("validate_token", file: "src/auth.rs")' }],
+    implementation: async (args, ctx) => {
+      const defs = await definitions(args, ctx);
+      if (defs.length === 1) return defs[0];
+      const of = args['of'];
+      const name = typeof of === 'string' ? of : (of as SymbolDefinition).name;
+      if (defs.length === 0) return notFound(ctx, name, args);
+      return ctx.ambiguous(
+        `${JSON.stringify(name)} is defined in ${defs.length} places`,
+        refinementsFor(defs, { ...(typeof args['kind'] === 'string' ? { kind: args['kind'] } : {}) }).map(({ def, refine }) => ({
+          label: describeSymbol(def),
+          value: def,
+          refine,
+        })),
+      );
+    },
+  });
+
+  registry.registerFunction({
+    name: 'findReferences',
+    aliases: ['references'],
+    description:
+      'Every place a symbol is used (its declaration left out). Give a symbol, a list of symbols (e.g. the result of findDefinitions), or a name; an ambiguous name asks which definition you mean.',
+    category: 'navigation',
+    parameters: [{ name: 'to', type: 'symbol | symbol[]', description: 'the symbol(s); a name is looked up' }],
+    returns: 'reference[]',
+    examples: [
+      { program: 'findReferences("User")' },
+      { program: 'findReferences(findDefinitions("User"))' },
+      { program: 'findReferences(findDefinition("validate_token", file: "src/auth.rs"))' },
+    ],
+    implementation: async (args, ctx) => {
+      const symbols = asList(args['to'] as SymbolDefinition | SymbolDefinition[]);
+      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
+      const { backend } = ctx.host;
+      const seen = new Set<string>();
+      const out: Reference[] = [];
+      let total = 0;
+      const perSymbol = await mapLimit(symbols, 4, (s) => backend.references(s.definedAt.path, s.definedAt.start, { signal: ctx.signal, includeDeclaration: false }));
+      symbols.forEach((s, i) => {
+        for (const loc of perSymbol[i] ?? []) {
+          const key = `${loc.path}:${loc.start.line}:${loc.start.column}`;
+          if (seen.has(key) || sameStart(loc, s.definedAt)) continue;
+          seen.add(key);
+          total++;
+          if (out.length < MAX_REFERENCES) out.push({ ...stripReference(s), referencedAt: loc });
+        }
+      });
+      if (total > out.length) ctx.note(`showing ${out.length} of ${total} references; narrow the query (e.g. findDefinition with file:)`);
+      return out;
+    },
+  });
+
+  registry.registerFunction({
+    name: 'getSymbolInfo',
+    aliases: ['symbolInfo', 'hover'],
+    description: 'What the language server knows about a symbol: its kind, signature or type, documentation and location (from hover).',
+    category: 'navigation',
+    parameters: [{ name: 'symbol', type: 'symbol | symbol[]', description: 'a symbol or a name' }],
+    returns: 'symbol[]',
+    examples: [{ program: 'getSymbolInfo("User")' }, { program: 'getSymbolInfo(findDefinition("Task::complete"))' }],
+    implementation: async (args, ctx) => {
+      const symbols = asList(args['symbol'] as SymbolDefinition | SymbolDefinition[]);
+      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
+      const infos = await mapLimit(symbols, 4, async (s): Promise<SymbolInfo> => {
+        const hover = await ctx.host.backend.hover(s.definedAt.path, s.definedAt.start, { signal: ctx.signal });
+        return { ...stripReference(s), ...splitHover(hover === undefined ? undefined : relativeLinks(hover, ctx.host.workspace)) };
+      });
+      return Array.isArray(args['symbol']) ? infos : infos;
+    },
+  });
+
+  registry.registerFunction({
+    name: 'documentSymbols',
+    aliases: ['outline'],
+    description: 'The outline of a file: every symbol it defines, in order, each with its container.',
+    category: 'navigation',
+    parameters: [{ name: 'file', type: 'string', description: 'a workspace path' }],
+    returns: 'symbol[]',
+    examples: [{ program: 'documentSymbols("src/model.rs")' }],
+    implementation: async (args, ctx) => {
+      const file = args['file'] as string;
+      const path = ctx.host.workspace.relative(await ctx.host.workspace.resolveReal(file));
+      if (!ctx.host.backend.handles(path)) {
+        return ctx.fail('no-language-server', `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
+      }
+      await awaitIndex(ctx, [path]);
+      return flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal })).map(toDefinition);
+    },
+  });
+
+  registry.registerFunction({
+    name: 'implementations',
+    aliases: ['findImplementations'],
+    description: 'The implementations of a trait, interface or abstract method: the impl blocks or classes, and the methods that implement it.',
+    category: 'navigation',
+    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a trait, interface or method (or its name)' }],
+    returns: 'symbol[]',
+    examples: [{ program: 'implementations("Repository")' }],
+    implementation: async (args, ctx) => {
+      const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
+      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
+      const { backend } = ctx.host;
+      const locations = (await mapLimit(symbols, 4, (s) => backend.implementation(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
+      return symbolsAt(ctx, locations);
+    },
+  });
+
+  registry.registerFunction({
+    name: 'callers',
+    aliases: ['incomingCalls'],
+    description: 'The functions that call a function, each with the places it calls from (call hierarchy).',
+    category: 'navigation',
+    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a function or method (or its name)' }],
+    returns: 'symbol[]',
+    examples: [{ program: 'callers("validate_token")' }],
+    implementation: async (args, ctx) => callHierarchy(args, ctx, 'incoming'),
+  });
+
+  registry.registerFunction({
+    name: 'callees',
+    aliases: ['outgoingCalls'],
+    description: 'The functions a function calls, each with the places it calls them (call hierarchy).',
+    category: 'navigation',
+    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a function or method (or its name)' }],
+    returns: 'symbol[]',
+    examples: [{ program: 'callees(findDefinition("Task::complete"))' }],
+    implementation: async (args, ctx) => callHierarchy(args, ctx, 'outgoing'),
+  });
+}
+
+async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>): Promise<SymbolDefinition[]> {
+  const of = args['of'] as Of;
+  const items = Array.isArray(of) ? (of as (string | SymbolDefinition)[]) : [of as string | SymbolDefinition];
+  const file = args['file'] as string | undefined;
+  await awaitIndex(ctx);
+  const found = await mapLimit(items, 4, async (item) => {
+    if (typeof item !== 'string') return [item];
+    return findSymbolsByName(
+      ctx.host.backend,
+      {
+        name: item,
+        ...(file !== undefined ? { file } : {}),
+        ...(typeof args['kind'] === 'string' ? { kind: args['kind'] } : {}),
+        ...(typeof args['line'] === 'number' ? { line: args['line'] } : {}),
+      },
+      ctx.signal,
+    );
+  });
+  return found.flat();
+}
+
+async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>): Promise<never> {
+  // Suggest names the index does know (fuzzy here is right: it is only a hint).
+  const near = await ctx.host.backend.workspaceSymbols(name.split(/::|\./).pop() ?? name, { signal: ctx.signal }).catch(() => [] as BackendSymbol[]);
+  const suggestions = [...new Set(near.map((s) => s.name))].slice(0, 5);
+  const filters = ['file', 'kind', 'line'].filter((k) => args[k] !== undefined).map((k) => `${k}: ${JSON.stringify(args[k])}`);
+  throw new DialectError({
+    code: 'symbol-not-found',
+    message: `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`,
+    hint:
+      suggestions.length > 0
+        ? `similar names: ${suggestions.join(', ')}`
+        : `check the spelling, or search the text: search(".", ${JSON.stringify(name)})`,
+  });
+}
+
+async function callHierarchy(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>, direction: 'incoming' | 'outgoing'): Promise<unknown[]> {
+  const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
+  await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
+  const { backend } = ctx.host;
+  const items = (await mapLimit(symbols, 4, (s) => backend.prepareCallHierarchy(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
+  if (items.length === 0 && symbols.length > 0) {
+    ctx.note('the language server offered no call hierarchy here; findReferences gives every use instead');
+  }
+  const edges: CallEdge[] = (await mapLimit(items, 4, (item: CallItem) => (direction === 'incoming' ? backend.incomingCalls(item, { signal: ctx.signal }) : backend.outgoingCalls(item, { signal: ctx.signal })))).flat();
+  return edges.map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites }));
+}
+
+/** The symbols defined at some locations (the enclosing outline entry), or the bare locations. */
+async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location[]): Promise<unknown[]> {
+  const byPath = new Map<string, Promise<SymbolDefinition[]>>();
+  const outlineOf = (path: string): Promise<SymbolDefinition[]> => {
+    let p = byPath.get(path);
+    if (p === undefined) {
+      p = ctx.host.backend
+        .documentSymbols(path, { signal: ctx.signal })
+        .then((o) => flatten(o).map(toDefinition))
+        .catch(() => []);
+      byPath.set(path, p);
+    }
+    return p;
+  };
+  return Promise.all(
+    locations.map(async (loc) => {
+      const outline = await outlineOf(loc.path);
+      const exact = outline.find((s) => s.definedAt.start.line === loc.start.line && s.definedAt.start.column === loc.start.column);
+      return exact ?? { name: loc.content.trim().slice(0, 80), kind: 'implementation', definedAt: loc };
+    }),
+  );
+}
+
+/** Rewrites `file://` links into the workspace (hover docs have them) as `path:line:column`. */
+function relativeLinks(markdown: string, workspace: Workspace): string {
+  return markdown.replace(/file:\/\/[^\s)#]+(?:#L?(\d+)(?:[,:](\d+))?[^\s)]*)?/g, (uri: string, line?: string, column?: string) => {
+    const abs = uriToPath(uri.replace(/#.*$/, ''));
+    if (abs === undefined || !workspace.contains(abs)) return uri;
+    return `${workspace.relative(abs)}${line !== undefined ? `:${line}${column !== undefined ? `:${column}` : ''}` : ''}`;
+  });
+}
+
+function splitHover(markdown: string | undefined): { signature?: string; documentation?: string } {
+  if (markdown === undefined || markdown.trim() === '') return {};
+  const code = /```[a-zA-Z0-9_-]*\n([\s\S]*?)```/g;
+  const blocks: string[] = [];
+  let m: RegExpExecArray | null;
+  let rest = markdown;
+  while ((m = code.exec(markdown)) !== null) blocks.push((m[1] ?? '').trim());
+  rest = markdown.replace(code, '').replace(/^\s*---\s*$/gm, '').trim();
+  // rust-analyzer shows the module path first, then the signature: keep the last code block.
+  const signature = blocks.length > 0 ? blocks[blocks.length - 1] : undefined;
+  return { ...(signature !== undefined ? { signature } : {}), ...(rest !== '' ? { documentation: rest } : {}) };
+}
+
+function asList<T>(value: T | T[]): T[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+function stripReference(s: SymbolDefinition): SymbolDefinition {
+  const { name, kind, container, language, definedAt } = s;
+  return { name, kind, ...(container !== undefined ? { container } : {}), ...(language !== undefined ? { language } : {}), definedAt };
+}
+
+function sameStart(a: Location, b: Location): boolean {
+  return a.path === b.path && a.start.line === b.start.line && a.start.column === b.start.column;
+}

@@ -1,0 +1,12 @@
+/**
+ * The IDE adapter: IDE functions for the Dialect language over real language servers.
+ */
+export type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ServerInfo } from './backend.js';
+export { createIdeRegistry, type IdeHost } from './functions/index.js';
+export { gitDiff, parseUnifiedDiff, type GitDiffOptions } from './git.js';
+export { LspBackend, type LspBackendOptions } from './lsp-backend.js';
+export * from './model.js';
+export { searchWorkspace, type SearchOptions, type SearchResult } from './search.js';
+export { IdeSession, type IdeSessionOptions, type SessionEvaluateOptions } from './session.js';
+export { walkFiles } from './walk.js';
+export { Workspace, WorkspaceCode } from './workspace.js';

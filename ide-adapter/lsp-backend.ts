@@ -1,0 +1,299 @@
+/**
+ * `IdeBackend` over language servers we spawn (a `ServerPool`). This is the boundary where LSP
+ * shapes become Dialect's: URIs become workspace paths, LSP positions (in the negotiated
+ * encoding) become 1-based code-point positions via the client's converter, and the many
+ * result shapes LSP allows (Location | Location[] | LocationLink[], MarkedString | MarkupContent,
+ * DocumentSymbol[] | SymbolInformation[]) become one each.
+ */
+import {
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyOutgoingCallsRequest,
+  CallHierarchyPrepareRequest,
+  DefinitionRequest,
+  DocumentSymbolRequest,
+  HoverRequest,
+  ImplementationRequest,
+  ReferencesRequest,
+  SymbolKind,
+  WorkspaceSymbolRequest,
+  type CallHierarchyItem,
+  type DocumentSymbol,
+  type Location as LspLocation,
+  type LocationLink,
+  type MarkedString,
+  type MarkupContent,
+  type Range as LspRange,
+} from 'vscode-languageserver-protocol';
+import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ServerInfo } from './backend.js';
+import { isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type PoolOptions, type ServerDefinition } from './lsp/index.js';
+import { builtinServers } from './lsp/servers.js';
+import type { Location, Position } from './model.js';
+import type { Workspace } from './workspace.js';
+
+const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(SymbolKind)
+    .filter(([, v]) => typeof v === 'number')
+    .map(([k, v]) => [v as number, k.toLowerCase()]),
+);
+
+/** Lower-case name of an LSP symbol kind (`struct`, `enummember`, …). */
+export function kindName(kind: number): string {
+  return KIND_NAMES[kind] ?? 'symbol';
+}
+
+interface CallHandle {
+  readonly server: LanguageServer;
+  readonly item: CallHierarchyItem;
+}
+
+export interface LspBackendOptions extends PoolOptions {
+  /** Extra server definitions (pyright, gopls, …). */
+  readonly definitions?: readonly ServerDefinition[];
+}
+
+/** Language intelligence from spawned language servers. */
+export class LspBackend implements IdeBackend {
+  readonly pool: ServerPool;
+  readonly #definitions: readonly ServerDefinition[];
+
+  constructor(
+    readonly workspace: Workspace,
+    options: LspBackendOptions = {},
+  ) {
+    this.pool = new ServerPool(workspace.root, options);
+    const custom = options.definitions ?? [];
+    this.#definitions = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+  }
+
+  /** Starts the servers the workspace needs (in the background; failures show in `servers()`). */
+  async start(): Promise<void> {
+    await this.pool.start();
+  }
+
+  handles(path: string): boolean {
+    return languageFor(this.#definitions, path) !== undefined;
+  }
+
+  async workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
+    const servers = await this.#detectedServers();
+    const perServer = await Promise.all(
+      servers.map(async (server) => {
+        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, options), []);
+        const out: BackendSymbol[] = [];
+        for (const s of result ?? []) {
+          if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
+          const location = await this.#location(server, s.location);
+          if (location === undefined) continue;
+          out.push({
+            name: s.name,
+            kind: kindName(s.kind),
+            ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
+            language: this.#language(location.path),
+            location,
+            precise: false,
+          });
+        }
+        return out;
+      }),
+    );
+    return perServer.flat();
+  }
+
+  async documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
+    const { server, abs } = await this.#open(path, options);
+    const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, options), null);
+    const lines = await server.lines(abs);
+    const rel = this.workspace.relative(abs);
+    const language = this.#language(rel);
+    const convert = (s: DocumentSymbol, container: string | undefined): OutlineSymbol => {
+      const sel = server.fromLspRange(lines, s.selectionRange);
+      const range = server.fromLspRange(lines, s.range);
+      return {
+        name: s.name,
+        kind: kindName(s.kind),
+        ...(container !== undefined ? { container } : {}),
+        language,
+        location: { path: rel, start: sel.start, end: sel.end, content: lines.lineText(sel.start.line) },
+        range,
+        precise: true,
+        children: (s.children ?? []).map((c) => convert(c, s.name)),
+      };
+    };
+    return (result ?? []).map((s) => {
+      if ('selectionRange' in s) return convert(s, undefined);
+      const r = server.fromLspRange(lines, s.location.range);
+      return {
+        name: s.name,
+        kind: kindName(s.kind),
+        ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
+        language,
+        location: { path: rel, start: r.start, end: r.end, content: lines.lineText(r.start.line) },
+        range: r,
+        precise: false,
+        children: [],
+      };
+    });
+  }
+
+  async definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    return this.#positional(DefinitionRequest.method, path, position, {}, options);
+  }
+
+  async references(path: string, position: Position, options: BackendCallOptions & { includeDeclaration?: boolean } = {}): Promise<Location[]> {
+    return this.#positional(ReferencesRequest.method, path, position, { context: { includeDeclaration: options.includeDeclaration === true } }, options);
+  }
+
+  async implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    return this.#positional(ImplementationRequest.method, path, position, {}, options);
+  }
+
+  async hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<string | undefined> {
+    const { server, abs } = await this.#open(path, options);
+    const lines = await server.lines(abs);
+    const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+    if (hover === null || hover === undefined) return undefined;
+    return markdownOf(hover.contents);
+  }
+
+  async prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {
+    const { server, abs } = await this.#open(path, options);
+    if (server.capabilities.callHierarchyProvider === undefined || server.capabilities.callHierarchyProvider === false) return [];
+    const lines = await server.lines(abs);
+    const items = await orIfUnsupported(server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), []);
+    const out: CallItem[] = [];
+    for (const item of items ?? []) {
+      const symbol = await this.#callSymbol(server, item);
+      if (symbol !== undefined) out.push({ symbol, handle: { server, item } satisfies CallHandle });
+    }
+    return out;
+  }
+
+  async incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
+    const { server, item: lspItem } = item.handle as CallHandle;
+    const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, options), []);
+    return this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
+  }
+
+  async outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
+    const { server, item: lspItem } = item.handle as CallHandle;
+    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, options), []);
+    // Outgoing call ranges are in the *caller's* file.
+    return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
+  }
+
+  async waitUntilReady(options: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] } = {}): Promise<Completeness> {
+    const servers = await this.#detectedServers();
+    const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
+    const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
+    const reports = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 60_000 })));
+    return {
+      complete: reports.every((r) => r.ready),
+      pending: reports.filter((r) => !r.ready).map((r) => r.summary),
+      warnings: all.flatMap((s) => s.warnings),
+    };
+  }
+
+  servers(): ServerInfo[] {
+    return this.pool.servers().map((s) => ({
+      id: s.id,
+      name: s.displayName,
+      state: s.state,
+      text: s.text,
+      languages: this.#definitions.find((d) => d.id === s.id)?.languages.map((l) => l.languageId) ?? [],
+      ...(s.memoryBytes !== undefined ? { memoryBytes: s.memoryBytes } : {}),
+      ...(s.pid !== undefined ? { pid: s.pid } : {}),
+    }));
+  }
+
+  onStatus(listener: (text: string) => void): () => void {
+    const d = this.pool.onStatus((s) => listener(s.text));
+    return () => d.dispose();
+  }
+
+  async shutdown(): Promise<void> {
+    await this.pool.shutdown();
+  }
+
+  async #detectedServers(): Promise<LanguageServer[]> {
+    const detected = await this.pool.detect();
+    const servers = await Promise.all(detected.map((d) => this.pool.server(d.definition.id).catch(() => undefined)));
+    return servers.filter((s): s is LanguageServer => s !== undefined);
+  }
+
+  async #open(path: string, options: BackendCallOptions): Promise<{ server: LanguageServer; abs: string }> {
+    const abs = await this.workspace.resolveReal(path);
+    const server = await this.pool.serverFor(abs);
+    await server.ensureOpen(abs, options);
+    return { server, abs };
+  }
+
+  async #positional(method: string, path: string, position: Position, extra: object, options: BackendCallOptions): Promise<Location[]> {
+    const { server, abs } = await this.#open(path, options);
+    const lines = await server.lines(abs);
+    const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), ...extra };
+    const result = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(method, params, options), null);
+    const list: (LspLocation | LocationLink)[] = result === null || result === undefined ? [] : Array.isArray(result) ? result : [result];
+    const out: Location[] = [];
+    for (const entry of list) {
+      const loc: LspLocation = 'targetUri' in entry ? { uri: entry.targetUri, range: entry.targetSelectionRange } : entry;
+      const converted = await this.#location(server, loc);
+      if (converted !== undefined) out.push(converted);
+    }
+    return out;
+  }
+
+  /** Converts a server location; undefined for places outside the workspace (std, dependencies). */
+  async #location(server: LanguageServer, loc: { uri: string; range: LspRange }): Promise<Location | undefined> {
+    const abs = uriToPath(loc.uri);
+    if (abs === undefined || !this.workspace.contains(abs)) return undefined;
+    const lines = await server.lines(abs).catch(() => undefined);
+    if (lines === undefined) return undefined;
+    const r = server.fromLspRange(lines, loc.range);
+    return { path: this.workspace.relative(abs), start: r.start, end: r.end, content: lines.lineText(r.start.line) };
+  }
+
+  async #callSymbol(server: LanguageServer, item: CallHierarchyItem): Promise<BackendSymbol | undefined> {
+    const location = await this.#location(server, { uri: item.uri, range: item.selectionRange });
+    if (location === undefined) return undefined;
+    return {
+      name: item.name,
+      kind: kindName(item.kind),
+      ...(item.detail !== undefined && item.detail !== '' ? { container: item.detail } : {}),
+      language: this.#language(location.path),
+      location,
+      precise: true,
+    };
+  }
+
+  async #edges(server: LanguageServer, calls: { item: CallHierarchyItem; ranges: LspRange[]; rangesUri: string }[]): Promise<CallEdge[]> {
+    const out: CallEdge[] = [];
+    for (const c of calls) {
+      const symbol = await this.#callSymbol(server, c.item);
+      if (symbol === undefined) continue;
+      const sites = (await Promise.all(c.ranges.map((r) => this.#location(server, { uri: c.rangesUri, range: r })))).filter((l): l is Location => l !== undefined);
+      out.push({ item: { symbol, handle: { server, item: c.item } satisfies CallHandle }, callSites: sites });
+    }
+    return out;
+  }
+
+  #language(path: string): string {
+    return languageFor(this.#definitions, path)?.languageId ?? 'unknown';
+  }
+}
+
+/** A server that does not implement a method answers MethodNotFound: treat it as "no answer". */
+async function orIfUnsupported<R, F>(request: Promise<R>, fallback: F): Promise<R | F> {
+  try {
+    return await request;
+  } catch (error) {
+    if (isLspClientError(error, 'request-failed') && error.lspCode === -32601) return fallback;
+    throw error;
+  }
+}
+
+function markdownOf(contents: MarkupContent | MarkedString | MarkedString[]): string {
+  const one = (c: MarkedString): string => (typeof c === 'string' ? c : `\`\`\`${c.language}\n${c.value}\n\`\`\``);
+  if (Array.isArray(contents)) return contents.map(one).join('\n\n');
+  if (typeof contents === 'object' && 'kind' in contents) return contents.kind === 'markdown' ? contents.value : `\`\`\`\n${contents.value}\n\`\`\``;
+  return one(contents);
+}

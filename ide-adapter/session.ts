@@ -1,0 +1,70 @@
+/**
+ * An IDE session: one workspace, its language servers, and an interpreter whose registry holds
+ * every IDE function. This is what the REPL, the MCP server and walkthroughs use.
+ */
+import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
+import type { IdeBackend } from './backend.js';
+import { createIdeRegistry, type IdeHost } from './functions/index.js';
+import { LspBackend, type LspBackendOptions } from './lsp-backend.js';
+import { Workspace } from './workspace.js';
+
+export interface IdeSessionOptions extends LspBackendOptions {
+  readonly workspaceRoot: string;
+  /** How long a query waits for indexing before answering with a note. Default 60 s. */
+  readonly readyTimeoutMs?: number;
+  /** Use this backend instead of spawning language servers (e.g. the editor's own LSP). */
+  readonly backend?: IdeBackend;
+  /** Start the servers the workspace needs right away (default), or on first use. */
+  readonly eager?: boolean;
+}
+
+export interface SessionEvaluateOptions {
+  readonly signal?: AbortSignal;
+  readonly deadlineMs?: number;
+  readonly bindings?: Readonly<Record<string, unknown>>;
+}
+
+/** A workspace with its language servers and the IDE functions. */
+export class IdeSession {
+  readonly workspace: Workspace;
+  readonly backend: IdeBackend;
+  readonly registry: Registry<IdeHost>;
+  readonly interpreter: Interpreter<IdeHost>;
+  readonly host: IdeHost;
+  /** Resolves when the servers have been started (not necessarily indexed). */
+  readonly started: Promise<void>;
+
+  private constructor(options: IdeSessionOptions) {
+    this.workspace = new Workspace(options.workspaceRoot);
+    const backend = options.backend ?? new LspBackend(this.workspace, options);
+    this.backend = backend;
+    this.registry = createIdeRegistry();
+    this.interpreter = new Interpreter(this.registry);
+    this.host = { backend, workspace: this.workspace, readyTimeoutMs: options.readyTimeoutMs ?? 60_000, shownWarnings: new Set() };
+    this.started =
+      options.eager !== false && backend instanceof LspBackend
+        ? backend.start().catch(() => undefined) // failures are reported through servers() and on use
+        : Promise.resolve();
+  }
+
+  /** Opens a session on a workspace folder; servers start in the background. */
+  static open(options: IdeSessionOptions): IdeSession {
+    return new IdeSession(options);
+  }
+
+  /** Evaluates a Dialect program against the workspace. */
+  evaluate(program: string, options: SessionEvaluateOptions = {}): Promise<Outcome> {
+    return this.interpreter.evaluate(program, { host: this.host, ...options });
+  }
+
+  /** Waits until every server has finished indexing (or the timeout passes). */
+  async waitUntilReady(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<boolean> {
+    await this.started;
+    return (await this.backend.waitUntilReady(options)).complete;
+  }
+
+  async shutdown(): Promise<void> {
+    await this.started;
+    await this.backend.shutdown();
+  }
+}
