@@ -422,12 +422,21 @@ export class LanguageServer {
     server.#starting = launching;
     try {
       await launching;
+      await server.#openAnchors();
       return server;
     } catch (error) {
       await server.shutdown();
       throw error;
     } finally {
       if (server.#starting === launching) server.#starting = undefined;
+    }
+  }
+
+  /** Opens the definition's project anchors; a missing anchor only costs workspace-wide answers. */
+  async #openAnchors(): Promise<void> {
+    const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => []);
+    for (const anchor of anchors ?? []) {
+      await this.ensureOpen(anchor).catch(() => undefined);
     }
   }
 

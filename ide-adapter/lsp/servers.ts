@@ -61,6 +61,11 @@ export interface ServerDefinition {
   /** Environment variables for the server process (the caller's `env` option wins). */
   readonly env?: Readonly<Record<string, string>>;
   readonly knownProblems?: readonly KnownProblem[];
+  /**
+   * Files to open right after start so the server loads its projects. tsgo builds a project only
+   * for open files: without one, `workspace/symbol` answers nothing.
+   */
+  projectAnchors?(workspaceRoot: string): Promise<string[]>;
 }
 
 /** A custom server from configuration, e.g. pyright, gopls or clangd. */
@@ -175,7 +180,52 @@ export const typeScriptServer: ServerDefinition = {
   settings: {},
   readiness: 'progress',
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
+  projectAnchors: typeScriptAnchors,
 };
+
+const TS_SOURCE = /\.(m|c)?tsx?$/;
+
+/**
+ * One source file per TypeScript/JavaScript project in the top two levels (a directory with
+ * tsconfig.json or jsconfig.json): the first `.ts`-like file in its `src/`, `lib/` or the
+ * directory itself, searched shallowly.
+ */
+async function typeScriptAnchors(workspaceRoot: string): Promise<string[]> {
+  const files = await topTwoLevels(workspaceRoot);
+  const projectDirs = files
+    .filter((f) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(f))
+    .map((f) => (f.includes('/') ? join(workspaceRoot, f.slice(0, f.lastIndexOf('/'))) : workspaceRoot));
+  const anchors: string[] = [];
+  for (const dir of projectDirs) {
+    for (const sub of ['src', 'lib', '.']) {
+      const found = await firstSource(join(dir, sub), 2);
+      if (found !== undefined) {
+        anchors.push(found);
+        break;
+      }
+    }
+  }
+  return anchors;
+}
+
+async function firstSource(dir: string, depth: number): Promise<string | undefined> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const file = entries.find((e) => e.isFile() && TS_SOURCE.test(e.name) && !e.name.endsWith('.d.ts'));
+  if (file !== undefined) return join(dir, file.name);
+  if (depth <= 0) return undefined;
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
+    const found = await firstSource(join(dir, entry.name), depth - 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
 
 /** The servers Dialect knows without configuration. */
 export function builtinServers(): ServerDefinition[] {

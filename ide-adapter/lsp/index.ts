@@ -1,0 +1,67 @@
+/**
+ * The language-server client layer: positions, server definitions and discovery, one-server
+ * clients and per-workspace pools. IDE functions build on this API.
+ */
+export {
+  formatStatus,
+  LanguageServer,
+  type Disposable,
+  type OpenDocument,
+  type ReadyReport,
+  type RequestOptions,
+  type ServerProgress,
+  type ServerState,
+  type ServerStatus,
+  type StartOptions,
+} from './client.js';
+export {
+  clearDiscoveryCache,
+  findServerBinary,
+  launchCommand,
+  probeCandidate,
+  resolveCandidate,
+  type DiscoveryOptions,
+  type ProbeResult,
+  type ResolvedBinary,
+} from './discovery.js';
+export { isLspClientError, LspClientError, type LspErrorCode, type LspErrorDetails } from './errors.js';
+export { ServerPool, type PoolOptions, type PoolServerInfo, type PoolServerState, type PoolStatus } from './pool.js';
+export {
+  codePointLength,
+  convertCharacter,
+  encodedLength,
+  fromLspCharacter,
+  fromLspPosition,
+  fromLspRange,
+  negotiatedEncoding,
+  SUPPORTED_ENCODINGS,
+  TextLines,
+  toLspCharacter,
+  toLspPosition,
+  toLspRange,
+  type LineSource,
+  type LspPosition,
+  type LspRange,
+  type PositionEncoding,
+  type TextPosition,
+  type TextRange,
+} from './positions.js';
+export { RingLog } from './ring-log.js';
+export {
+  builtinServers,
+  bundledTypeScriptServer,
+  defineServer,
+  detectServers,
+  exampleServerConfigs,
+  languageFor,
+  rustAnalyzerServer,
+  typeScriptServer,
+  withSettings,
+  type CustomServerConfig,
+  type DetectedServer,
+  type KnownProblem,
+  type LanguageMapping,
+  type Readiness,
+  type ServerDefinition,
+} from './servers.js';
+export { pathToUri, uriToPath } from './uris.js';

@@ -1,0 +1,238 @@
+/**
+ * The language servers of one workspace root: which ones it needs, starting them (lazily on first
+ * use or eagerly), routing files to them, and one status stream for a UI. Every caller shares the
+ * same server instance per language.
+ */
+import { resolve } from 'node:path';
+import { formatStatus, LanguageServer, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus, type StartOptions } from './client.js';
+import { isLspClientError, LspClientError } from './errors.js';
+import { builtinServers, detectServers, languageFor, type DetectedServer, type ServerDefinition } from './servers.js';
+
+/** Options of a {@link ServerPool}. */
+export interface PoolOptions extends Omit<StartOptions, 'binary'> {
+  /** Custom servers; they take precedence over built-ins for the languages they claim. */
+  readonly definitions?: readonly ServerDefinition[];
+  /** Per-server overrides of the start options, by server id. */
+  readonly perServer?: Readonly<Record<string, Omit<StartOptions, 'binary'>>>;
+}
+
+/** Pool-level state: a server's own state, or `idle` (not started yet) / `unavailable` (failed to start). */
+export type PoolServerState = ServerState | 'idle' | 'unavailable';
+
+/** One line of a `.servers` listing. */
+export interface PoolServerInfo {
+  readonly id: string;
+  readonly displayName: string;
+  readonly state: PoolServerState;
+  readonly progress?: ServerProgress;
+  /** Resident memory in bytes, when running on a system with /proc. */
+  readonly memoryBytes?: number;
+  readonly pid?: number;
+  readonly binary?: string;
+  readonly version?: string;
+  /** Whether detection found this server's markers (vs. started on demand for a file). */
+  readonly detected: boolean;
+  /** Files that made detection pick the server. */
+  readonly evidence: readonly string[];
+  readonly warnings: readonly string[];
+  /** Why the server is `unavailable` (e.g. the `server-not-found` message with the install command). */
+  readonly error?: string;
+  /** E.g. `rust-analyzer: indexing 45% (Indexing 12/40 (core))`. */
+  readonly text: string;
+}
+
+/** A status event from one of the pool's servers, including pool-level states. */
+export interface PoolStatus extends Omit<ServerStatus, 'state'> {
+  readonly state: PoolServerState;
+}
+
+interface Entry {
+  readonly definition: ServerDefinition;
+  detected: boolean;
+  evidence: readonly string[];
+  starting?: Promise<LanguageServer>;
+  server?: LanguageServer;
+  error?: LspClientError;
+}
+
+/** The language servers for one workspace root. */
+export class ServerPool {
+  readonly workspaceRoot: string;
+  readonly #options: PoolOptions;
+  readonly #definitions: ServerDefinition[];
+  readonly #entries = new Map<string, Entry>();
+  readonly #listeners = new Set<(status: PoolStatus) => void>();
+  #detection: Promise<DetectedServer[]> | undefined;
+  #closed = false;
+
+  constructor(workspaceRoot: string, options: PoolOptions = {}) {
+    this.workspaceRoot = resolve(workspaceRoot);
+    this.#options = options;
+    const custom = options.definitions ?? [];
+    this.#definitions = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    for (const definition of this.#definitions) this.#entries.set(definition.id, { definition, detected: false, evidence: [] });
+  }
+
+  /** The servers the workspace needs (detected once, from the top two directory levels). */
+  async detect(): Promise<DetectedServer[]> {
+    this.#detection ??= detectServers(this.workspaceRoot, this.#options.definitions ?? []).then((found) => {
+      for (const { definition, evidence } of found) {
+        const entry = this.#entries.get(definition.id);
+        if (entry !== undefined) {
+          entry.detected = true;
+          entry.evidence = evidence;
+        }
+      }
+      return found;
+    });
+    return this.#detection;
+  }
+
+  /**
+   * Starts every detected server in parallel and returns the listing. Failures (e.g. a missing
+   * binary) do not throw: the server shows as `unavailable` with its error. Does not wait for
+   * indexing; see {@link waitUntilReady}.
+   */
+  async start(): Promise<PoolServerInfo[]> {
+    const detected = await this.detect();
+    await Promise.all(detected.map(({ definition }) => this.#serverById(definition.id).catch(() => undefined)));
+    return this.servers();
+  }
+
+  /**
+   * The server for a file, chosen by extension among the detected servers first, then any known
+   * definition; started on first use. Throws `no-server-for-file`, `server-not-found`,
+   * `spawn-failed`, `initialize-failed` or `server-stopped`.
+   */
+  async serverFor(absPath: string): Promise<LanguageServer> {
+    const detected = await this.detect();
+    const match = languageFor(detected.map((d) => d.definition), absPath) ?? languageFor(this.#definitions, absPath);
+    if (match === undefined) {
+      throw new LspClientError('no-server-for-file', `no language server handles ${absPath} (known: ${this.#definitions.map((d) => d.displayName).join(', ')})`);
+    }
+    return this.#serverById(match.definition.id);
+  }
+
+  /** The server with this definition id, started on first use. */
+  server(id: string): Promise<LanguageServer> {
+    return this.#serverById(id);
+  }
+
+  /** Snapshot of every detected, started or failed server, for a `.servers` listing. */
+  servers(): PoolServerInfo[] {
+    const infos: PoolServerInfo[] = [];
+    for (const entry of this.#entries.values()) {
+      if (!entry.detected && entry.server === undefined && entry.starting === undefined && entry.error === undefined) continue;
+      infos.push(this.#info(entry));
+    }
+    return infos;
+  }
+
+  /** Subscribes to status changes of all servers (state, progress, warnings, start failures). */
+  onStatus(listener: (status: PoolStatus) => void): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  }
+
+  /** Waits for all started (or starting) servers to become ready; see {@link LanguageServer.waitUntilReady}. */
+  async waitUntilReady(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ReadyReport[]> {
+    const servers = await Promise.all([...this.#entries.values()].map((e) => this.#settled(e)));
+    return Promise.all(servers.filter((s): s is LanguageServer => s !== undefined).map((s) => s.waitUntilReady(options)));
+  }
+
+  /** Stops every server; later calls to `serverFor` throw `server-stopped`. */
+  async shutdown(): Promise<void> {
+    this.#closed = true;
+    const running = await Promise.all([...this.#entries.values()].map((e) => this.#settled(e)));
+    await Promise.all(running.filter((s): s is LanguageServer => s !== undefined).map((s) => s.shutdown()));
+  }
+
+  /** The entry's server once any start in flight has settled; `undefined` if none runs. */
+  async #settled(entry: Entry): Promise<LanguageServer | undefined> {
+    if (entry.server !== undefined) return entry.server;
+    if (entry.starting === undefined) return undefined;
+    return entry.starting.catch(() => undefined);
+  }
+
+  #serverById(id: string): Promise<LanguageServer> {
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return Promise.reject(new LspClientError('no-server-for-file', `unknown server ${id}`));
+    if (this.#closed) return Promise.reject(new LspClientError('server-stopped', `the servers of ${this.workspaceRoot} were shut down`, { serverId: id }));
+    if (entry.server !== undefined) return Promise.resolve(entry.server);
+    entry.starting ??= this.#start(entry);
+    return entry.starting;
+  }
+
+  async #start(entry: Entry): Promise<LanguageServer> {
+    const { definition } = entry;
+    entry.error = undefined;
+    this.#emit({ ...this.#info(entry), state: 'starting', text: formatStatus(definition.displayName, 'starting') });
+    const perServer = this.#options.perServer?.[definition.id] ?? {};
+    const env = { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) };
+    try {
+      const server = await LanguageServer.start(definition, this.workspaceRoot, { ...this.#options, ...perServer, env });
+      if (this.#closed) {
+        await server.shutdown();
+        throw new LspClientError('server-stopped', `the servers of ${this.workspaceRoot} were shut down`, { serverId: definition.id });
+      }
+      entry.server = server;
+      server.onStatus((status) => this.#emit(status));
+      this.#emit(server.status);
+      return server;
+    } catch (error) {
+      const typed = isLspClientError(error) ? error : new LspClientError('spawn-failed', String(error), { serverId: definition.id, cause: error });
+      // Recorded for the listing; the next call tries again (discovery caches probe results).
+      entry.error = typed;
+      this.#emit(this.#info(entry));
+      throw typed;
+    } finally {
+      entry.starting = undefined;
+    }
+  }
+
+  #info(entry: Entry): PoolServerInfo {
+    const { definition, server } = entry;
+    const base = { id: definition.id, displayName: definition.displayName, detected: entry.detected, evidence: entry.evidence };
+    if (server !== undefined) {
+      const status = server.status;
+      const memoryBytes = server.memory();
+      return {
+        ...base,
+        state: status.state,
+        ...(status.progress !== undefined ? { progress: status.progress } : {}),
+        ...(memoryBytes !== undefined ? { memoryBytes } : {}),
+        ...(server.pid !== undefined ? { pid: server.pid } : {}),
+        binary: server.binary.path,
+        version: server.binary.version,
+        warnings: server.warnings,
+        text: status.text + (memoryBytes !== undefined ? `, ${Math.round(memoryBytes / (1024 * 1024))} MB` : ''),
+      };
+    }
+    if (entry.starting !== undefined) return { ...base, state: 'starting', warnings: [], text: formatStatus(definition.displayName, 'starting') };
+    if (entry.error !== undefined) {
+      return { ...base, state: 'unavailable', warnings: [], error: entry.error.message, text: `${definition.displayName}: unavailable (${entry.error.message.split('. ')[0] ?? ''})` };
+    }
+    return { ...base, state: 'idle', warnings: [], text: `${definition.displayName}: idle` };
+  }
+
+  #emit(status: PoolStatus | PoolServerInfo): void {
+    const event: PoolStatus =
+      'serverId' in status
+        ? status
+        : {
+            serverId: status.id,
+            displayName: status.displayName,
+            state: status.state,
+            ...(status.progress !== undefined ? { progress: status.progress } : {}),
+            ...(status.error !== undefined ? { detail: status.error } : {}),
+            text: status.text,
+          };
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A faulty listener must not break the pool.
+      }
+    }
+  }
+}

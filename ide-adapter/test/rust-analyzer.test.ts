@@ -1,0 +1,175 @@
+/**
+ * The real rust-analyzer on a copy of fixtures/rust-app: readiness, raw workspace/symbol,
+ * definition, references and hover at positions found by searching the fixture text.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DefinitionRequest,
+  HoverRequest,
+  ReferencesRequest,
+  WorkspaceSymbolRequest,
+  type Location,
+  type LocationLink,
+  type MarkupContent,
+  type SymbolInformation,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LanguageServer, type ReadyReport } from '../lsp/client.js';
+import { TextLines } from '../lsp/positions.js';
+import { rustAnalyzerServer } from '../lsp/servers.js';
+import { pathToUri, uriToPath } from '../lsp/uris.js';
+import { rustOfflineEnv } from './support/rust-offline.js';
+import { copyFixture, isAlive, positionOf, requireServer } from './support/servers.js';
+
+const env = await rustOfflineEnv();
+const binary = await requireServer(rustAnalyzerServer, env);
+/** Whether std can load here (the offline aid prepared a CARGO_HOME). */
+const stdAvailable = env.CARGO_HOME !== undefined;
+
+describe.skipIf(binary === undefined)('rust-analyzer (real server, fixtures/rust-app)', () => {
+  let workspace: { root: string; dispose: () => Promise<void> };
+  let server: LanguageServer;
+  let ready: ReadyReport;
+  const pids: number[] = [];
+
+  const src = (file: string) => join(workspace.root, 'src', file);
+
+  /** LSP position of the `nth` occurrence of `needle` (plus `shift` code points) in a source file, opened in the server. */
+  async function at(file: string, needle: string, nth = 0, shift = 0) {
+    const doc = await server.ensureOpen(src(file));
+    const found = positionOf(doc.text, needle, nth);
+    return { doc, position: server.toLspPosition(doc.lines, { line: found.line, column: found.column + shift }) };
+  }
+
+  /** 1-based line of `needle` in a file on disk. */
+  async function lineOf(path: string, needle: string): Promise<number> {
+    return positionOf(await readFile(path, 'utf8'), needle).line;
+  }
+
+  beforeAll(async () => {
+    workspace = await copyFixture('rust-app');
+    server = await LanguageServer.start(rustAnalyzerServer, workspace.root, { env, binary });
+    if (server.pid !== undefined) pids.push(server.pid);
+    ready = await server.waitUntilReady({ timeoutMs: 90_000 });
+  });
+
+  afterAll(async () => {
+    await server?.shutdown();
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    await workspace?.dispose();
+  });
+
+  it('becomes quiescent and negotiates a position encoding', () => {
+    expect(ready.ready, ready.summary).toBe(true);
+    expect(server.state).toBe('ready');
+    expect(['utf-8', 'utf-16', 'utf-32']).toContain(server.positionEncoding);
+    expect(server.capabilities.definitionProvider).toBeTruthy();
+    expect(server.memory()).toBeGreaterThan(10 * 1024 * 1024);
+    if (stdAvailable) expect(server.warnings).toEqual([]);
+  });
+
+  it('finds both Config structs with workspace/symbol', async () => {
+    const symbols: (SymbolInformation | WorkspaceSymbol)[] = (await server.request(WorkspaceSymbolRequest.type, { query: 'Config' })) ?? [];
+    const files = symbols
+      .filter((s) => s.name === 'Config')
+      .map((s) => ('uri' in s.location ? s.location.uri : ''))
+      .map((uri) => uriToPath(uri)?.slice(workspace.root.length + 1));
+    expect(files).toEqual(expect.arrayContaining(['src/config.rs', 'src/storage/mod.rs']));
+  });
+
+  it('goes to the definition of util::validate_token from its call in service.rs', async () => {
+    const { doc, position } = await at('service.rs', 'validate_token(');
+    const result = await server.request(DefinitionRequest.type, { textDocument: { uri: doc.uri }, position });
+    const targets = (Array.isArray(result) ? result : result === null ? [] : [result]) as (Location | LocationLink)[];
+    expect(targets).toHaveLength(1);
+    const target = targets[0] as Location | LocationLink;
+    const uri = 'targetUri' in target ? target.targetUri : target.uri;
+    const range = 'targetSelectionRange' in target ? target.targetSelectionRange : target.range;
+    expect(uriToPath(uri)).toBe(src('util.rs'));
+    expect(range.start.line + 1).toBe(await lineOf(src('util.rs'), 'pub fn validate_token'));
+  });
+
+  it('finds references of User::display_name across files, with code-point columns after non-ASCII text', async () => {
+    const { doc, position } = await at('model.rs', 'fn display_name', 0, 'fn '.length);
+    const refs = (await server.request(ReferencesRequest.type, { textDocument: { uri: doc.uri }, position, context: { includeDeclaration: true } })) ?? [];
+    const files = new Set(refs.map((r) => uriToPath(r.uri)?.slice(workspace.root.length + 1)));
+    expect(files).toEqual(new Set(['src/model.rs', 'src/util.rs']));
+    // util.rs: `("Grüße 😀", user.display_name())` — ü is 2 UTF-8 bytes, 😀 is 4 bytes / 2 UTF-16 units.
+    const utilText = await readFile(src('util.rs'), 'utf8');
+    const expected = positionOf(utilText, 'display_name()');
+    const inUtil = refs.filter((r) => uriToPath(r.uri) === src('util.rs'));
+    expect(inUtil).toHaveLength(1);
+    const range = server.fromLspRange(new TextLines(utilText), (inUtil[0] as Location).range);
+    expect(range.start).toEqual({ line: expected.line, column: expected.column });
+    expect(range.end).toEqual({ line: expected.line, column: expected.column + 'display_name'.length });
+  });
+
+  it('hovers with the signature and doc comment as markdown', async () => {
+    const { doc, position } = await at('auth.rs', 'pub fn validate_token', 0, 'pub fn '.length);
+    const hover = await server.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position });
+    const contents = hover?.contents as MarkupContent;
+    expect(contents.kind).toBe('markdown');
+    expect(contents.value).toContain('pub fn validate_token(token: &str) -> Result<u64, AppError>');
+    expect(contents.value).toContain('authoritative check');
+  });
+
+  it.runIf(stdAvailable)('navigates into the standard library (std loaded offline via the test aid)', async () => {
+    const { doc, position } = await at('util.rs', 'String', 0);
+    const hover = await server.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position });
+    expect((hover?.contents as MarkupContent).value).toContain('alloc::string');
+    const result = await server.request(DefinitionRequest.type, { textDocument: { uri: doc.uri }, position });
+    const target = (Array.isArray(result) ? result[0] : result) as Location | LocationLink;
+    expect(uriToPath('targetUri' in target ? target.targetUri : target.uri)).toMatch(/library\/alloc\/src\/string\.rs$/);
+  });
+
+  it('re-syncs a document edited on disk', async () => {
+    const path = src('util.rs');
+    const original = await readFile(path, 'utf8');
+    try {
+      await writeFile(path, original.replace('pub fn slugify(', 'pub fn slugify_renamed('));
+      const doc = await server.ensureOpen(path);
+      expect(doc.text).toContain('slugify_renamed');
+      const symbols = (await server.request(WorkspaceSymbolRequest.type, { query: 'slugify_renamed' })) as SymbolInformation[] | null;
+      expect((symbols ?? []).some((s) => s.name === 'slugify_renamed')).toBe(true);
+    } finally {
+      await writeFile(path, original);
+      await server.ensureOpen(path);
+    }
+  });
+});
+
+describe.skipIf(binary === undefined)('rust-analyzer without the standard library', () => {
+  it('reports a one-time warning that std could not be loaded', async () => {
+    // Deterministically break std: Debian's sysroot first on PATH, and an empty CARGO_HOME that
+    // forbids the network, so the sysroot's `cargo metadata` fails as it does offline.
+    const base = await mkdtemp(join(tmpdir(), 'dialect-nostd-'));
+    const cargoHome = join(base, 'cargo-home');
+    const root = join(base, 'tiny');
+    await mkdir(cargoHome, { recursive: true });
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(cargoHome, 'config.toml'), '[net]\noffline = true\n');
+    await writeFile(join(root, 'Cargo.toml'), '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n');
+    await writeFile(join(root, 'src', 'lib.rs'), 'pub fn answer() -> String { String::from("42") }\n');
+    const server = await LanguageServer.start(rustAnalyzerServer, root, { env: { PATH: `/usr/bin:${process.env.PATH ?? ''}`, CARGO_HOME: cargoHome }, binary });
+    try {
+      const warnings: string[] = [];
+      server.onStatus((s) => {
+        if (s.warning !== undefined) warnings.push(s.warning);
+      });
+      const report = await server.waitUntilReady({ timeoutMs: 60_000 });
+      expect(report.ready, report.summary).toBe(true);
+      expect(server.warnings.filter((w) => w.includes('standard library'))).toHaveLength(1);
+      expect(warnings.filter((w) => w.includes('standard library'))).toHaveLength(1);
+      // Crate-local navigation still works.
+      const doc = await server.ensureOpen(join(root, 'src', 'lib.rs'));
+      const hover = await server.request(HoverRequest.type, { textDocument: { uri: pathToUri(doc.path) }, position: { line: 0, character: 8 } });
+      expect(JSON.stringify(hover)).toContain('answer');
+    } finally {
+      await server.shutdown();
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
