@@ -47,8 +47,9 @@ export function kindMatches(actual: string, wanted: string): boolean {
   return a === w || (KIND_ALIASES[w] ?? []).includes(a);
 }
 
-/** Whether a workspace path satisfies a `file` filter: equal, or ending with it at a `/`. */
+/** Whether a workspace path satisfies a `file` filter: equal, ending with it at a `/`, or an extension (`.rs`). */
 export function fileMatches(path: string, wanted: string): boolean {
+  if (/^\.[A-Za-z0-9]+$/.test(wanted)) return path.endsWith(wanted); // an extension: ".rs"
   const w = wanted.replace(/^\.\//, '').replace(/\\/g, '/');
   return path === w || path.endsWith(`/${w}`);
 }

@@ -1,0 +1,144 @@
+/**
+ * The IDE functions through the interpreter, against real rust-analyzer on a copy of
+ * fixtures/rust-app. Every expected position is computed from the fixture's text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Reference, SymbolDefinition, SymbolInfo } from '../model.js';
+import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
+
+const available = await serversAvailable('rust');
+
+describe.skipIf(!available)('IDE functions on rust-analyzer (fixtures/rust-app)', () => {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('rust-app');
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  /** The expected `definedAt` start of a definition: the name inside its declaration line. */
+  async function nameIn(path: string, declaration: string, name: string): Promise<{ line: number; column: number }> {
+    const decl = await f.at(path, declaration);
+    const lineText = (await f.text(path)).split('\n')[decl.line - 1] ?? '';
+    return { line: decl.line, column: [...lineText.slice(0, lineText.indexOf(name, lineText.indexOf(declaration)))].length + 1 };
+  }
+
+  it('findDefinitions finds exact names only, at the name, without re-exports', async () => {
+    const defs = (await f.value('findDefinitions("User")')) as SymbolDefinition[];
+    expect(defs).toHaveLength(1);
+    expect(defs[0]?.kind).toBe('struct');
+    expect(defs[0]?.definedAt.path).toBe('src/model.rs');
+    expect(defs[0]?.definedAt.start).toEqual(await nameIn('src/model.rs', 'pub struct User', 'User'));
+    expect(defs[0]?.definedAt.content).toContain('pub struct User');
+    // `User` fuzzily matches UserId-like names; none may appear.
+    expect(((await f.value('findDefinitions("Use")')) as unknown[]).length).toBe(0);
+  });
+
+  it('qualified names select a method by its type', async () => {
+    const defs = (await f.value('findDefinitions("User::new")')) as SymbolDefinition[];
+    expect(defs).toHaveLength(1);
+    const text = await f.text('src/model.rs');
+    const implAt = text.indexOf('impl User');
+    const newLine = text.slice(0, text.indexOf('pub fn new', implAt)).split('\n').length;
+    expect(defs[0]?.definedAt.start.line).toBe(newLine);
+    expect(defs[0]?.name).toBe('new');
+  });
+
+  it('findDefinition of a name defined twice is an ambiguity whose refinements select each one', async () => {
+    const o = await f.outcome('findDefinition("validate_token")');
+    if (o.kind !== 'ambiguity') throw new Error(`expected an ambiguity, got ${o.kind}`);
+    expect(o.refinements.map((r) => r.program).sort()).toEqual([
+      'findDefinition("validate_token", file: "src/auth.rs")',
+      'findDefinition("validate_token", file: "src/util.rs")',
+    ]);
+    for (const r of o.refinements) {
+      const def = (await f.value(r.program)) as SymbolDefinition;
+      const file = def.definedAt.path;
+      expect(def.definedAt.start).toEqual(await nameIn(file, 'pub fn validate_token', 'validate_token'));
+    }
+  });
+
+  it('filters by file suffix, kind and line', async () => {
+    expect(((await f.value('findDefinitions("Config", kind: "struct")')) as unknown[]).length).toBe(2);
+    const one = (await f.value('findDefinitions("Config", file: "config.rs")')) as SymbolDefinition[];
+    expect(one.map((d) => d.definedAt.path)).toEqual(['src/config.rs']);
+    expect(((await f.value('findDefinitions("Config", kind: "fn")')) as unknown[]).length).toBe(0);
+    const line = (await f.at('src/storage/mod.rs', 'pub struct Config')).line;
+    expect(((await f.value(`findDefinitions("Config", line: ${line})`)) as SymbolDefinition[]).map((d) => d.definedAt.path)).toEqual(['src/storage/mod.rs']);
+  });
+
+  it('finds traits (kind aliases), enums and macros', async () => {
+    expect(((await f.value('findDefinitions("Repository", kind: "trait")')) as SymbolDefinition[])[0]?.definedAt.path).toBe('src/storage/mod.rs');
+    expect(((await f.value('findDefinitions("Priority")')) as SymbolDefinition[])[0]?.kind).toBe('enum');
+    const macro = (await f.value('findDefinitions("ensure")')) as SymbolDefinition[];
+    expect(macro.map((d) => d.definedAt.path)).toContain('src/lib.rs');
+  });
+
+  it('findReferences asks at the name and returns every use', async () => {
+    const refs = (await f.value('findReferences(findDefinition("validate_token", file: "src/auth.rs"))')) as Reference[];
+    const call = await f.at('src/auth.rs', 'validate_token(token)?');
+    expect(refs.map((r) => r.referencedAt.start)).toContainEqual(call);
+    // Every reference is the name itself, and none is the other function of the same name.
+    for (const r of refs) {
+      const line = (await f.text(r.referencedAt.path)).split('\n')[r.referencedAt.start.line - 1] ?? '';
+      expect([...line].slice(r.referencedAt.start.column - 1).join('')).toMatch(/^validate_token/);
+      expect(r.referencedAt.start).not.toEqual(await nameIn('src/util.rs', 'pub fn validate_token', 'validate_token'));
+    }
+  });
+
+  it('findReferences on a name, and on a list of definitions', async () => {
+    const byName = (await f.value('findReferences("Task")')) as Reference[];
+    const files = new Set(byName.map((r) => r.referencedAt.path));
+    expect(files.size).toBeGreaterThanOrEqual(3);
+    expect(byName.every((r) => r.name === 'Task' && r.definedAt.path === 'src/model.rs')).toBe(true);
+    const viaList = (await f.value('findReferences(findDefinitions("Task"))')) as Reference[];
+    expect(viaList.length).toBe(byName.length);
+    const ambiguous = await f.outcome('findReferences("validate_token")');
+    expect(ambiguous.kind === 'ambiguity' && ambiguous.refinements.map((r) => r.program).sort()).toEqual([
+      'findReferences(findDefinition("validate_token", file: "src/auth.rs"))',
+      'findReferences(findDefinition("validate_token", file: "src/util.rs"))',
+    ]);
+  });
+
+  it('reports columns in code points after non-ASCII text', async () => {
+    const refs = (await f.value('findReferences("User::display_name")')) as Reference[];
+    const expected = await f.at('src/util.rs', 'display_name()');
+    expect(refs.map((r) => r.referencedAt.start)).toContainEqual(expected);
+  });
+
+  it('getSymbolInfo gives the signature and docs from hover', async () => {
+    const [info] = (await f.value('getSymbolInfo("Task::complete")')) as SymbolInfo[];
+    expect(info?.signature).toContain('fn complete(&mut self)');
+    const text = await f.text('src/model.rs');
+    const doc = /\/\/\/ (.*)\n\s*pub fn complete/.exec(text)?.[1];
+    expect(doc).toBeDefined();
+    expect(info?.documentation).toContain(doc);
+  });
+
+  it('documentSymbols outlines a file in order', async () => {
+    const outline = (await f.value('documentSymbols("src/model.rs")')) as SymbolDefinition[];
+    const names = outline.map((s) => s.name);
+    for (const n of ['Priority', 'User', 'Task', 'new', 'complete']) expect(names).toContain(n);
+    expect(names.indexOf('User')).toBeLessThan(names.indexOf('Task'));
+    expect(outline.find((s) => s.name === 'complete')?.container).toMatch(/\bTask\b/);
+  });
+
+  it('implementations of a trait are its impl blocks', async () => {
+    const impls = (await f.value('implementations(findDefinition("Repository", kind: "trait"))')) as SymbolDefinition[];
+    expect(impls.map((i) => i.definedAt.path).sort()).toEqual(['src/storage/journal.rs', 'src/storage/memory.rs']);
+  });
+
+  it('callers and callees through the call hierarchy', async () => {
+    const callers = (await f.value('callers(findDefinition("validate_token", file: "src/auth.rs"))')) as SymbolDefinition[];
+    expect(callers.map((c) => c.name)).toContain('authenticate');
+    const callees = (await f.value('callees(findDefinition("authenticate"))')) as SymbolDefinition[];
+    expect(callees.map((c) => c.name)).toContain('validate_token');
+  });
+
+  it('a missing name is a clear error with similar names', async () => {
+    const o = await f.outcome('findDefinition("validate_tokn")');
+    expect(o.kind === 'error' && o.error.code).toBe('symbol-not-found');
+    expect(o.kind === 'error' && o.error.hint).toContain('validate_token');
+  });
+});

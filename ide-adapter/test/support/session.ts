@@ -1,0 +1,60 @@
+/** An IdeSession on a temporary copy of a fixture, with helpers to compute expectations from its text. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Outcome } from '../../../dialect/index.js';
+import { rustAnalyzerServer, typeScriptServer } from '../../lsp/servers.js';
+import { IdeSession } from '../../session.js';
+import { rustOfflineEnv } from './rust-offline.js';
+import { copyFixture, positionOf, requireServer } from './servers.js';
+
+export interface FixtureSession {
+  readonly session: IdeSession;
+  readonly root: string;
+  /** The text of a workspace file. */
+  text(path: string): Promise<string>;
+  /** 1-based position (code-point column) of the nth occurrence of `needle` in a file. */
+  at(path: string, needle: string, nth?: number): Promise<{ line: number; column: number }>;
+  /** Evaluates and returns the value, failing with the rendered outcome otherwise. */
+  value(program: string): Promise<unknown>;
+  outcome(program: string): Promise<Outcome>;
+  dispose(): Promise<void>;
+}
+
+/** Whether the servers a fixture needs exist (under CI a missing server throws instead). */
+export async function serversAvailable(kind: 'rust' | 'typescript' | 'both'): Promise<boolean> {
+  const env = await rustOfflineEnv();
+  const wanted = kind === 'both' ? [rustAnalyzerServer, typeScriptServer] : kind === 'rust' ? [rustAnalyzerServer] : [typeScriptServer];
+  const found = await Promise.all(wanted.map((d) => requireServer(d, env)));
+  return found.every((b) => b !== undefined);
+}
+
+export async function openFixtureSession(name: string): Promise<FixtureSession> {
+  const env = await rustOfflineEnv();
+  const copy = await copyFixture(name);
+  const session = IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: 120_000 });
+  await session.waitUntilReady({ timeoutMs: 120_000 });
+  const text = (path: string): Promise<string> => readFile(join(copy.root, path), 'utf8');
+  const outcome = (program: string): Promise<Outcome> => session.evaluate(program, { deadlineMs: 60_000 });
+  return {
+    session,
+    root: copy.root,
+    text,
+    at: async (path, needle, nth = 0) => {
+      const p = positionOf(await text(path), needle, nth);
+      return { line: p.line, column: p.column };
+    },
+    outcome,
+    value: async (program) => {
+      const o = await outcome(program);
+      if (o.kind !== 'value') {
+        const { renderOutcome } = await import('../../../dialect/index.js');
+        throw new Error(`${program} gave ${o.kind}:\n${renderOutcome(o)}`);
+      }
+      return o.value;
+    },
+    dispose: async () => {
+      await session.shutdown();
+      await copy.dispose();
+    },
+  };
+}
