@@ -7,12 +7,11 @@
  * - Server stderr goes to a bounded ring buffer, never to our stdout/stderr.
  * - Each server runs in its own process group, which shutdown kills as a whole.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import {
-  CancellationTokenSource,
   ConnectionError,
   createProtocolConnection,
   ErrorCodes,
@@ -20,22 +19,19 @@ import {
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
-  SymbolKind,
-  type ClientCapabilities,
   type InitializeParams,
   type InitializeResult,
   type Logger,
-  type ProtocolConnection,
   type RequestType,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
-import { launchCommand, findServerBinary, killGroup, type ResolvedBinary } from './discovery.js';
+import { clientCapabilities, lookupSetting } from './capabilities.js';
+import { findServerBinary, killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import {
   fromLspPosition,
   fromLspRange,
   negotiatedEncoding,
-  SUPPORTED_ENCODINGS,
   TextLines,
   toLspPosition,
   type LspPosition,
@@ -46,49 +42,11 @@ import {
 } from './positions.js';
 import { RingLog } from './ring-log.js';
 import { languageFor, type ServerDefinition } from './servers.js';
+import { Session, sleep, trackGroup, untrackGroup } from './session.js';
+import { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 
-/** Lifecycle state of a server. `crashed` is followed by `starting` while restarts remain. */
-export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped';
-
-/** The server's current (or last) work-done progress. */
-export interface ServerProgress {
-  readonly title: string;
-  readonly message?: string;
-  readonly percentage?: number;
-}
-
-/** A status event; `text` is a one-line rendering such as `rust-analyzer: indexing 45% (Indexing 12/40)`. */
-export interface ServerStatus {
-  readonly serverId: string;
-  readonly displayName: string;
-  readonly state: ServerState;
-  readonly progress?: ServerProgress;
-  /** Extra context: rust-analyzer's health message, why the server crashed, ... */
-  readonly detail?: string;
-  /** Present on the one event that first reports a warning. */
-  readonly warning?: string;
-  readonly text: string;
-}
-
-/** Something to unsubscribe. */
-export interface Disposable {
-  dispose(): void;
-}
-
-/**
- * Outcome of {@link LanguageServer.waitUntilReady}. A deadline does not throw: it resolves with
- * `ready: false`, how long we waited and what the server was doing, so callers can still query
- * (results may be partial) and tell the user why.
- */
-export interface ReadyReport {
-  readonly ready: boolean;
-  readonly state: ServerState;
-  readonly waitedMs: number;
-  readonly lastProgress?: ServerProgress;
-  /** E.g. `rust-analyzer ready after 3120 ms` or `rust-analyzer not ready after 500 ms: indexing 45% (...)`. */
-  readonly summary: string;
-}
+export { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
 /** Per-call options of requests and waits. */
 export interface RequestOptions {
@@ -129,9 +87,6 @@ export interface OpenDocument {
   readonly lines: TextLines;
 }
 
-/** A request the server sent us, for tests and diagnostics. */
-type Settings = Readonly<Record<string, unknown>>;
-
 interface TrackedDocument {
   doc: OpenDocument;
   mtimeMs: number;
@@ -146,223 +101,6 @@ const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPError
 const MAX_RETRIES = 3;
 /** A server that ran this long before crashing gets a fresh restart budget. */
 const HEALTHY_UPTIME_MS = 60_000;
-
-/** Process groups of live servers, killed if our process exits without shutting them down. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const group of liveGroups) killGroup(group, 'SIGKILL');
-    });
-  }
-}
-
-/** The client capabilities we announce: only what the client layer and the IDE functions use. */
-function clientCapabilities(definition: ServerDefinition): ClientCapabilities {
-  const symbolKind = { valueSet: Array.from({ length: SymbolKind.TypeParameter }, (_, i) => (i + 1) as SymbolKind) };
-  return {
-    general: { positionEncodings: [...SUPPORTED_ENCODINGS] },
-    window: { workDoneProgress: true, showMessage: {} },
-    workspace: {
-      configuration: true,
-      workspaceFolders: true,
-      symbol: { dynamicRegistration: false, symbolKind },
-      didChangeConfiguration: { dynamicRegistration: true },
-    },
-    textDocument: {
-      synchronization: { dynamicRegistration: false, didSave: false, willSave: false, willSaveWaitUntil: false },
-      definition: { linkSupport: true },
-      declaration: { linkSupport: true },
-      typeDefinition: { linkSupport: true },
-      implementation: { linkSupport: true },
-      references: {},
-      hover: { contentFormat: ['markdown', 'plaintext'] },
-      documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind },
-      callHierarchy: { dynamicRegistration: false },
-      typeHierarchy: { dynamicRegistration: false },
-      publishDiagnostics: {},
-    },
-    experimental: { ...(definition.experimentalCapabilities ?? {}) },
-  };
-}
-
-/** `section` (e.g. `rust-analyzer` or `typescript.preferences`) looked up in settings; `null` if absent. */
-function lookupSetting(settings: Settings | undefined, section: string | undefined): unknown {
-  if (settings === undefined) return null;
-  if (section === undefined || section === '') return settings;
-  if (Object.hasOwn(settings, section)) return settings[section];
-  let current: unknown = settings;
-  for (const part of section.split('.')) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return null;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current ?? null;
-}
-
-/** `rust-analyzer: indexing 45% (Indexing 12/40 (core))`. */
-export function formatStatus(displayName: string, state: ServerState, progress?: ServerProgress, detail?: string): string {
-  let text = `${displayName}: ${state}`;
-  if (progress !== undefined && (state === 'indexing' || state === 'starting')) {
-    if (progress.percentage !== undefined) text += ` ${Math.round(progress.percentage)}%`;
-    const what = [progress.title, progress.message].filter((s) => s !== undefined && s !== '').join(' ');
-    if (what !== '') text += ` (${what})`;
-  } else if (detail !== undefined && (state === 'crashed' || state === 'stopped')) {
-    text += ` (${detail})`;
-  }
-  return text;
-}
-
-/** One spawned server process and its connection. */
-class Session {
-  readonly generation: number;
-  readonly child: ChildProcess;
-  readonly connection: ProtocolConnection;
-  readonly startedAt = Date.now();
-  initialized = false;
-  /** Why the session is unusable, once it is. */
-  deadReason: string | undefined;
-  #pending = new Set<(reason: string) => void>();
-  #exited = false;
-  #exitWaiters: (() => void)[] = [];
-
-  constructor(generation: number, child: ChildProcess, connection: ProtocolConnection) {
-    this.generation = generation;
-    this.child = child;
-    this.connection = connection;
-  }
-
-  get alive(): boolean {
-    return this.deadReason === undefined;
-  }
-
-  get exited(): boolean {
-    return this.#exited;
-  }
-
-  /** Marks the session unusable and fails its pending requests. */
-  kill(reason: string): void {
-    if (this.deadReason !== undefined) return;
-    this.deadReason = reason;
-    for (const fail of this.#pending) fail(reason);
-    this.#pending.clear();
-  }
-
-  markExited(): void {
-    this.#exited = true;
-    for (const wake of this.#exitWaiters) wake();
-    this.#exitWaiters = [];
-  }
-
-  /** Resolves true when the process exits within `ms`. */
-  waitExit(ms: number): Promise<boolean> {
-    if (this.#exited) return Promise.resolve(true);
-    return new Promise((resolvePromise) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolvePromise(true);
-      };
-      const timer = setTimeout(() => {
-        this.#exitWaiters = this.#exitWaiters.filter((w) => w !== wake);
-        resolvePromise(false);
-      }, ms);
-      this.#exitWaiters.push(wake);
-    });
-  }
-
-  /** Sends a request; settles on the answer, the deadline, the signal or the session's death, whichever comes first. */
-  send(
-    method: string,
-    params: unknown,
-    deadline: number,
-    signal: AbortSignal | undefined,
-    errors: { timeout: () => LspClientError; dead: (reason: string) => LspClientError; failed: (error: unknown) => LspClientError },
-  ): Promise<unknown> {
-    return new Promise((resolvePromise, reject) => {
-      if (this.deadReason !== undefined) {
-        reject(errors.dead(this.deadReason));
-        return;
-      }
-      if (signal?.aborted === true) {
-        reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method }));
-        return;
-      }
-      const cts = new CancellationTokenSource();
-      let settled = false;
-      const finish = (settle: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.#pending.delete(onDead);
-        settle();
-      };
-      const timer = setTimeout(
-        () => {
-          cts.cancel(); // sends $/cancelRequest
-          finish(() => reject(errors.timeout()));
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-      const onAbort = () => {
-        cts.cancel();
-        finish(() => reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method })));
-      };
-      const onDead = (reason: string) => finish(() => reject(errors.dead(reason)));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.add(onDead);
-      let sent: Promise<unknown>;
-      try {
-        // No params must mean no `params` member (jsonrpc's default would send `[null]`).
-        sent = params === undefined ? this.connection.sendRequest(method, cts.token) : this.connection.sendRequest(method, params, cts.token);
-      } catch (error) {
-        finish(() => reject(errors.failed(error)));
-        return;
-      }
-      sent.then(
-        (result) => finish(() => resolvePromise(result)),
-        (error: unknown) => finish(() => reject(errors.failed(error))),
-      );
-    });
-  }
-
-  /** Sends a notification; a dead connection drops it (the restart re-sends what matters). */
-  notify(method: string, params: unknown): void {
-    if (!this.alive) return;
-    try {
-      const sent = params === undefined ? this.connection.sendNotification(method) : this.connection.sendNotification(method, params);
-      sent.catch(() => undefined);
-    } catch {
-      // Connection already closed: the exit handler takes over.
-    }
-  }
-
-  dispose(): void {
-    this.kill('disposed');
-    try {
-      this.connection.dispose();
-    } catch {
-      // Already disposed.
-    }
-    this.child.stdin?.destroy();
-    this.child.stdout?.destroy();
-    this.child.stderr?.destroy();
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolvePromise) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolvePromise();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * A client for one language server process serving one workspace root. Create it with
@@ -955,7 +693,7 @@ export class LanguageServer {
   }
 
   #onSessionExit(session: Session, reason: string): void {
-    if (session.child.pid !== undefined) liveGroups.delete(session.child.pid);
+    if (session.child.pid !== undefined) untrackGroup(session.child.pid);
     // Initialization failures are reported by #launch; superseded sessions need nothing.
     if (session !== this.#session) return;
     this.#session = undefined;

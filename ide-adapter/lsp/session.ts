@@ -1,0 +1,177 @@
+/**
+ * One spawned server process and its JSON-RPC connection: requests that settle on the answer, a
+ * deadline, an abort or the process's death; exit tracking; process-group bookkeeping.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { CancellationTokenSource, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { killGroup } from './discovery.js';
+import { LspClientError } from './errors.js';
+
+/** Process groups of live servers, killed if our process exits without shutting them down. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+export function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of liveGroups) killGroup(group, 'SIGKILL');
+    });
+  }
+}
+
+/** Forgets a process group that exited. */
+export function untrackGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/** One spawned server process and its connection. */
+export class Session {
+  readonly generation: number;
+  readonly child: ChildProcess;
+  readonly connection: ProtocolConnection;
+  readonly startedAt = Date.now();
+  initialized = false;
+  /** Why the session is unusable, once it is. */
+  deadReason: string | undefined;
+  #pending = new Set<(reason: string) => void>();
+  #exited = false;
+  #exitWaiters: (() => void)[] = [];
+
+  constructor(generation: number, child: ChildProcess, connection: ProtocolConnection) {
+    this.generation = generation;
+    this.child = child;
+    this.connection = connection;
+  }
+
+  get alive(): boolean {
+    return this.deadReason === undefined;
+  }
+
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** Marks the session unusable and fails its pending requests. */
+  kill(reason: string): void {
+    if (this.deadReason !== undefined) return;
+    this.deadReason = reason;
+    for (const fail of this.#pending) fail(reason);
+    this.#pending.clear();
+  }
+
+  markExited(): void {
+    this.#exited = true;
+    for (const wake of this.#exitWaiters) wake();
+    this.#exitWaiters = [];
+  }
+
+  /** Resolves true when the process exits within `ms`. */
+  waitExit(ms: number): Promise<boolean> {
+    if (this.#exited) return Promise.resolve(true);
+    return new Promise((resolvePromise) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolvePromise(true);
+      };
+      const timer = setTimeout(() => {
+        this.#exitWaiters = this.#exitWaiters.filter((w) => w !== wake);
+        resolvePromise(false);
+      }, ms);
+      this.#exitWaiters.push(wake);
+    });
+  }
+
+  /** Sends a request; settles on the answer, the deadline, the signal or the session's death, whichever comes first. */
+  send(
+    method: string,
+    params: unknown,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    errors: { timeout: () => LspClientError; dead: (reason: string) => LspClientError; failed: (error: unknown) => LspClientError },
+  ): Promise<unknown> {
+    return new Promise((resolvePromise, reject) => {
+      if (this.deadReason !== undefined) {
+        reject(errors.dead(this.deadReason));
+        return;
+      }
+      if (signal?.aborted === true) {
+        reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method }));
+        return;
+      }
+      const cts = new CancellationTokenSource();
+      let settled = false;
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#pending.delete(onDead);
+        settle();
+      };
+      const timer = setTimeout(
+        () => {
+          cts.cancel(); // sends $/cancelRequest
+          finish(() => reject(errors.timeout()));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      const onAbort = () => {
+        cts.cancel();
+        finish(() => reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method })));
+      };
+      const onDead = (reason: string) => finish(() => reject(errors.dead(reason)));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#pending.add(onDead);
+      let sent: Promise<unknown>;
+      try {
+        // No params must mean no `params` member (jsonrpc's default would send `[null]`).
+        sent = params === undefined ? this.connection.sendRequest(method, cts.token) : this.connection.sendRequest(method, params, cts.token);
+      } catch (error) {
+        finish(() => reject(errors.failed(error)));
+        return;
+      }
+      sent.then(
+        (result) => finish(() => resolvePromise(result)),
+        (error: unknown) => finish(() => reject(errors.failed(error))),
+      );
+    });
+  }
+
+  /** Sends a notification; a dead connection drops it (the restart re-sends what matters). */
+  notify(method: string, params: unknown): void {
+    if (!this.alive) return;
+    try {
+      const sent = params === undefined ? this.connection.sendNotification(method) : this.connection.sendNotification(method, params);
+      sent.catch(() => undefined);
+    } catch {
+      // Connection already closed: the exit handler takes over.
+    }
+  }
+
+  dispose(): void {
+    this.kill('disposed');
+    try {
+      this.connection.dispose();
+    } catch {
+      // Already disposed.
+    }
+    this.child.stdin?.destroy();
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+}
+
+/** Resolves after `ms`, or early when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolvePromise) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolvePromise();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
