@@ -10,3 +10,4 @@ export { searchWorkspace, type SearchOptions, type SearchResult } from './search
 export { IdeSession, type IdeSessionOptions, type SessionEvaluateOptions } from './session.js';
 export { walkFiles } from './walk.js';
 export { Workspace, WorkspaceCode } from './workspace.js';
+export { presentOutcome, presentValue, type PresentOptions } from './present.js';

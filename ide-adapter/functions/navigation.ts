@@ -101,6 +101,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
           if (out.length < MAX_REFERENCES) out.push({ ...stripReference(s), referencedAt: loc });
         }
       });
+      out.sort((a, b) => comparePlaces(a.referencedAt, b.referencedAt));
       if (total > out.length) ctx.note(`showing ${out.length} of ${total} references; narrow the query (e.g. findDefinition with file:)`);
       return out;
     },
@@ -112,7 +113,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     description: 'What the language server knows about a symbol: its kind, signature or type, documentation and location (from hover).',
     category: 'navigation',
     parameters: [{ name: 'symbol', type: 'symbol | symbol[]', description: 'a symbol or a name' }],
-    returns: 'symbol[]',
+    returns: 'symbol | symbol[]',
     examples: [{ program: 'getSymbolInfo("User")' }, { program: 'getSymbolInfo(findDefinition("Task::complete"))' }],
     implementation: async (args, ctx) => {
       const symbols = asList(args['symbol'] as SymbolDefinition | SymbolDefinition[]);
@@ -121,7 +122,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
         const hover = await ctx.host.backend.hover(s.definedAt.path, s.definedAt.start, { signal: ctx.signal });
         return { ...stripReference(s), ...splitHover(hover === undefined ? undefined : relativeLinks(hover, ctx.host.workspace)) };
       });
-      return Array.isArray(args['symbol']) ? infos : infos;
+      return Array.isArray(args['symbol']) ? infos : infos[0];
     },
   });
 
@@ -284,6 +285,10 @@ function asList<T>(value: T | T[]): T[] {
 function stripReference(s: SymbolDefinition): SymbolDefinition {
   const { name, kind, container, language, definedAt } = s;
   return { name, kind, ...(container !== undefined ? { container } : {}), ...(language !== undefined ? { language } : {}), definedAt };
+}
+
+function comparePlaces(a: Location, b: Location): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column;
 }
 
 function sameStart(a: Location, b: Location): boolean {

@@ -108,7 +108,7 @@ describe.skipIf(!available)('IDE functions on rust-analyzer (fixtures/rust-app)'
   });
 
   it('getSymbolInfo gives the signature and docs from hover', async () => {
-    const [info] = (await f.value('getSymbolInfo("Task::complete")')) as SymbolInfo[];
+    const info = (await f.value('getSymbolInfo("Task::complete")')) as SymbolInfo;
     expect(info?.signature).toContain('fn complete(&mut self)');
     const text = await f.text('src/model.rs');
     const doc = /\/\/\/ (.*)\n\s*pub fn complete/.exec(text)?.[1];

@@ -45,7 +45,7 @@ describe.skipIf(!tsAvailable)('IDE functions on the TypeScript server (fixtures/
   });
 
   it('getSymbolInfo, implementations and the outline', async () => {
-    const [info] = (await f.value('getSymbolInfo(findDefinition("validateToken", file: "util.ts"))')) as SymbolInfo[];
+    const info = (await f.value('getSymbolInfo(findDefinition("validateToken", file: "util.ts"))')) as SymbolInfo;
     expect(info?.signature).toContain('validateToken(token: string): boolean');
     expect(info?.documentation).toContain('Cheap syntactic check');
     const impls = (await f.value('implementations("Repository")')) as SymbolDefinition[];

@@ -1,0 +1,112 @@
+/**
+ * Presenting IDE results as text for people and models: locations as `path:line:column` followed
+ * by the line's text (terminals and editors turn that into links), symbols with their kind,
+ * diffs as hunks. Anything else is printed as Dialect. Used by the REPL, `dialect eval` and MCP.
+ */
+import { printValue, renderOutcome, type Outcome } from '../dialect/index.js';
+import { formatLocation, isLocation, isReference, isSymbolDefinition, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
+
+export interface PresentOptions {
+  /** ANSI colours (paths dim, kinds bold). */
+  readonly color?: boolean;
+  /** Show at most this many items of a list (the rest are counted). Default 200. */
+  readonly maxItems?: number;
+}
+
+const style = (color: boolean | undefined) => ({
+  path: (s: string) => (color === true ? `\u001b[36m${s}\u001b[0m` : s),
+  kind: (s: string) => (color === true ? `\u001b[1m${s}\u001b[0m` : s),
+  dim: (s: string) => (color === true ? `\u001b[2m${s}\u001b[0m` : s),
+  added: (s: string) => (color === true ? `\u001b[32m${s}\u001b[0m` : s),
+  removed: (s: string) => (color === true ? `\u001b[31m${s}\u001b[0m` : s),
+});
+
+/** An outcome as text: values presented, errors and ambiguities as the core renders them. */
+export function presentOutcome(outcome: Outcome, options: PresentOptions = {}): string {
+  if (outcome.kind !== 'value') return renderOutcome(outcome, { color: options.color === true });
+  const notes = outcome.notes.map((n) => (options.color === true ? `\u001b[33mnote:\u001b[0m ${n}` : `note: ${n}`));
+  return [presentValue(outcome.value, options), ...notes].join('\n');
+}
+
+/** A value as text. */
+export function presentValue(value: unknown, options: PresentOptions = {}): string {
+  const s = style(options.color);
+  const max = options.maxItems ?? 200;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '(none)';
+    if (value.every(isReference)) return capped(referencesText(value, s), value.length, max);
+    if (value.every(isSymbolDefinition)) {
+      const detailed = value.some((d) => 'signature' in d || 'documentation' in d);
+      return detailed ? value.slice(0, max).map((d) => symbolBlock(d, s)).join('\n\n') : capped(value.slice(0, max).map((d) => symbolLine(d, s)), value.length, max);
+    }
+    if (value.every(isLocation)) return capped(value.slice(0, max).map((l) => locationLine(l, s)), value.length, max);
+    if (value.every(isDiffFile)) return value.map((d) => diffText(d, s)).join('\n\n');
+    if (value.every((v) => typeof v === 'string')) return capped((value as string[]).slice(0, max), value.length, max);
+  }
+  if (isSymbolDefinition(value)) return symbolBlock(value, s);
+  if (isLocation(value)) {
+    const text = (value as Location & { text?: unknown }).text;
+    if (typeof text === 'string') return excerpt(value, text, s);
+    return locationLine(value, s);
+  }
+  return printValue(value, { width: 100 });
+}
+
+type Style = ReturnType<typeof style>;
+
+function capped(lines: string[], total: number, max: number): string {
+  return total > max ? [...lines, `… and ${total - max} more`].join('\n') : lines.join('\n');
+}
+
+function locationLine(l: Location, s: Style): string {
+  return `${s.path(formatLocation(l))}  ${l.content.trim()}`;
+}
+
+function symbolLine(d: SymbolDefinition, s: Style): string {
+  const container = d.container !== undefined ? s.dim(` (${d.container})`) : '';
+  return `${s.kind(d.kind)} ${d.name}${container}  ${locationLine(d.definedAt, s)}`;
+}
+
+function symbolBlock(d: SymbolDefinition, s: Style): string {
+  const lines = [symbolLine(d, s)];
+  const info = d as SymbolDefinition & { signature?: unknown; documentation?: unknown };
+  if (typeof info.signature === 'string') lines.push(...info.signature.split('\n').map((l) => `    ${l}`));
+  if (typeof info.documentation === 'string') lines.push('', ...info.documentation.split('\n').map((l) => `    ${l}`));
+  return lines.join('\n');
+}
+
+function referencesText(refs: readonly Reference[], s: Style): string[] {
+  // Group by the symbol they refer to: one header, then one line per use.
+  const groups = new Map<string, Reference[]>();
+  for (const r of refs) {
+    const key = formatLocation(r.definedAt);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const out: string[] = [];
+  for (const group of groups.values()) {
+    const first = group[0] as Reference;
+    out.push(`${group.length} reference${group.length === 1 ? '' : 's'} to ${s.kind(first.kind)} ${first.name} (${s.path(formatLocation(first.definedAt))}):`);
+    for (const r of group) out.push(`  ${locationLine(r.referencedAt, s)}`);
+  }
+  return out;
+}
+
+function excerpt(l: Location, text: string, s: Style): string {
+  const lines = text.split('\n');
+  const width = String(l.start.line + lines.length - 1).length;
+  return [s.path(`${l.path}:${l.start.line}-${l.start.line + lines.length - 1}`), ...lines.map((t, i) => `${s.dim(`${String(l.start.line + i).padStart(width)} |`)} ${t}`)].join('\n');
+}
+
+function isDiffFile(v: unknown): v is DiffFile {
+  return typeof v === 'object' && v !== null && typeof (v as DiffFile).path === 'string' && Array.isArray((v as DiffFile).hunks) && typeof (v as DiffFile).status === 'string';
+}
+
+function diffText(d: DiffFile, s: Style): string {
+  const out = [`${s.path(d.path)} (${d.status}${d.oldPath !== undefined ? ` from ${d.oldPath}` : ''}, +${d.additions} -${d.deletions})`];
+  for (const h of d.hunks) {
+    out.push(s.dim(h.header));
+    for (const l of h.lines) out.push(l.kind === 'added' ? s.added(`+${l.text}`) : l.kind === 'removed' ? s.removed(`-${l.text}`) : ` ${l.text}`);
+  }
+  return out.join('\n');
+}
