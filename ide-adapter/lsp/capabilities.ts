@@ -18,6 +18,8 @@ export function clientCapabilities(definition: ServerDefinition): ClientCapabili
       workspaceFolders: true,
       symbol: { dynamicRegistration: false, symbolKind },
       didChangeConfiguration: { dynamicRegistration: true },
+      // Servers that do not watch the disk (tsgo) register globs; the client watches for them.
+      didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
     },
     textDocument: {
       synchronization: { dynamicRegistration: false, didSave: false, willSave: false, willSaveWaitUntil: false },

@@ -45,6 +45,7 @@ import { languageFor, type ServerDefinition } from './servers.js';
 import { Session, sleep, trackGroup, untrackGroup } from './session.js';
 import { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
+import { FileWatchRegistry } from './file-watch.js';
 
 export { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
@@ -137,6 +138,7 @@ export class LanguageServer {
   #sawServerStatus = false;
   #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
+  readonly #fileWatch: FileWatchRegistry;
 
   private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
     this.definition = definition;
@@ -144,6 +146,11 @@ export class LanguageServer {
     this.binary = binary;
     this.#options = options;
     this.#stderr = new RingLog(options.stderrLimit ?? 64 * 1024);
+    this.#fileWatch = new FileWatchRegistry(this.workspaceRoot, (changes) => {
+      const session = this.#session;
+      if (session?.initialized !== true) return;
+      session.notify('workspace/didChangeWatchedFiles', { changes: changes.map((c) => ({ uri: pathToUri(c.path), type: c.type })) });
+    });
   }
 
   /**
@@ -419,6 +426,7 @@ export class LanguageServer {
   async #doShutdown(timeoutMs: number): Promise<void> {
     this.#stopping = true;
     this.#stopController.abort();
+    this.#fileWatch.close();
     clearTimeout(this.#settleTimer);
     if (this.#starting !== undefined) {
       // Let a launch in flight finish (bounded), so its process is known and stopped below.
@@ -562,6 +570,7 @@ export class LanguageServer {
   /** Spawns and initializes a new session; on failure kills it and throws `spawn-failed`/`initialize-failed`. */
   async #launch(): Promise<Session> {
     const generation = ++this.#generation;
+    this.#fileWatch.reset(); // a new process registers its watchers anew
     this.#progress.clear();
     this.#sawServerStatus = false;
     clearTimeout(this.#settleTimer);
@@ -659,8 +668,18 @@ export class LanguageServer {
       (params.items ?? []).map((item) => lookupSetting(this.definition.settings, item.section)),
     );
     connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onRequest('client/unregisterCapability', () => null);
+    connection.onRequest('client/registerCapability', (params: { registrations?: { id: string; method: string; registerOptions?: unknown }[] }) => {
+      for (const registration of params.registrations ?? []) {
+        if (registration.method === 'workspace/didChangeWatchedFiles' && session.generation === this.#generation) {
+          this.#fileWatch.register(registration.id, registration.registerOptions);
+        }
+      }
+      return null;
+    });
+    connection.onRequest('client/unregisterCapability', (params: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
+      for (const { id } of params.unregisterations ?? params.unregistrations ?? []) this.#fileWatch.unregister(id);
+      return null;
+    });
     connection.onRequest('workspace/workspaceFolders', () => folders());
     connection.onRequest('window/showMessageRequest', (params: { message?: string }) => {
       this.#messages.append(`[showMessageRequest] ${params.message ?? ''}\n`);

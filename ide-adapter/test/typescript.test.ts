@@ -1,9 +1,9 @@
 /**
  * The real tsgo server (`tsc --lsp --stdio` of TypeScript 7) on fixtures/ts-app: readiness, raw
  * workspace/symbol, definition, references, implementation and hover at positions found by
- * searching the fixture text. tsgo never writes into the workspace, so the fixture is used in place.
+ * searching the fixture text, on a temporary copy because one test edits files on disk.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DefinitionRequest,
@@ -23,10 +23,10 @@ import { LanguageServer, type ReadyReport } from '../lsp/client.js';
 import { TextLines } from '../lsp/positions.js';
 import { typeScriptServer } from '../lsp/servers.js';
 import { uriToPath } from '../lsp/uris.js';
-import { fixture, isAlive, positionOf, requireServer } from './support/servers.js';
+import { copyFixture, isAlive, positionOf, requireServer } from './support/servers.js';
 
 const binary = await requireServer(typeScriptServer);
-const root = fixture('ts-app');
+let root: string;
 const src = (file: string) => join(root, 'src', file);
 
 function targetsOf(result: Location | Location[] | LocationLink[] | null): { path: string | undefined; line: number }[] {
@@ -40,6 +40,7 @@ describe.skipIf(binary === undefined)('tsgo (real server, fixtures/ts-app)', () 
   let server: LanguageServer;
   let ready: ReadyReport;
   let pid: number | undefined;
+  let workspace: { root: string; dispose: () => Promise<void> };
 
   async function at(file: string, needle: string, nth = 0, shift = 0) {
     const doc = await server.ensureOpen(src(file));
@@ -52,6 +53,8 @@ describe.skipIf(binary === undefined)('tsgo (real server, fixtures/ts-app)', () 
   }
 
   beforeAll(async () => {
+    workspace = await copyFixture('ts-app');
+    root = workspace.root;
     server = await LanguageServer.start(typeScriptServer, root, { binary });
     pid = server.pid;
     ready = await server.waitUntilReady({ timeoutMs: 30_000 });
@@ -60,6 +63,7 @@ describe.skipIf(binary === undefined)('tsgo (real server, fixtures/ts-app)', () 
   afterAll(async () => {
     await server?.shutdown();
     if (pid !== undefined) expect(isAlive(pid)).toBe(false);
+    await workspace?.dispose();
   });
 
   it('is ready and runs the native binary directly', () => {
@@ -112,5 +116,20 @@ describe.skipIf(binary === undefined)('tsgo (real server, fixtures/ts-app)', () 
     const symbols = ((await server.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } })) ?? []) as DocumentSymbol[];
     const user = symbols.find((s) => s.name === 'User');
     expect(user?.children?.map((c) => c.name)).toContain('displayName');
+  });
+
+  it('notices edits to files that are not open (client-side watching for the server)', async () => {
+    const path = src('config.ts');
+    expect(server.openDocuments().map((d) => d.path)).not.toContain(path);
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, `${text}\nexport function freshlyAddedHelper(): number {\n  return 1;\n}\n`);
+    const deadline = Date.now() + 10_000;
+    let found: SymbolInformation[] = [];
+    while (found.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      const symbols = ((await server.request(WorkspaceSymbolRequest.type, { query: 'freshlyAddedHelper' })) ?? []) as SymbolInformation[];
+      found = symbols.filter((s) => s.name === 'freshlyAddedHelper');
+    }
+    expect(found.map((s) => uriToPath(s.location.uri))).toEqual([path]);
   });
 });

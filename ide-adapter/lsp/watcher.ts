@@ -1,0 +1,168 @@
+/**
+ * Watches a workspace directory tree and reports created, changed and deleted files in debounced
+ * batches. Servers such as tsgo do not watch the disk themselves: they ask the client (dynamic
+ * `workspace/didChangeWatchedFiles` registration), and without it they never notice that an agent
+ * edited a file that is not open.
+ *
+ * One non-recursive `fs.watch` per directory, skipping dependency and build directories, so big
+ * `node_modules` trees cost nothing; the number of watched directories is capped.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+
+/** LSP `FileChangeType`: 1 created, 2 changed, 3 deleted. */
+export type FileChangeType = 1 | 2 | 3;
+
+/** One file event. */
+export interface FileChange {
+  readonly path: string;
+  readonly type: FileChangeType;
+}
+
+/** Options of a {@link DirectoryWatcher}. */
+export interface WatcherOptions {
+  /** Directory names never entered. */
+  readonly ignoreDirs?: ReadonlySet<string>;
+  /** Upper bound of watched directories (inotify watches are a per-user resource); 5000. */
+  readonly maxDirs?: number;
+  /** Quiet time that ends a batch; 100 ms. */
+  readonly debounceMs?: number;
+}
+
+const DEFAULT_IGNORED = new Set(['node_modules', '.git', 'target', 'dist', 'build', 'out', '.hg', '.svn', '.venv', '__pycache__']);
+
+/** Watches `root` recursively; call {@link start} once and {@link close} when done. */
+export class DirectoryWatcher {
+  readonly root: string;
+  readonly #onChanges: (changes: FileChange[]) => void;
+  readonly #ignore: ReadonlySet<string>;
+  readonly #maxDirs: number;
+  readonly #debounceMs: number;
+  readonly #watchers = new Map<string, FSWatcher>();
+  readonly #files = new Set<string>();
+  readonly #pending = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+  #flushing: Promise<void> = Promise.resolve();
+  /** Set once the directory cap was hit: later changes in unwatched directories go unnoticed. */
+  truncated = false;
+
+  constructor(root: string, onChanges: (changes: FileChange[]) => void, options: WatcherOptions = {}) {
+    this.root = root;
+    this.#onChanges = onChanges;
+    this.#ignore = options.ignoreDirs ?? DEFAULT_IGNORED;
+    this.#maxDirs = options.maxDirs ?? 5000;
+    this.#debounceMs = options.debounceMs ?? 100;
+  }
+
+  /** Number of directories being watched. */
+  get watchedDirectories(): number {
+    return this.#watchers.size;
+  }
+
+  /** Walks the tree and installs the watches; resolves when they are in place. */
+  async start(): Promise<void> {
+    await this.#watchTree(this.root, false);
+  }
+
+  /** Stops watching; pending changes are dropped. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+    this.#pending.clear();
+  }
+
+  /** Watches `dir` and everything below it; with `report`, files found are reported as created. */
+  async #watchTree(dir: string, report: boolean): Promise<FileChange[]> {
+    const created: FileChange[] = [];
+    const queue = [dir];
+    while (queue.length > 0 && !this.#closed) {
+      const current = queue.shift() as string;
+      if (this.#watchers.has(current)) continue;
+      if (this.#watchers.size >= this.#maxDirs) {
+        this.truncated = true;
+        break;
+      }
+      let entries;
+      try {
+        entries = await readdir(current, { withFileTypes: true });
+      } catch {
+        continue; // Vanished or unreadable.
+      }
+      this.#watchDir(current);
+      for (const entry of entries) {
+        const path = join(current, entry.name);
+        if (entry.isDirectory()) {
+          if (!this.#ignore.has(entry.name)) queue.push(path);
+        } else if (!this.#files.has(path)) {
+          this.#files.add(path);
+          if (report) created.push({ path, type: 1 });
+        }
+      }
+    }
+    return created;
+  }
+
+  #watchDir(dir: string): void {
+    try {
+      const watcher = watch(dir, { persistent: false }, (_event, filename) => {
+        this.#pending.add(filename === null ? dir : join(dir, filename.toString()));
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => {
+          this.#flushing = this.#flushing.then(() => this.#flush()).catch(() => undefined);
+        }, this.#debounceMs);
+      });
+      watcher.on('error', () => {
+        watcher.close();
+        this.#watchers.delete(dir);
+      });
+      this.#watchers.set(dir, watcher);
+    } catch {
+      // Out of watches or the directory vanished: changes there go unnoticed.
+      this.truncated = true;
+    }
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#closed) return;
+    const paths = [...this.#pending];
+    this.#pending.clear();
+    const changes: FileChange[] = [];
+    for (const path of paths) {
+      let info;
+      try {
+        info = await lstat(path);
+      } catch {
+        info = undefined;
+      }
+      if (info?.isDirectory() === true) {
+        const name = path.slice(path.lastIndexOf(sep) + 1);
+        if (!this.#watchers.has(path) && !this.#ignore.has(name)) changes.push(...(await this.#watchTree(path, true)));
+      } else if (info !== undefined) {
+        changes.push({ path, type: this.#files.has(path) ? 2 : 1 });
+        this.#files.add(path);
+      } else if (this.#files.delete(path)) {
+        changes.push({ path, type: 3 });
+      } else if (this.#watchers.has(path)) {
+        // A directory went away: everything known below it is deleted.
+        const prefix = path + sep;
+        for (const [dir, watcher] of this.#watchers) {
+          if (dir === path || dir.startsWith(prefix)) {
+            watcher.close();
+            this.#watchers.delete(dir);
+          }
+        }
+        for (const file of this.#files) {
+          if (file.startsWith(prefix)) {
+            this.#files.delete(file);
+            changes.push({ path: file, type: 3 });
+          }
+        }
+      }
+    }
+    if (changes.length > 0 && !this.#closed) this.#onChanges(changes);
+  }
+}
