@@ -116,6 +116,25 @@ describe.skipIf(binary === undefined)('rust-analyzer (real server, fixtures/rust
     expect(contents.value).toContain('authoritative check');
   });
 
+  it('notices edits to files that are not open (rust-analyzer watches the disk itself)', async () => {
+    const path = src('config.rs');
+    expect(server.openDocuments().map((d) => d.path)).not.toContain(path);
+    const original = await readFile(path, 'utf8');
+    try {
+      await writeFile(path, `${original}\npub fn freshly_added_helper() -> u32 {\n    1\n}\n`);
+      const deadline = Date.now() + 15_000;
+      let found: (SymbolInformation | WorkspaceSymbol)[] = [];
+      while (found.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        const symbols: (SymbolInformation | WorkspaceSymbol)[] = (await server.request(WorkspaceSymbolRequest.type, { query: 'freshly_added_helper' })) ?? [];
+        found = symbols.filter((s) => s.name === 'freshly_added_helper');
+      }
+      expect(found).toHaveLength(1);
+    } finally {
+      await writeFile(path, original);
+    }
+  });
+
   it.runIf(stdAvailable)('navigates into the standard library (std loaded offline via the test aid)', async () => {
     const { doc, position } = await at('util.rs', 'String', 0);
     const hover = await server.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position });
