@@ -1,0 +1,57 @@
+/**
+ * The files inlined into every page: the page script and stylesheet (`walkthrough/assets/`) and
+ * mermaid from its npm package. Read on first use and kept for the process's lifetime.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
+
+const require = createRequire(import.meta.url);
+const cache = new Map<string, string>();
+
+function cached(key: string, load: () => string): string {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = load();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+function read(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, `cannot read ${what} at ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** `walkthrough/assets/`, from the sources or from the compiled `dist/walkthrough/`. */
+function assetsDirectory(): string {
+  const candidates = [new URL('./assets/', import.meta.url), new URL('../../walkthrough/assets/', import.meta.url)].map((u) => fileURLToPath(u));
+  const found = candidates.find((dir) => existsSync(`${dir}page.js`));
+  if (found === undefined) throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, `the walkthrough page assets are missing (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+/** The path of mermaid's browser bundle in the installed package. */
+export function mermaidPath(): string {
+  try {
+    return require.resolve('mermaid/dist/mermaid.min.js');
+  } catch (error) {
+    throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, 'the mermaid package is not installed (npm install mermaid)', { cause: error });
+  }
+}
+
+export function mermaidScript(): string {
+  return cached('mermaid', () => read(mermaidPath(), 'mermaid'));
+}
+
+export function pageScript(): string {
+  return cached('page.js', () => read(`${assetsDirectory()}page.js`, 'the page script'));
+}
+
+export function pageStyle(): string {
+  return cached('page.css', () => read(`${assetsDirectory()}page.css`, 'the page stylesheet'));
+}

@@ -1,0 +1,387 @@
+// The walkthrough page's behaviour. Inlined into every page with the page's CSP nonce; it reads
+// the walkthrough model from <script type="application/json" id="wt-data"> and works with the
+// server-rendered markup through classes and data-* attributes. It never builds HTML from strings
+// except mermaid's sanitized SVG, and never uses inline event handlers.
+(function () {
+  'use strict';
+
+  var root = document.documentElement;
+  var script = document.currentScript;
+  var nonce = script && script.nonce ? script.nonce : '';
+  var data = readData();
+
+  function readData() {
+    var element = document.getElementById('wt-data');
+    try {
+      return JSON.parse(element ? element.textContent || '{}' : '{}');
+    } catch (error) {
+      return {};
+    }
+  }
+
+  function byId(list, id) {
+    for (var i = 0; list && i < list.length; i++) if (list[i].id === id) return list[i];
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The host: a VS Code webview, a page embedding us in an iframe, or none (a plain browser tab).
+
+  var vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined; // eslint-disable-line no-undef
+
+  /** Sends a message to the host; false when there is none. */
+  function post(message) {
+    message.source = 'dialect-walkthrough';
+    if (vscode) {
+      vscode.postMessage(message);
+      return true;
+    }
+    if (window.parent && window.parent !== window) {
+      window.parent.postMessage(message, '*');
+      return true;
+    }
+    return false;
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(
+        function () { return true; },
+        function () { return copyWithSelection(text); },
+      );
+    }
+    return Promise.resolve(copyWithSelection(text));
+  }
+
+  function copyWithSelection(text) {
+    var area = document.createElement('textarea');
+    area.className = 'wt-offscreen';
+    area.value = text;
+    area.setAttribute('readonly', '');
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch (error) {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+
+  var toastTimers = new WeakMap();
+
+  function toast(element, text) {
+    if (!element) return;
+    element.textContent = text;
+    element.hidden = false;
+    clearTimeout(toastTimers.get(element));
+    toastTimers.set(element, setTimeout(function () { element.hidden = true; }, 6000));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Theme: follows the system until the reader toggles it.
+
+  var THEME_KEY = 'dialect-walkthrough-theme';
+
+  function storedTheme() {
+    try {
+      return localStorage.getItem(THEME_KEY);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function effectiveTheme() {
+    var theme = root.getAttribute('data-theme');
+    if (theme === 'dark' || theme === 'light') return theme;
+    return window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  }
+
+  function updateThemeButton() {
+    var button = document.querySelector('.wt-theme-toggle');
+    if (!button) return;
+    var dark = effectiveTheme() === 'dark';
+    button.textContent = dark ? '☀ Light' : '☾ Dark';
+    button.setAttribute('aria-label', dark ? 'Switch to the light theme' : 'Switch to the dark theme');
+  }
+
+  function setTheme(theme) {
+    root.setAttribute('data-theme', theme);
+    try {
+      localStorage.setItem(THEME_KEY, theme);
+    } catch (error) {
+      // Storage may be unavailable (file://, sandboxed webviews): the choice lasts for this page.
+    }
+    updateThemeButton();
+    renderDiagrams();
+  }
+
+  var saved = storedTheme();
+  if (saved === 'dark' || saved === 'light') root.setAttribute('data-theme', saved);
+  updateThemeButton();
+  if (window.matchMedia) {
+    var query = window.matchMedia('(prefers-color-scheme: dark)');
+    var onSchemeChange = function () {
+      if (root.getAttribute('data-theme') === 'auto') {
+        updateThemeButton();
+        renderDiagrams();
+      }
+    };
+    if (query.addEventListener) query.addEventListener('change', onSchemeChange);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Comments: reveal the code context; ambiguous ones are placed by choosing a location.
+
+  function commentOf(element) {
+    return element.closest('.wt-comment');
+  }
+
+  function commentData(comment) {
+    return byId(data.comments, comment.getAttribute('data-comment'));
+  }
+
+  /** The index of the placed choice of an ambiguous comment, or null (resolved: 'single'). */
+  function placement(comment) {
+    if (comment.classList.contains('wt-resolved')) return 'single';
+    if (!comment.classList.contains('wt-ambiguous')) return null;
+    var placed = comment.getAttribute('data-placed');
+    return placed === null ? null : placed;
+  }
+
+  function activeContext(comment, place) {
+    var contexts = comment.querySelectorAll(':scope > .wt-context');
+    for (var i = 0; i < contexts.length; i++) {
+      var choice = contexts[i].getAttribute('data-choice');
+      if (place === 'single' ? choice === null : choice === place) return contexts[i];
+    }
+    return null;
+  }
+
+  function activeLocationButton(comment, place) {
+    var buttons = comment.querySelectorAll(':scope > .wt-comment-head > .wt-loc');
+    for (var i = 0; i < buttons.length; i++) {
+      var choice = buttons[i].getAttribute('data-choice');
+      if (place === 'single' ? choice === null : choice === place) return buttons[i];
+    }
+    return null;
+  }
+
+  function locationOf(comment, place) {
+    var model = commentData(comment);
+    if (!model || !model.locations) return undefined;
+    return model.locations[place === 'single' ? 0 : Number(place)];
+  }
+
+  function toggleContext(comment, open) {
+    var place = placement(comment);
+    if (place === null) {
+      if (comment.classList.contains('wt-ambiguous')) showChoices(comment);
+      return;
+    }
+    var context = activeContext(comment, place);
+    if (!context) return;
+    var show = open === undefined ? context.hidden : open;
+    context.hidden = !show;
+    comment.classList.toggle('wt-open', show);
+    var button = activeLocationButton(comment, place);
+    if (button) button.setAttribute('aria-expanded', show ? 'true' : 'false');
+    if (show) post({ type: 'revealComment', comment: comment.getAttribute('data-comment'), location: locationOf(comment, place) });
+  }
+
+  function hideContexts(comment) {
+    var contexts = comment.querySelectorAll(':scope > .wt-context');
+    for (var i = 0; i < contexts.length; i++) contexts[i].hidden = true;
+    comment.classList.remove('wt-open');
+  }
+
+  // Choices start open (server-rendered) for ambiguous comments: a choice is needed to place them.
+  function showChoices(comment) {
+    var choices = comment.querySelector(':scope > .wt-choices');
+    if (!choices) return;
+    hideContexts(comment);
+    choices.hidden = false;
+    var first = choices.querySelector('.wt-choice');
+    if (first) first.focus();
+  }
+
+  function choose(comment, index) {
+    comment.setAttribute('data-placed', String(index));
+    comment.classList.add('wt-placed');
+    var choices = comment.querySelector(':scope > .wt-choices');
+    if (choices) choices.hidden = true;
+    var badge = comment.querySelector(':scope > .wt-comment-head > .wt-badge-ambiguous');
+    if (badge) badge.hidden = true;
+    var buttons = comment.querySelectorAll(':scope > .wt-comment-head > .wt-loc');
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = buttons[i].getAttribute('data-choice') !== String(index);
+    var magnifier = comment.querySelector(':scope > .wt-comment-head > .wt-magnifier');
+    if (magnifier) magnifier.hidden = false;
+    hideContexts(comment);
+    var model = commentData(comment);
+    var choice = model && model.choices ? model.choices[index] : undefined;
+    post({ type: 'placeComment', comment: comment.getAttribute('data-comment'), choice: index, location: choice ? choice.location : undefined, program: choice ? choice.program : undefined });
+    toggleContext(comment, true);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Actions and file links: to the host, or to the clipboard with a visible confirmation.
+
+  function runAction(button) {
+    var action = byId(data.actions, button.getAttribute('data-action'));
+    if (!action) return;
+    var note = button.parentElement ? button.parentElement.querySelector('.wt-toast') : null;
+    if (post({ type: 'action', action: action.id, button: action.button, message: action.message })) {
+      toast(note, 'Sent to the agent.');
+      return;
+    }
+    copyText(action.message).then(function (ok) {
+      toast(note, ok ? 'Copied to the clipboard: paste it into your agent’s chat.' : 'Could not copy. The message is: ' + action.message);
+    });
+  }
+
+  function openLink(link) {
+    var path = link.getAttribute('data-path');
+    var line = link.getAttribute('data-line');
+    var message = { type: 'openLocation', path: path };
+    if (line) message.line = Number(line);
+    var end = link.getAttribute('data-end-line');
+    if (end) message.endLine = Number(end);
+    var column = link.getAttribute('data-column');
+    if (column) message.column = Number(column);
+    var where = line ? path + ':' + line : path;
+    var note = document.querySelector('.wt-global-toast');
+    if (post(message)) return;
+    copyText(where).then(function (ok) {
+      toast(note, ok ? 'Copied ' + where + ' to the clipboard.' : where);
+    });
+  }
+
+  function toggleCollapsible(button) {
+    var target = button.nextElementSibling;
+    if (!target || !target.classList.contains('wt-collapsible')) return;
+    target.hidden = !target.hidden;
+    button.setAttribute('aria-expanded', target.hidden ? 'false' : 'true');
+  }
+
+  document.addEventListener('click', function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    var hit;
+    if ((hit = target.closest('.wt-theme-toggle'))) return setTheme(effectiveTheme() === 'dark' ? 'light' : 'dark');
+    if ((hit = target.closest('.wt-choice'))) return choose(commentOf(hit), Number(hit.getAttribute('data-choice')));
+    if ((hit = target.closest('.wt-magnifier'))) return showChoices(commentOf(hit));
+    if ((hit = target.closest('.wt-loc'))) return toggleContext(commentOf(hit));
+    if ((hit = target.closest('.wt-action-button'))) return runAction(hit);
+    if ((hit = target.closest('.wt-toggle'))) return toggleCollapsible(hit);
+    if ((hit = target.closest('.wt-file-link'))) {
+      event.preventDefault();
+      return openLink(hit);
+    }
+    if (target.closest('a, button, .wt-context, .wt-choices')) return;
+    var comment = target.closest('.wt-comment');
+    var selection = window.getSelection ? String(window.getSelection()) : '';
+    if (comment && selection === '') toggleContext(comment);
+  });
+
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    var target = event.target instanceof Element ? event.target.closest('.wt-file-link') : null;
+    if (!target) return;
+    event.preventDefault();
+    openLink(target);
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Mermaid: rendered here, in the page's theme, with securityLevel 'strict'.
+  //
+  // The CSP allows <style> elements only with our nonce. Mermaid adds one <style> per diagram,
+  // both while it lays the diagram out and in the SVG it returns, so: while it renders, the
+  // <style> elements it creates get the nonce (its layout is measured with its styles applied),
+  // and the <style> at the top of the returned SVG gets the nonce before the SVG is inserted.
+  // Only that one: any other <style> in the output stays blocked.
+
+  var renderCounter = 0;
+  var renderChain = Promise.resolve();
+
+  function withNonceOnStyles(run) {
+    var original = Document.prototype.createElement;
+    Document.prototype.createElement = function (name, options) {
+      var element = original.call(this, name, options);
+      if (String(name).toLowerCase() === 'style' && nonce) element.setAttribute('nonce', nonce);
+      return element;
+    };
+    var restore = function () { Document.prototype.createElement = original; };
+    try {
+      return Promise.resolve(run()).then(
+        function (value) { restore(); return value; },
+        function (error) { restore(); throw error; },
+      );
+    } catch (error) {
+      restore();
+      return Promise.reject(error);
+    }
+  }
+
+  function insertSvg(output, svg) {
+    var template = document.createElement('template');
+    template.innerHTML = svg.replace(/^(<svg\b[^>]*>)<style>/, function (_, open) {
+      return open + '<style nonce="' + nonce + '">';
+    });
+    output.replaceChildren(template.content);
+  }
+
+  function renderDiagram(element, theme) {
+    var model = byId(data.diagrams, element.getAttribute('data-diagram'));
+    var output = element.querySelector('.wt-mermaid-output');
+    if (!model || !output) return Promise.resolve();
+    var id = 'wt-svg-' + ++renderCounter;
+    return withNonceOnStyles(function () { return mermaid.render(id, model.source); }).then( // eslint-disable-line no-undef
+      function (result) {
+        insertSvg(output, result.svg);
+        element.classList.remove('wt-mermaid-failed');
+        element.classList.add('wt-mermaid-rendered');
+        element.setAttribute('data-theme-rendered', theme);
+      },
+      function (error) {
+        var leftover = document.getElementById('d' + id);
+        if (leftover) leftover.remove();
+        var message = document.createElement('span');
+        message.className = 'wt-error-text';
+        message.textContent = 'This diagram could not be drawn: ' + (error && error.message ? error.message : String(error));
+        var box = document.createElement('span');
+        box.className = 'wt-error';
+        box.appendChild(message);
+        output.replaceChildren(box);
+        element.classList.add('wt-mermaid-failed');
+      },
+    );
+  }
+
+  function renderDiagrams() {
+    var elements = document.querySelectorAll('.wt-mermaid[data-diagram]');
+    if (elements.length === 0 || typeof mermaid === 'undefined') { // eslint-disable-line no-undef
+      root.setAttribute('data-mermaid', elements.length === 0 ? 'none' : 'unavailable');
+      return renderChain;
+    }
+    root.setAttribute('data-mermaid', 'rendering');
+    var theme = effectiveTheme();
+    renderChain = renderChain.then(function () {
+      mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default', suppressErrorRendering: true }); // eslint-disable-line no-undef
+      var chain = Promise.resolve();
+      Array.prototype.forEach.call(elements, function (element) {
+        chain = chain.then(function () { return renderDiagram(element, theme); });
+      });
+      return chain;
+    }).then(function () {
+      root.setAttribute('data-mermaid', 'done');
+    }, function () {
+      root.setAttribute('data-mermaid', 'done');
+    });
+    return renderChain;
+  }
+
+  renderDiagrams();
+  root.setAttribute('data-ready', 'true');
+})();

@@ -1,0 +1,85 @@
+/**
+ * The markdown-it block rule for our elements written on their own lines:
+ *
+ *     <comment location="findDefinition(`User`)">
+ *     Markdown content, possibly several paragraphs.
+ *     </comment>
+ *
+ * Anything it does not accept (no closing tag, text after the closing tag, inside a comment) is
+ * left to the paragraph and so to the inline rule, which parses or reports it.
+ */
+import type { StateBlock } from 'markdown-it';
+import { buildElement, isElementName } from './elements.js';
+import { ELEMENT_TOKEN, parseEnv, type ElementTokenMeta } from './parse-env.js';
+import { findClosingTag, scanTag } from './tags.js';
+import { dedent } from './text.js';
+
+export function elementBlockRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  const at = (array: number[], line: number): number => array[line] ?? 0;
+  if (at(state.sCount, startLine) - state.blkIndent >= 4) return false;
+  const start = at(state.bMarks, startLine) + at(state.tShift, startLine);
+  if (state.src.charCodeAt(start) !== 0x3c /* < */) return false;
+  const name = /^<([a-z]+)/.exec(state.src.slice(start, start + 12))?.[1];
+  if (name === undefined || !isElementName(name)) return false;
+  const env = parseEnv(state.env);
+  if (env.nestedIn !== undefined) return false;
+
+  // The opening tag may span lines, up to the first blank one.
+  let tagLimitLine = startLine;
+  while (tagLimitLine + 1 < endLine && !state.isEmpty(tagLimitLine + 1)) tagLimitLine++;
+  const tag = scanTag(state.src, start, at(state.eMarks, tagLimitLine));
+  if (tag?.kind !== 'open') return false;
+  let tagEndLine = startLine;
+  while (tagEndLine < tagLimitLine && at(state.eMarks, tagEndLine) < tag.end) tagEndLine++;
+  const afterTag = state.src.slice(tag.end, at(state.eMarks, tagEndLine));
+
+  let content = '';
+  let contentLine = tagEndLine;
+  let nextLine: number;
+  if (tag.selfClosing) {
+    if (afterTag.trim() !== '') return false;
+    nextLine = tagEndLine + 1;
+  } else {
+    const sameLine = findClosingTag(state.src, name, tag.end, at(state.eMarks, tagEndLine));
+    if (sameLine !== undefined) {
+      if (state.src.slice(sameLine.end, at(state.eMarks, tagEndLine)).trim() !== '') return false;
+      content = state.src.slice(tag.end, sameLine.start);
+      nextLine = tagEndLine + 1;
+    } else {
+      let closeLine = -1;
+      let close: { start: number; end: number } | undefined;
+      for (let line = tagEndLine + 1; line < endLine; line++) {
+        if (at(state.sCount, line) < state.blkIndent && !state.isEmpty(line)) break; // left the container
+        close = findClosingTag(state.src, name, at(state.bMarks, line) + at(state.tShift, line), at(state.eMarks, line));
+        if (close !== undefined) {
+          closeLine = line;
+          break;
+        }
+      }
+      if (close === undefined || closeLine < 0) return false;
+      if (state.src.slice(close.end, at(state.eMarks, closeLine)).trim() !== '') return false;
+      const middle = state.getLines(tagEndLine + 1, closeLine, state.blkIndent, true);
+      const last = state.src.slice(at(state.bMarks, closeLine) + at(state.tShift, closeLine), close.start);
+      const firstLine = afterTag.trim() === '' ? '' : `${afterTag.trim()}\n`;
+      if (firstLine === '') contentLine = tagEndLine + 1;
+      content = firstLine + dedent(middle + last);
+      nextLine = closeLine + 1;
+    }
+  }
+  if (silent) return true;
+
+  const { collector } = env;
+  const id = collector.nextId(name);
+  const { element, warnings } = buildElement({ kind: name, id, attributes: tag.attributes, content, form: 'block', line: env.lineOffset + startLine + 1, selfClosing: tag.selfClosing });
+  collector.elements.push(element);
+  for (const w of warnings) collector.warn(w);
+  if (element.kind === 'comment' || element.kind === 'action') {
+    collector.pending.push({ id, kind: element.kind, markdown: element.kind === 'comment' ? element.content : element.message, mode: 'block', lineOffset: env.lineOffset + contentLine });
+  }
+  const token = state.push(ELEMENT_TOKEN, '', 0);
+  token.block = true;
+  token.map = [startLine, nextLine];
+  token.meta = { id } satisfies ElementTokenMeta;
+  state.line = nextLine;
+  return true;
+}

@@ -1,0 +1,55 @@
+/**
+ * Escaping for every place the page puts text: element content, attribute values, and JSON or
+ * JavaScript inside `<script>`. Everything the page shows from a walkthrough goes through here.
+ */
+import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML text or a double-quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** ` name="value"` pairs, escaped; undefined values are left out. */
+export function attributes(values: Readonly<Record<string, string | number | boolean | undefined>>): string {
+  let out = '';
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || value === false) continue;
+    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `invalid attribute name ${JSON.stringify(name)}`);
+    out += value === true ? ` ${name}` : ` ${name}="${escapeHtml(String(value))}"`;
+  }
+  return out;
+}
+
+/**
+ * JSON that is safe inside `<script type="application/json">`: `<`, `>` and `&` are escaped so no
+ * `</script>` or `<!--` can appear, and U+2028/U+2029 so the text is also valid JavaScript.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * JavaScript source made safe to inline in a `<script>` element: `</script` is written `<\/script`
+ * (the same string, regex or comment to JavaScript). `<!--` together with `<script` could switch
+ * the HTML parser into a state where `</script>` no longer ends the element, so that is refused.
+ */
+export function inlineScript(source: string, what: string): string {
+  const safe = source.replace(/<\/(script)/gi, '<\\/$1');
+  if (/<!--/.test(safe) && /<script/i.test(safe)) {
+    throw new WalkthroughError(WalkthroughErrorCode.UnsafeAsset, `${what} contains "<!--" and "<script", which cannot be inlined in a <script> element safely`);
+  }
+  return safe;
+}
+
+/** CSS made safe to inline in a `<style>` element. */
+export function inlineStyle(source: string, what: string): string {
+  if (/<\/style/i.test(source)) throw new WalkthroughError(WalkthroughErrorCode.UnsafeAsset, `${what} contains "</style"`);
+  return source;
+}

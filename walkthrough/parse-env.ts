@@ -1,0 +1,68 @@
+/**
+ * The state one parse shares between our markdown-it rules: the elements, file links and
+ * warnings found so far, and where the text being parsed sits in the document.
+ */
+import type { Env } from 'markdown-it';
+import type { ElementKind, FileLink, WalkthroughElement, WalkthroughWarning } from './model.js';
+
+/** Content of a comment or action, parsed after the body (so link references are known). */
+export interface PendingContent {
+  readonly id: string;
+  readonly kind: 'comment' | 'action';
+  readonly markdown: string;
+  /** Block content (paragraphs, lists) or inline content (inside a paragraph). */
+  readonly mode: 'block' | 'inline';
+  /** The 0-based document line the content starts on. */
+  readonly lineOffset: number;
+}
+
+/** Everything one parse collects. */
+export class ParseCollector {
+  readonly elements: WalkthroughElement[] = [];
+  readonly links: FileLink[] = [];
+  readonly warnings: WalkthroughWarning[] = [];
+  readonly pending: PendingContent[] = [];
+  readonly #counters = new Map<string, number>();
+
+  /** The next id for a kind: `comment-1`, `comment-2`, … */
+  nextId(kind: ElementKind | 'link'): string {
+    const n = (this.#counters.get(kind) ?? 0) + 1;
+    this.#counters.set(kind, n);
+    return `${kind}-${n}`;
+  }
+
+  /** Records a warning and returns its index (warning tokens refer to it). */
+  warn(warning: WalkthroughWarning): number {
+    this.warnings.push(warning);
+    return this.warnings.length - 1;
+  }
+}
+
+/** The markdown-it `env` of our parses. */
+export interface ParseEnv extends Env {
+  readonly collector: ParseCollector;
+  /** Set while parsing a comment's or action's content, where elements are not allowed. */
+  readonly nestedIn?: { readonly kind: ElementKind; readonly id: string };
+  /** The 0-based document line of this text's first line. */
+  readonly lineOffset: number;
+  /** The 0-based line (in this text) of the inline token being parsed; set by our inline core rule. */
+  currentLine?: number;
+}
+
+/** Our env from markdown-it's untyped one. */
+export function parseEnv(env: unknown): ParseEnv {
+  return env as ParseEnv;
+}
+
+/** Type of the tokens that stand for our elements; `meta.id` is the element id. */
+export const ELEMENT_TOKEN = 'wt_element';
+/** Type of the tokens that show a warning in place; `meta.warning` is its index. */
+export const WARNING_TOKEN = 'wt_warning';
+
+export interface ElementTokenMeta {
+  readonly id: string;
+}
+
+export interface WarningTokenMeta {
+  readonly warning: number;
+}

@@ -1,0 +1,123 @@
+/**
+ * HTML of our elements. Only phrasing markup (`span`, `button`, `code`) inside the outer element,
+ * so inline forms can sit in a paragraph; the outer element is a `div` for block forms. Every
+ * text is escaped; behaviour comes from the page script via classes and `data-*` attributes.
+ */
+import { formatCodeLocation } from './locations.js';
+import { attributes, escapeHtml } from './html.js';
+import type { ActionElement, CodeLocation, MermaidElement, ResolvedComment, ResolvedDiff, WalkthroughWarning } from './model.js';
+import { renderDiffBody } from './render-diff.js';
+
+/** What element renderers need from the render context. */
+export interface ElementRenderContext {
+  contentHtml(id: string): string;
+  warningsFor(id: string): readonly WalkthroughWarning[];
+}
+
+const wrapper = (form: string): 'div' | 'span' => (form === 'inline' ? 'span' : 'div');
+
+export function renderWarning(warning: WalkthroughWarning | undefined): string {
+  if (warning === undefined) return '';
+  const where = warning.line !== undefined ? `line ${warning.line}: ` : '';
+  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}${warning.code}` })}><span class="wt-warning-icon" aria-hidden="true">⚠</span> ${escapeHtml(warning.message)}</span>`;
+}
+
+function renderWarnings(warnings: readonly WalkthroughWarning[]): string {
+  return warnings.length === 0 ? '' : `<span class="wt-element-warnings">${warnings.map(renderWarning).join('')}</span>`;
+}
+
+export function renderComment(comment: ResolvedComment, ctx: ElementRenderContext): string {
+  const { element, resolution } = comment;
+  const tag = wrapper(element.form);
+  const body = ctx.contentHtml(element.id);
+  const bodyHtml = element.form === 'inline' ? `<span class="wt-comment-body">${body}</span>` : `<div class="wt-comment-body">${body}</div>`;
+  const icon = `<span class="wt-icon" aria-hidden="true">${escapeHtml(element.emoji)}</span>`;
+  const expression = element.location !== undefined ? `<code class="wt-expr" title="location expression">${escapeHtml(element.location)}</code>` : '';
+  let head: string;
+  let details = '';
+  switch (resolution.status) {
+    case 'resolved':
+      head = locationButton(resolution.location, undefined, false);
+      details = renderContext(resolution.location, element.location, undefined);
+      break;
+    case 'ambiguous': {
+      const { choices } = resolution;
+      head =
+        `<span class="wt-badge wt-badge-ambiguous">${choices.length} possible locations</span>` +
+        choices.map((c, i) => locationButton(c.location, i, true)).join('') +
+        `<button type="button" class="wt-magnifier" hidden title="Choose another location" aria-label="Choose another location">🔍</button>`;
+      const list = choices
+        .map(
+          (c, i) =>
+            `<button type="button" class="wt-choice"${attributes({ 'data-choice': i })}><span class="wt-choice-label">${escapeHtml(c.label)}</span>` +
+            ` <span class="wt-loc-path">${escapeHtml(formatCodeLocation(c.location))}</span> <code class="wt-loc-text">${escapeHtml(c.location.text.trim())}</code></button>`,
+        )
+        .join('');
+      details =
+        `<span class="wt-choices" role="group" aria-label="Choose where this comment belongs"><span class="wt-choices-title">${escapeHtml(resolution.message)}: choose where this comment belongs.</span>${list}</span>` +
+        choices.map((c, i) => renderContext(c.location, c.program ?? element.location, i)).join('');
+      break;
+    }
+    case 'unresolved':
+      head = `<span class="wt-badge wt-badge-unresolved">location not found</span>${expression}`;
+      details = `<span class="wt-error" role="note"><span class="wt-error-text">${escapeHtml(resolution.error.text)}</span></span>`;
+      break;
+  }
+  const notes = comment.notes.length > 0 ? `<span class="wt-notes">${comment.notes.map((n) => `<span class="wt-note">note: ${escapeHtml(n)}</span>`).join('')}</span>` : '';
+  const open = `<${tag} class="wt-comment wt-${resolution.status}${element.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${element.id}`, 'data-comment': element.id })}>`;
+  // Inline comments read as text: icon, what the comment says, then where.
+  const inner =
+    element.form === 'inline'
+      ? `${icon}${bodyHtml}<span class="wt-comment-head">${head}</span>${details}`
+      : `<span class="wt-comment-head">${icon}${head}</span>${bodyHtml}${details}`;
+  return `${open}${inner}${notes}${renderWarnings(ctx.warningsFor(element.id))}</${tag}>`;
+}
+
+function locationButton(location: CodeLocation, choice: number | undefined, hidden: boolean): string {
+  return (
+    `<button type="button" class="wt-loc"${attributes({ 'data-choice': choice, hidden, 'aria-expanded': 'false', title: `Show the code around ${formatCodeLocation(location)}` })}>` +
+    `<span class="wt-loc-path">${escapeHtml(formatCodeLocation(location))}</span><code class="wt-loc-text">${escapeHtml(location.text.trim())}</code></button>`
+  );
+}
+
+function renderContext(location: CodeLocation, program: string | undefined, choice: number | undefined): string {
+  const { startLine, lines } = location.context;
+  const head = `<span class="wt-context-head"><span class="wt-loc-path">${escapeHtml(formatCodeLocation(location))}</span>${program !== undefined ? ` <code class="wt-expr">${escapeHtml(program)}</code>` : ''}</span>`;
+  const last = Math.max(location.line, location.endLine);
+  const body =
+    lines.length === 0
+      ? `<span class="wt-context-empty">The source of ${escapeHtml(location.path)} could not be read.</span>`
+      : `<span class="wt-code-block">${lines
+          .map((text, i) => {
+            const n = startLine + i;
+            const target = n >= location.line && n <= last ? ' wt-target' : '';
+            return `<span class="wt-code-line${target}"><span class="wt-ln">${n}</span><span class="wt-code">${escapeHtml(text)}</span></span>`;
+          })
+          .join('')}</span>`;
+  return `<span class="wt-context"${attributes({ 'data-choice': choice, hidden: true })}>${head}${body}</span>`;
+}
+
+export function renderAction(action: ActionElement, ctx: ElementRenderContext): string {
+  const tag = wrapper(action.form);
+  const message = ctx.contentHtml(action.id);
+  const button = `<button type="button" class="wt-action-button"${attributes({ 'data-action': action.id, title: action.form === 'inline' ? action.message : undefined })}><span aria-hidden="true">▶</span> ${escapeHtml(action.button)}</button>`;
+  const messageHtml = action.form === 'inline' ? '' : `<div class="wt-action-message">${message}</div>`;
+  const toast = `<span class="wt-toast" role="status" aria-live="polite" hidden></span>`;
+  return `<${tag} class="wt-action${action.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${action.id}` })}>${button}${toast}${messageHtml}${renderWarnings(ctx.warningsFor(action.id))}</${tag}>`;
+}
+
+export function renderMermaid(diagram: MermaidElement, ctx: ElementRenderContext): string {
+  const tag = wrapper(diagram.form);
+  return (
+    `<${tag} class="wt-mermaid${diagram.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${diagram.id}`, 'data-diagram': diagram.id })}>` +
+    `<span class="wt-mermaid-output"></span><code class="wt-mermaid-source">${escapeHtml(diagram.source)}</code>${renderWarnings(ctx.warningsFor(diagram.id))}</${tag}>`
+  );
+}
+
+export function renderDiff(diff: ResolvedDiff, ctx: ElementRenderContext): string {
+  const tag = wrapper(diff.element.form);
+  return (
+    `<${tag} class="wt-gitdiff${diff.error !== undefined ? ' wt-failed' : ''}${diff.element.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${diff.element.id}` })}>` +
+    `${renderDiffBody(diff)}${renderWarnings(ctx.warningsFor(diff.element.id))}</${tag}>`
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * `renderWalkthroughHtml`: one self-contained page (no network, works from file://) with a strict
+ * Content-Security-Policy. Scripts and `<style>` run only with this render's nonce.
+ *
+ * The policy is `default-src 'none'; script-src 'nonce-N'; style-src 'nonce-N'; base-uri 'none';
+ * form-action 'none'`, and, only when the page has diagrams, `style-src-attr 'unsafe-inline'`:
+ * mermaid lays diagrams out with inline `style` attributes and re-parses its SVG (styles included)
+ * in an inert document to sanitize it, so without them layouts are wrong and every diagram logs
+ * violations. Style attributes cannot run script and, with `default-src 'none'`, cannot load
+ * anything (no `url()` exfiltration); our own markup never uses them. Mermaid's `<style>`
+ * elements get the nonce from the page script instead of relaxing `style-src-elem`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mermaidScript, pageScript, pageStyle } from './assets.js';
+import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
+import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from './html.js';
+import { walkthroughToJson } from './json.js';
+import type { ResolvedWalkthrough } from './model.js';
+import { RenderContext } from './render-context.js';
+
+export interface RenderHtmlOptions {
+  /** The page title; default: the first heading, or "Walkthrough". */
+  readonly title?: string;
+  /** The CSP nonce (base64, at least 16 characters); default: 18 random bytes. */
+  readonly nonce?: string;
+}
+
+/** The Content-Security-Policy of a page. */
+export function contentSecurityPolicy(nonce: string, hasDiagrams: boolean): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    ...(hasDiagrams ? ["style-src-attr 'unsafe-inline'"] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** A fresh nonce. */
+export function createNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+/** The walkthrough as one HTML page. */
+export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: RenderHtmlOptions = {}): string {
+  const nonce = options.nonce ?? createNonce();
+  if (!/^[A-Za-z0-9+/_-]{16,}={0,2}$/.test(nonce)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, 'the nonce must be base64 with at least 16 characters');
+  const context = new RenderContext(resolved);
+  const model = walkthroughToJson(resolved, context);
+  const hasDiagrams = resolved.diagrams.length > 0;
+  const title = options.title ?? resolved.document.title ?? 'Walkthrough';
+  const c = model.counts;
+  const counts = [
+    `<span class="wt-count-resolved">${c.resolved} resolved</span>`,
+    c.ambiguous > 0 ? `<span class="wt-count-ambiguous">${c.ambiguous} ambiguous</span>` : '',
+    c.unresolved > 0 ? `<span class="wt-count-unresolved">${c.unresolved} unresolved</span>` : '',
+    c.warnings > 0 ? `<span class="wt-count-warnings">${c.warnings} warning${c.warnings === 1 ? '' : 's'}</span>` : '',
+  ].join('');
+  const warnings =
+    resolved.warnings.length === 0
+      ? ''
+      : `<section class="wt-warnings" aria-label="Warnings"><details open><summary>⚠ ${resolved.warnings.length} warning${resolved.warnings.length === 1 ? '' : 's'} about this walkthrough</summary><ul>${resolved.warnings
+          .map((w) => `<li>${w.line !== undefined ? `line ${w.line}: ` : ''}<code>${escapeHtml(w.code)}</code> ${escapeHtml(w.message)}</li>`)
+          .join('')}</ul></details></section>`;
+  return `<!DOCTYPE html>
+<html lang="en" data-theme="auto">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, hasDiagrams))}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">
+${inlineStyle(pageStyle(), 'the page stylesheet')}
+</style>
+</head>
+<body>
+<header class="wt-header"><span class="wt-header-title">${escapeHtml(title)}</span><span class="wt-counts">${counts}</span><button type="button" class="wt-theme-toggle">Theme</button></header>
+<div class="wt-page">
+${warnings}
+<main class="wt-body">
+${context.bodyHtml()}
+</main>
+</div>
+<span class="wt-toast wt-global-toast" role="status" aria-live="polite" hidden></span>
+<script type="application/json" id="wt-data">${jsonForScript(model)}</script>
+${hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n` : ''}<script nonce="${nonce}">
+${inlineScript(pageScript(), 'the page script')}
+</script>
+</body>
+</html>
+`;
+}

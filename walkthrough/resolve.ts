@@ -1,0 +1,199 @@
+/**
+ * `resolveWalkthrough`: evaluates every comment's location, runs every gitdiff and checks every
+ * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum).
+ */
+import { DialectError, printValue, renderOutcome, type Outcome } from '../dialect/index.js';
+import { locationsOf, type Location } from '../ide-adapter/model.js';
+import type { WalkthroughEnvironment } from './environment-types.js';
+import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
+import { DEFAULT_CONTEXT_LINES, describeValue, formatCodeLocation, toCodeLocation } from './locations.js';
+import type {
+  ActionElement, CommentElement, CommentResolution, FileLink, GitDiffElement, LocationChoice, MermaidElement, ResolvedComment, ResolvedDiff,
+  ResolvedLink, ResolvedWalkthrough, WalkthroughDocument, WalkthroughWarning,
+} from './model.js';
+
+/** Codes of comments that did not resolve for reasons outside the Dialect interpreter. */
+export const CommentErrorCode = {
+  MissingLocation: 'missing-location',
+  NoLocation: 'no-location',
+  EvaluationFailed: 'evaluation-failed',
+} as const;
+
+export interface ResolveOptions {
+  readonly signal?: AbortSignal;
+  /** Lines of context around each location. Default 3. */
+  readonly contextLines?: number;
+}
+
+/** Resolves a parsed walkthrough. Rejects only when cancelled (`WalkthroughError` `cancelled`). */
+export async function resolveWalkthrough(document: WalkthroughDocument, env: WalkthroughEnvironment, options: ResolveOptions = {}): Promise<ResolvedWalkthrough> {
+  const { signal } = options;
+  const contextLines = options.contextLines ?? DEFAULT_CONTEXT_LINES;
+  throwIfCancelled(signal);
+  // The same expression twice is evaluated once.
+  const evaluations = new Map<string, Promise<Outcome | { failed: unknown }>>();
+  const evaluate = (expression: string): Promise<Outcome | { failed: unknown }> => {
+    let pending = evaluations.get(expression);
+    if (pending === undefined) {
+      pending = env.evaluate(expression, signal).catch((failed: unknown) => ({ failed }));
+      evaluations.set(expression, pending);
+    }
+    return pending;
+  };
+  const elements = document.elements;
+  const comments = elements.filter((e): e is CommentElement => e.kind === 'comment');
+  const diffs = elements.filter((e): e is GitDiffElement => e.kind === 'gitdiff');
+  const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
+    Promise.all(comments.map((c) => resolveComment(c, evaluate, env, contextLines))),
+    Promise.all(diffs.map((d) => resolveDiff(d, env, signal))),
+    Promise.all(document.links.map((l) => resolveLink(l, env))),
+  ]);
+  throwIfCancelled(signal);
+  const linkWarnings: WalkthroughWarning[] = resolvedLinks.flatMap((l) =>
+    l.error !== undefined ? [{ code: WarningCode.BrokenLink, message: `the link to ${describeLink(l.link)} is broken: ${l.error}`, line: l.link.line, elementId: l.link.id }] : [],
+  );
+  return {
+    document,
+    comments: resolvedComments,
+    actions: elements.filter((e): e is ActionElement => e.kind === 'action'),
+    diagrams: elements.filter((e): e is MermaidElement => e.kind === 'mermaid'),
+    diffs: resolvedDiffs,
+    links: resolvedLinks,
+    warnings: [...document.warnings, ...linkWarnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+  };
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new WalkthroughError(WalkthroughErrorCode.Cancelled, 'resolving the walkthrough was cancelled', { cause: signal.reason });
+}
+
+async function resolveComment(
+  element: CommentElement,
+  evaluate: (expression: string) => Promise<Outcome | { failed: unknown }>,
+  env: WalkthroughEnvironment,
+  contextLines: number,
+): Promise<ResolvedComment> {
+  const unresolved = (code: string, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
+  const expression = element.location;
+  if (expression === undefined) return unresolved(CommentErrorCode.MissingLocation, 'this comment has no location: add location="…" with a Dialect expression, e.g. findDefinition(`User`)');
+  const result = await evaluate(expression);
+  if ('failed' in result) {
+    const { failed } = result;
+    const code = failed instanceof DialectError ? failed.code : CommentErrorCode.EvaluationFailed;
+    return unresolved(code, `evaluating the location failed: ${failed instanceof Error ? failed.message : String(failed)}`);
+  }
+  const outcome = result;
+  const display = (l: Location): Promise<LocationChoice['location']> => toCodeLocation(l, env, contextLines);
+  let resolution: CommentResolution;
+  switch (outcome.kind) {
+    case 'error':
+      return unresolved(outcome.error.code, outcome.error.message, renderOutcome(outcome), outcome.notes);
+    case 'value': {
+      const locations = dedupe(locationsOf(outcome.value));
+      if (locations.length === 0) {
+        const shown = printValue(outcome.value, { mode: 'compact' });
+        const message = `\`${expression}\` evaluated to ${shown.length > 120 ? `${shown.slice(0, 117)}…` : shown}, which is not a code location`;
+        return unresolved(CommentErrorCode.NoLocation, message, `${message}\nhint: use an expression that returns a location, a symbol or a reference, e.g. findDefinition(\`User\`)`, outcome.notes);
+      }
+      if (locations.length === 1 && locations[0] !== undefined) {
+        resolution = { status: 'resolved', location: await display(locations[0]) };
+        break;
+      }
+      const list = outcome.value;
+      const pickable = Array.isArray(list) && list.length === locations.length && list.every((v) => locationsOf(v).length === 1);
+      const choices = await Promise.all(
+        locations.map(async (l, i) => ({
+          label: pickable ? describeValue(list[i]) : `${l.path}:${l.start.line}`,
+          ...(pickable ? { program: `pick(${expression}, ${i + 1})` } : {}),
+          location: await display(l),
+        })),
+      );
+      resolution = { status: 'ambiguous', message: `${locations.length} locations match`, choices };
+      break;
+    }
+    case 'ambiguity': {
+      const choices = (
+        await Promise.all(
+          outcome.refinements.map((r) => {
+            const locations = dedupe(locationsOf(r.value));
+            return Promise.all(
+              locations.map(async (l, i) => ({
+                label: locations.length === 1 ? r.label : `${r.label} (${l.path}:${l.start.line})`,
+                program: locations.length === 1 || !Array.isArray(r.value) ? r.program : `pick(${r.program}, ${i + 1})`,
+                location: await display(l),
+              })),
+            );
+          }),
+        )
+      ).flat();
+      if (choices.length === 0) return unresolved(CommentErrorCode.NoLocation, `${outcome.message}; none of the candidates is a code location`, renderOutcome(outcome), outcome.notes);
+      if (choices.length === 1 && choices[0] !== undefined) {
+        resolution = { status: 'resolved', location: choices[0].location };
+        return { element, resolution, notes: [...outcome.notes, `the expression was ambiguous (${outcome.message}), but only one candidate is a code location`] };
+      }
+      resolution = { status: 'ambiguous', message: outcome.message, choices };
+      break;
+    }
+  }
+  return { element, resolution, notes: outcome.notes };
+}
+
+function dedupe(locations: readonly Location[]): Location[] {
+  const seen = new Set<string>();
+  return locations.filter((l) => {
+    const key = `${l.path}:${l.start.line}:${l.start.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment, signal: AbortSignal | undefined): Promise<ResolvedDiff> {
+  try {
+    const files = await env.gitDiff(element.range, { excludeUnstaged: element.excludeUnstaged, excludeStaged: element.excludeStaged, ...(signal !== undefined ? { signal } : {}) });
+    return { element, files };
+  } catch (error) {
+    const code = error instanceof DialectError ? error.code : 'git-failed';
+    const message = error instanceof DialectError && error.hint !== undefined ? `${error.message} (${error.hint})` : error instanceof Error ? error.message : String(error);
+    return { element, error: { code, message } };
+  }
+}
+
+/** Reading to here returns the whole file (ranges past the end are cut at the end). */
+const WHOLE_FILE = Number.MAX_SAFE_INTEGER;
+
+async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise<ResolvedLink> {
+  try {
+    if (link.regex !== undefined) {
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(link.regex, 'u');
+      } catch (error) {
+        return { link, error: `${JSON.stringify(link.regex)} is not a valid regular expression (${(error as Error).message})` };
+      }
+      const lines = await env.readLines(link.path, 1, WHOLE_FILE);
+      const index = lines.findIndex((l) => pattern.test(l));
+      if (index < 0) return { link, error: `no line of ${link.path} matches /${link.regex}/` };
+      return { link, line: index + 1, text: lines[index] ?? '' };
+    }
+    if (link.startLine !== undefined) {
+      const lines = await env.readLines(link.path, link.startLine, link.startLine);
+      if (lines.length === 0) return { link, error: `${link.path} has no line ${link.startLine}` };
+      return { link, line: link.startLine, text: lines[0] ?? '' };
+    }
+    await env.readLines(link.path, 1, 1).catch((error: unknown) => {
+      // An empty file exists even though it has no line 1.
+      if (!(error instanceof DialectError && error.code === 'invalid-range')) throw error;
+    });
+    return { link };
+  } catch (error) {
+    return { link, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** `src/a.rs:42`, `src/a.rs?regex`, `src/a.rs` */
+export function describeLink(link: FileLink): string {
+  if (link.regex !== undefined) return `${link.path}?${link.regex}`;
+  if (link.startLine !== undefined) return `${formatCodeLocation({ path: link.path, line: link.startLine })}${link.endLine !== undefined ? `-${link.endLine}` : ''}`;
+  return link.path;
+}
