@@ -42,7 +42,7 @@ import {
 } from './positions.js';
 import { RingLog } from './ring-log.js';
 import { languageFor, type ServerDefinition } from './servers.js';
-import { Session, sleep, trackGroup, untrackGroup } from './session.js';
+import { clampDelay, Session, sleep, trackGroup, untrackGroup } from './session.js';
 import { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
@@ -96,6 +96,7 @@ interface TrackedDocument {
 }
 
 const CLIENT_NAME = 'dialect';
+const noop = (): void => undefined;
 const STATUS_WARNING_LIMIT = 20;
 /** Requests that answer errors we retry: the server had to throw away work, asking again is fine. */
 const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPErrorCodes.ServerCancelled]);
@@ -311,7 +312,7 @@ export class LanguageServer {
       const timer = setTimeout(() => {
         cleanup();
         resolvePromise(report(false));
-      }, timeoutMs);
+      }, clampDelay(timeoutMs));
       if (signal?.aborted === true) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -448,6 +449,8 @@ export class LanguageServer {
       }
     }
     session.kill('the server was shut down');
+    // A server that never completed `initialize` gets no grace period.
+    if (!session.initialized) killGroup(pid, 'SIGTERM');
     if (!(await session.waitExit(1000))) {
       killGroup(pid, 'SIGTERM');
       if (!(await session.waitExit(1000))) {
@@ -510,9 +513,9 @@ export class LanguageServer {
         const onAbort = () => waker.abort();
         signal?.addEventListener('abort', onAbort, { once: true });
         try {
-          await Promise.race([starting.then(() => undefined), sleep(remaining, waker.signal)]);
-        } catch (error) {
-          if (this.#gaveUp || this.#stopping) throw isLspClientError(error) ? error : new LspClientError('server-crashed', String(error), { method });
+          // A failed (re)start is judged by the checks above on the next turn; never leave its
+          // rejection unhandled once the race is decided.
+          await Promise.race([starting.then(noop, noop), sleep(remaining, waker.signal)]);
         } finally {
           waker.abort();
           signal?.removeEventListener('abort', onAbort);

@@ -114,7 +114,7 @@ export class Session {
           cts.cancel(); // sends $/cancelRequest
           finish(() => reject(errors.timeout()));
         },
-        Math.max(0, deadline - Date.now()),
+        clampDelay(deadline - Date.now()),
       );
       const onAbort = () => {
         cts.cancel();
@@ -162,10 +162,15 @@ export class Session {
   }
 }
 
+/** A timer delay Node accepts: 0 ≤ ms ≤ 2^31-1 (larger values, even Infinity, would fire at once). */
+export function clampDelay(ms: number): number {
+  return Math.min(Math.max(0, Number.isNaN(ms) ? 0 : ms), 2_147_483_647);
+}
+
 /** Resolves after `ms`, or early when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolvePromise) => {
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, clampDelay(ms));
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);

@@ -82,6 +82,9 @@ describe('LanguageServer against fake servers', () => {
     expect(server.memory()).toBeGreaterThan(1024 * 1024);
     const echoed = await server.request<{ hello: string }>('fake/echo', { hello: 'world' });
     expect(echoed).toEqual({ hello: 'world' });
+    // An unbounded deadline must not turn into an instant timer.
+    await expect(server.request('fake/echo', { n: 1 }, { timeoutMs: Infinity })).resolves.toEqual({ n: 1 });
+    expect((await server.waitUntilReady({ timeoutMs: Infinity })).ready).toBe(true);
   });
 
   it('opens documents once, with the right languageId, and re-syncs changed files', async () => {
@@ -208,6 +211,20 @@ describe('LanguageServer against fake servers', () => {
     const server = await start(fake('progress', [], { readiness: 'progress' }));
     await expect(server.waitUntilReady({ signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'request-cancelled' });
     await server.waitUntilReady({ timeoutMs: 5000 });
+  });
+
+  it('reports servers that die or refuse during initialize, leaving no process behind', async () => {
+    const died = await LanguageServer.start(fake('die-on-init'), dir).catch((e: unknown) => e);
+    expect(isLspClientError(died, 'spawn-failed')).toBe(true);
+    expect((died as Error).message).toContain('exited with code 2');
+    const refused = await LanguageServer.start(fake('refuse-init'), dir).catch((e: unknown) => e);
+    expect(isLspClientError(refused, 'initialize-failed')).toBe(true);
+    expect((refused as Error).message).toContain('refusing to initialize');
+    const { execFileSync } = await import('node:child_process');
+    const survivors = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /--mode=(die-on-init|refuse-init)/.test(l) && !l.trimStart().startsWith('Z'));
+    expect(survivors).toEqual([]);
   });
 
   it('fails fast with server-not-found naming the install command', async () => {

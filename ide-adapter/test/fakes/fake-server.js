@@ -6,6 +6,7 @@
 //   flood             writes megabytes to stderr continuously while answering normally
 //   content-modified  answers the first hover with ContentModified (-32801), then normally
 //   progress          reports $/progress work (begin/report/end) after `initialized`
+//   die-on-init       exits while handling `initialize`; refuse-init answers it with an error
 // Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32.
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw.
 import { spawn } from 'node:child_process';
@@ -50,10 +51,19 @@ if (mode === 'flood') {
   pump();
 }
 
-connection.onRequest('initialize', () => ({
+connection.onRequest('initialize', () => {
+  if (mode === 'die-on-init') {
+    process.stderr.write('fake: dying during initialize\n');
+    process.exit(2);
+  }
+  if (mode === 'refuse-init') throw new ResponseError(-32603, 'fake: refusing to initialize');
+  return initializeResult();
+});
+
+const initializeResult = () => ({
   capabilities: { hoverProvider: true, definitionProvider: true, textDocumentSync: 1, positionEncoding: args.encoding ?? 'utf-16' },
   serverInfo: { name: 'fake-lsp', version: '1.0.0' },
-}));
+});
 
 connection.onNotification('initialized', async () => {
   stats.configuration = await connection.sendRequest('workspace/configuration', { items: [{ section: 'fake' }, { section: 'fake.nested.value' }, { section: 'missing' }] });
