@@ -1,0 +1,186 @@
+/**
+ * The `ide_operation` tool: evaluates a Dialect program against the session's workspace and
+ * answers with readable text (locations as `path:line:col  line text`, errors with a caret under
+ * the problem, ambiguities as numbered refinement programs) and the same outcome as structured
+ * content. Bad programs are tool results with `isError: true` that teach the fix, never protocol
+ * errors; every result says whether the language servers had finished indexing.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { outcomeToJson, type Outcome } from '../dialect/index.js';
+import { presentOutcome, type IdeBackend, type IdeSession } from '../ide-adapter/index.js';
+import { progressReporter, type ToolExtra } from './progress.js';
+
+/** Default largest program, in characters. Real programs are a line or two. */
+export const DEFAULT_MAX_PROGRAM_LENGTH = 1_000_000;
+/** Default time one evaluation may take (below the common 60 s client request timeout). */
+export const DEFAULT_DEADLINE_MS = 50_000;
+/** Lists longer than this are cut in the structured content (the text shows at most 200 items). */
+export const MAX_STRUCTURED_ITEMS = 1000;
+
+const position = z.object({ line: z.number(), column: z.number(), offset: z.number() });
+
+/** What the language servers were doing when the answer was made. */
+export const indexingSchema = z
+  .object({
+    complete: z.boolean().describe('true when no language server was still starting or indexing; otherwise results may be incomplete'),
+    pending: z.array(z.string()).describe('one status line per server that was still busy, e.g. "rust-analyzer: indexing 45% (Indexing 12/40)"'),
+    servers: z.array(z.string()).describe('the status line of every language server of the workspace'),
+  })
+  .describe('whether the language servers had finished indexing');
+
+export const ideOperationOutputSchema = z.object({
+  kind: z.enum(['value', 'error', 'ambiguity']).describe('value: the answer; error: the program needs fixing (see error); ambiguity: run one of the refinements'),
+  value: z.unknown().optional().describe('kind "value": the result (locations, symbols, references, strings, diffs, JSON)'),
+  truncated: z.object({ total: z.number(), shown: z.number() }).optional().describe('present when a long list was cut in this structured copy'),
+  error: z
+    .object({
+      code: z.string().describe('stable error code, e.g. unknown-function, missing-argument, type-mismatch, syntax-error, no-match'),
+      message: z.string(),
+      range: z.object({ start: position, end: position }).optional().describe('the part of the program that is wrong (1-based lines and columns)'),
+      hint: z.string().optional(),
+      signature: z.string().optional().describe('the expected signature of the function involved'),
+      example: z.string().optional().describe('a corrected, runnable example'),
+      chain: z.array(z.string()).describe('the calls enclosing the failing one'),
+      notes: z.array(z.string()),
+    })
+    .optional()
+    .describe('kind "error": what is wrong and how to fix it'),
+  message: z.string().optional().describe('kind "ambiguity": what is ambiguous'),
+  refinements: z
+    .array(z.object({ label: z.string(), program: z.string().describe('a complete program that selects exactly this meaning') }))
+    .optional()
+    .describe('kind "ambiguity": the numbered choices; run the program of the one you mean'),
+  indexing: indexingSchema,
+  notes: z.array(z.string()).describe('things to know about the result, e.g. that a server was still indexing'),
+});
+
+export type IdeOperationResult = z.infer<typeof ideOperationOutputSchema>;
+export type IndexingState = z.infer<typeof indexingSchema>;
+
+export function ideOperationInputSchema(maxProgramLength: number) {
+  return {
+    program: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'missing the argument "program": pass a Dialect program as a string, e.g. {"program": "findDefinitions(\\"User\\")"}'
+            : `"program" must be a string holding a Dialect program (got ${describeType(issue.input)}), e.g. {"program": "findReferences(findDefinition(\\"User\\"))"}`,
+      })
+      .max(maxProgramLength, {
+        error: `the program is longer than ${maxProgramLength} characters. A Dialect program is one short expression such as findReferences(findDefinition("User")); to read code use lines("src/a.rs", 1, 80), to find text use search("src", "regex") — never paste file contents into the program`,
+      })
+      .describe('A Dialect program, e.g. findReferences(findDefinition("User")) or search("src", `fn\\s+main`)'),
+  };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The servers' state right now. */
+export function indexingState(backend: IdeBackend): IndexingState {
+  const servers = backend.servers();
+  const busy = servers.filter((s) => s.state === 'starting' || s.state === 'indexing' || s.state === 'idle');
+  return { complete: busy.length === 0, pending: busy.map((s) => s.text), servers: servers.map((s) => s.text) };
+}
+
+/** One line for the end of every answer. */
+export function indexingLine(state: IndexingState): string {
+  if (state.servers.length === 0) return '[language servers: none for this workspace]';
+  if (state.complete) return `[language servers ready: ${state.servers.join('; ')}]`;
+  return `[still indexing, results may be incomplete — ask again shortly: ${state.pending.join('; ')}]`;
+}
+
+/** The structured form of an outcome. */
+export function structuredOutcome(outcome: Outcome, indexing: IndexingState): IdeOperationResult {
+  const json = outcomeToJson(outcome);
+  const notes = [...outcome.notes];
+  switch (json.kind) {
+    case 'value': {
+      const value = json.value;
+      if (Array.isArray(value) && value.length > MAX_STRUCTURED_ITEMS) {
+        return { kind: 'value', value: value.slice(0, MAX_STRUCTURED_ITEMS), truncated: { total: value.length, shown: MAX_STRUCTURED_ITEMS }, indexing, notes };
+      }
+      return { kind: 'value', value, indexing, notes };
+    }
+    case 'ambiguity':
+      return { kind: 'ambiguity', message: json.message, refinements: json.refinements.map((r) => ({ label: r.label, program: r.program })), indexing, notes };
+    case 'error': {
+      const e = json.error;
+      return {
+        kind: 'error',
+        error: {
+          code: e.code,
+          message: e.message,
+          ...(e.range !== undefined ? { range: { start: { ...e.range.start }, end: { ...e.range.end } } } : {}),
+          ...(e.hint !== undefined ? { hint: e.hint } : {}),
+          ...(e.signature !== undefined ? { signature: e.signature } : {}),
+          ...(e.example !== undefined ? { example: e.example } : {}),
+          chain: [...e.chain],
+          notes: [...e.notes],
+        },
+        indexing,
+        notes,
+      };
+    }
+  }
+}
+
+/** The text an agent reads. */
+export function outcomeText(outcome: Outcome, indexing: IndexingState): string {
+  const body = presentOutcome(outcome);
+  const lead =
+    outcome.kind === 'error'
+      ? 'The program did not run. Fix it and call ide_operation again:\n\n'
+      : outcome.kind === 'ambiguity'
+        ? 'The program is ambiguous. Call ide_operation again with the program of the choice you mean:\n\n'
+        : '';
+  return `${lead}${body}\n\n${indexingLine(indexing)}`;
+}
+
+export interface IdeOperationContext {
+  readonly session: IdeSession;
+  readonly deadlineMs: number;
+  readonly log: (line: string) => void;
+}
+
+function abbreviate(program: string, max = 100): string {
+  const one = program.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** Runs one `ide_operation` call. */
+export async function runIdeOperation(ctx: IdeOperationContext, program: string, extra: ToolExtra): Promise<CallToolResult> {
+  const { session } = ctx;
+  const progress = progressReporter(extra, { onError: (error) => ctx.log(`progress notification failed: ${String(error)}`) });
+  let unsubscribe: (() => void) | undefined;
+  if (progress.enabled) {
+    const state = indexingState(session.backend);
+    progress.report(`evaluating ${abbreviate(program)}${state.complete ? '' : ` — waiting for ${state.pending.join('; ')}`}`);
+    unsubscribe = session.backend.onStatus((text) => progress.report(text));
+  }
+  let outcome: Outcome;
+  try {
+    outcome = await session.evaluate(program, { signal: extra.signal, deadlineMs: ctx.deadlineMs });
+  } catch (error) {
+    // The interpreter never throws for anything a program does; this is a bug, reported as such.
+    ctx.log(`ide_operation failed unexpectedly for ${abbreviate(program)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    const indexing = indexingState(session.backend);
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `internal error while evaluating the program: ${error instanceof Error ? error.message : String(error)}\n\n${indexingLine(indexing)}` }],
+    };
+  } finally {
+    unsubscribe?.();
+    progress.dispose();
+  }
+  const indexing = indexingState(session.backend);
+  return {
+    ...(outcome.kind === 'error' ? { isError: true } : {}),
+    content: [{ type: 'text', text: outcomeText(outcome, indexing) }],
+    structuredContent: structuredOutcome(outcome, indexing),
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * The Dialect MCP server: the `ide_operation`, `present_walkthrough` and `expand_reference` tools
+ * and the `walkthrough-format.md` and `dialect-reference.md` resources, over one IDE session.
+ * Every call shares the session's one pool of language servers.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { IdeSession } from '../ide-adapter/index.js';
+import { dialectReference, ideOperationDescription } from './describe.js';
+import { readGuidance } from './guidance.js';
+import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation } from './ide-operation.js';
+import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
+import { SessionCache } from './sessions.js';
+import {
+  DEFAULT_MAX_WALKTHROUGH_LENGTH, outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough, type WalkthroughLibrary,
+} from './walkthrough-tool.js';
+
+/** The server's name and version as clients see them. */
+export const SERVER_NAME = 'dialect';
+export const SERVER_VERSION = '0.1.0';
+
+export interface DialectMcpOptions {
+  /** Longest one `ide_operation` may run, in ms. Default 50 s (below the usual 60 s client timeout). */
+  readonly deadlineMs?: number;
+  /** Largest program accepted, in characters. Default 1,000,000. */
+  readonly maxProgramLength?: number;
+  /** Largest walkthrough accepted, in characters. Default 1,000,000. */
+  readonly maxWalkthroughLength?: number;
+  /** Where `present_walkthrough` writes pages. Default: a new folder under the OS temp dir. */
+  readonly outputDir?: string;
+  /**
+   * Opens a session for a walkthrough about another folder. Default: `IdeSession.open` with
+   * `sessionEnv` and `readyTimeoutMs`.
+   */
+  readonly openSession?: (workspaceRoot: string) => IdeSession;
+  /** Environment for the language servers of sessions this server opens. */
+  readonly sessionEnv?: Readonly<Record<string, string>>;
+  /** `readyTimeoutMs` of sessions this server opens. Default 30 s. */
+  readonly readyTimeoutMs?: number;
+  /** How many sessions for other folders may stay open. Default 4. */
+  readonly maxExtraSessions?: number;
+  /** The walkthrough library; default: `walkthrough/index.ts`, loaded on first use. */
+  readonly walkthrough?: WalkthroughLibrary | (() => Promise<WalkthroughLibrary>);
+  /** Diagnostic lines (never stdout: that is the protocol). Default: dropped. */
+  readonly log?: (line: string) => void;
+}
+
+/** The names of the guidance documents (resources, and ids for `expand_reference`). */
+export const GUIDANCE_NAMES = ['walkthrough-format.md', 'dialect-reference.md'] as const;
+
+/** Calls in flight and done, for health checks and tests. */
+export interface ServerStats {
+  readonly activeCalls: number;
+  readonly completedCalls: number;
+}
+
+/** An MCP server over one IDE session. Connect it to a transport; close it when done. */
+export class DialectMcpServer {
+  readonly mcp: McpServer;
+  readonly session: IdeSession;
+  readonly references = new ReferenceStore();
+  readonly #sessions: SessionCache;
+  #active = 0;
+  #completed = 0;
+
+  constructor(session: IdeSession, options: DialectMcpOptions = {}) {
+    this.session = session;
+    const log = options.log ?? (() => undefined);
+    const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+    this.#sessions = new SessionCache(session, {
+      open:
+        options.openSession ??
+        ((root) => IdeSession.open({ workspaceRoot: root, readyTimeoutMs, ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}) })),
+      max: options.maxExtraSessions ?? 4,
+      log,
+    });
+    const registry = session.registry;
+    const reference = dialectReference(registry);
+    const docs: GuidanceDocument[] = [
+      {
+        name: 'walkthrough-format.md',
+        uri: 'dialect://guidance/walkthrough-format.md',
+        title: 'Writing walkthroughs',
+        description: 'How to write walkthroughs for present_walkthrough: the comment, action, mermaid and gitdiff elements, location expressions, links to code, and a complete example.',
+        text: () => readGuidance('walkthrough-format.md'),
+      },
+      {
+        name: 'dialect-reference.md',
+        uri: 'dialect://guidance/dialect-reference.md',
+        title: 'Dialect reference',
+        description: 'The Dialect language of ide_operation and every function with its parameters, result type and examples (generated from the function registry).',
+        text: () => reference,
+      },
+    ];
+
+    this.mcp = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: readGuidance('server-instructions.md').trim() });
+
+    const track = async (run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
+      this.#active += 1;
+      try {
+        return await run();
+      } finally {
+        this.#active -= 1;
+        this.#completed += 1;
+      }
+    };
+
+    const ideContext = { session, deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS, log };
+    this.mcp.registerTool(
+      'ide_operation',
+      {
+        title: 'Ask the IDE (Dialect)',
+        description: ideOperationDescription(registry),
+        inputSchema: ideOperationInputSchema(options.maxProgramLength ?? DEFAULT_MAX_PROGRAM_LENGTH),
+        outputSchema: ideOperationOutputSchema,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      ({ program }, extra) => track(() => runIdeOperation(ideContext, program, extra)),
+    );
+
+    const library = libraryLoader(options.walkthrough);
+    const walkthroughContext = {
+      sessions: this.#sessions,
+      library,
+      outputDir: outputDirectory(options.outputDir, () => mkdtemp(join(tmpdir(), 'dialect-walkthroughs-'))),
+      log,
+    };
+    this.mcp.registerTool(
+      'present_walkthrough',
+      {
+        title: 'Present a code walkthrough',
+        description: readGuidance('present-walkthrough.md').trim(),
+        inputSchema: presentWalkthroughInputSchema(options.maxWalkthroughLength ?? DEFAULT_MAX_WALKTHROUGH_LENGTH),
+        outputSchema: presentWalkthroughOutputSchema,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      ({ content, baseUri }, extra) => track(() => runPresentWalkthrough(walkthroughContext, content, baseUri, extra)),
+    );
+
+    this.mcp.registerTool(
+      'expand_reference',
+      {
+        title: 'Expand a reference or read a guide',
+        description: `Returns the full content of a compact reference: the JSON stored under an id (the id="…" of a <dialect-ref id="…"/> tag in the conversation), or a guidance document by name: ${docs.map((d) => d.name).join(', ')}.`,
+        inputSchema: expandReferenceInputSchema,
+        outputSchema: expandReferenceOutputSchema,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      ({ id }) => track(async () => runExpandReference(this.references, docs, id)),
+    );
+
+    for (const doc of docs) {
+      this.mcp.registerResource(doc.name, doc.uri, { title: doc.title, description: doc.description, mimeType: 'text/markdown' }, (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: doc.text() }],
+      }));
+    }
+  }
+
+  /** Stores arbitrary JSON under an id, for `expand_reference`. */
+  storeReference(id: string, value: unknown): void {
+    this.references.set(id, value);
+  }
+
+  get stats(): ServerStats {
+    return { activeCalls: this.#active, completedCalls: this.#completed };
+  }
+
+  /** Folders with a session opened for walkthroughs (besides the server's own workspace). */
+  get extraSessionFolders(): string[] {
+    return this.#sessions.openFolders;
+  }
+
+  async connect(transport: Transport): Promise<void> {
+    await this.mcp.connect(transport);
+  }
+
+  /**
+   * Closes the connection and shuts down the sessions this server opened for other folders. The
+   * session passed in belongs to the caller, who shuts it down.
+   */
+  async close(): Promise<void> {
+    try {
+      await this.mcp.close();
+    } finally {
+      await this.#sessions.shutdown();
+    }
+  }
+}
+
+/** Creates the MCP server over a session (connect it to any transport, e.g. the in-memory one). */
+export function createMcpServer(session: IdeSession, options: DialectMcpOptions = {}): DialectMcpServer {
+  return new DialectMcpServer(session, options);
+}
+
+const LIBRARY_FUNCTIONS = ['parseWalkthrough', 'environmentFor', 'resolveWalkthrough', 'renderWalkthroughHtml', 'summarizeWalkthrough', 'walkthroughToJson'] as const;
+
+function libraryLoader(option: DialectMcpOptions['walkthrough']): () => Promise<WalkthroughLibrary> {
+  if (typeof option === 'function') return option;
+  if (option !== undefined) return () => Promise.resolve(option);
+  let loaded: Promise<WalkthroughLibrary> | undefined;
+  return () => {
+    loaded ??= (async () => {
+      // Loaded lazily so the other tools work in a build whose walkthrough renderer is broken.
+      const specifier = '../walkthrough/index.js';
+      const mod = (await import(specifier)) as Partial<Record<(typeof LIBRARY_FUNCTIONS)[number], unknown>>;
+      const missing = LIBRARY_FUNCTIONS.filter((name) => typeof mod[name] !== 'function');
+      if (missing.length > 0) throw new Error(`walkthrough/index.js does not export ${missing.join(', ')}`);
+      return mod as unknown as WalkthroughLibrary;
+    })();
+    loaded.catch(() => (loaded = undefined));
+    return loaded;
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * `dialect mcp`: the MCP server on stdio. stdout carries only the protocol; every log line goes to
+ * stderr. The server stops cleanly — language servers shut down — when the client closes stdin or
+ * the process gets SIGTERM or SIGINT.
+ */
+import { resolve } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { IdeSession } from '../ide-adapter/index.js';
+import { createMcpServer, type DialectMcpOptions } from './server.js';
+
+export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
+  /** The workspace folder. Default: the current directory. */
+  readonly workspaceRoot?: string;
+  /** Environment for the language servers (merged over the process environment by the pool). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Longest the shutdown of the language servers may take before we give up waiting. Default 10 s. */
+  readonly shutdownTimeoutMs?: number;
+  /** Streams, for tests; default: the process's. */
+  readonly stdin?: NodeJS.ReadableStream & { pause(): unknown };
+  readonly stdout?: NodeJS.WritableStream;
+  readonly stderr?: NodeJS.WritableStream;
+  /** Handle SIGTERM/SIGINT (default true). */
+  readonly handleSignals?: boolean;
+}
+
+/** Why the server stopped. */
+export type StopReason = 'stdin-closed' | 'transport-closed' | 'SIGTERM' | 'SIGINT';
+
+/**
+ * Serves MCP on stdio until the client goes away or a signal arrives, then shuts the language
+ * servers down and resolves with the reason. The caller (the CLI) exits afterwards. Throws before
+ * serving when the workspace folder does not exist.
+ */
+export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<StopReason> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const log = (line: string): void => {
+    stderr.write(`dialect mcp: ${line}\n`);
+  };
+  const workspaceRoot = resolve(options.workspaceRoot ?? process.cwd());
+  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  // Throws (before anything is served) when the folder does not exist.
+  const session = IdeSession.open({ workspaceRoot, readyTimeoutMs, ...(options.env !== undefined ? { env: options.env } : {}) });
+  const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
+  const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
+  const statusLog = session.backend.onStatus((text) => log(text));
+  const onRejection = (reason: unknown): void => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+  process.on('unhandledRejection', onRejection);
+
+  let stop!: (reason: StopReason) => void;
+  const stopped = new Promise<StopReason>((r) => (stop = r));
+  const onEnd = (): void => stop('stdin-closed');
+  const onTerm = (): void => stop('SIGTERM');
+  const onInt = (): void => stop('SIGINT');
+  stdin.on('end', onEnd);
+  stdin.on('close', onEnd);
+  if (options.handleSignals !== false) {
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  }
+
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+  transport.onerror = (error) => log(`transport error: ${error.message}`);
+  try {
+    await server.connect(transport);
+    // After connect: the server installs its own onclose, which we chain.
+    const serverOnClose = transport.onclose;
+    transport.onclose = () => {
+      serverOnClose?.();
+      stop('transport-closed');
+    };
+    log(`serving ${session.workspace.root} on stdio`);
+    const reason = await stopped;
+    log(`stopping (${reason}); shutting down the language servers`);
+    return reason;
+  } finally {
+    stdin.off('end', onEnd);
+    stdin.off('close', onEnd);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onInt);
+    statusLog();
+    await withTimeout(
+      (async () => {
+        await server.close().catch((error: unknown) => log(`closing the server failed: ${String(error)}`));
+        await session.shutdown().catch((error: unknown) => log(`shutting down the language servers failed: ${String(error)}`));
+      })(),
+      options.shutdownTimeoutMs ?? 10_000,
+      () => log('the language servers did not shut down in time'),
+    );
+    stdin.pause();
+    process.off('unhandledRejection', onRejection);
+    restoreConsole();
+    log('stopped');
+  }
+}
+
+/** console.log/info/debug write to stdout, which is the protocol: send them to stderr instead. */
+function divertConsoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]): void => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => {
+    console.log = saved.log;
+    console.info = saved.info;
+    console.debug = saved.debug;
+  };
+}
+
+async function withTimeout(work: Promise<void>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((r) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      r();
+    }, ms);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

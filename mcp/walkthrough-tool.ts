@@ -1,0 +1,199 @@
+/**
+ * The `present_walkthrough` tool: parses the walkthrough markdown, resolves every comment's
+ * location with the IDE session of `baseUri` (the server's own session when it is the server's
+ * workspace, else a cached session for that folder), renders the HTML page into the output folder
+ * and answers with the page's path and URI plus every comment that did not resolve or was
+ * ambiguous (with the programs that fix it), so the agent can correct and present it again.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { IdeSession } from '../ide-adapter/index.js';
+import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
+import { progressReporter, type ToolExtra } from './progress.js';
+import { folderFromUri, ToolInputError, type SessionCache } from './sessions.js';
+
+/** Default largest walkthrough, in characters. */
+export const DEFAULT_MAX_WALKTHROUGH_LENGTH = 1_000_000;
+
+/** What this tool needs from the walkthrough library (`walkthrough/index.ts`). */
+export interface WalkthroughLibrary {
+  parseWalkthrough(markdown: string): unknown;
+  environmentFor(session: IdeSession): unknown;
+  resolveWalkthrough(document: unknown, env: unknown, options: { signal?: AbortSignal }): Promise<unknown>;
+  renderWalkthroughHtml(resolved: unknown): string | Promise<string>;
+  summarizeWalkthrough(resolved: unknown): string;
+  walkthroughToJson(resolved: unknown): WalkthroughJsonLike;
+}
+
+/** The parts of the library's `WalkthroughJson` this tool reads. */
+export interface WalkthroughJsonLike {
+  readonly title: string | null;
+  readonly counts: { readonly comments: number; readonly resolved: number; readonly ambiguous: number; readonly unresolved: number; readonly warnings: number };
+  readonly comments: readonly {
+    readonly id: string;
+    readonly line: number;
+    readonly status: 'resolved' | 'ambiguous' | 'unresolved';
+    readonly expression: string | null;
+    readonly ambiguity?: string;
+    readonly choices?: readonly { readonly label: string; readonly program?: string; readonly location: { readonly path: string; readonly line: number } }[];
+    readonly error?: { readonly code: string; readonly message: string; readonly text: string };
+  }[];
+  readonly warnings: readonly { readonly code: string; readonly message: string; readonly line?: number }[];
+}
+
+export function presentWalkthroughInputSchema(maxLength: number) {
+  return {
+    content: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'missing the argument "content": pass the walkthrough as markdown (see the resource walkthrough-format.md)'
+            : '"content" must be a string of markdown (see the resource walkthrough-format.md)',
+      })
+      .max(maxLength, { error: `the walkthrough is longer than ${maxLength} characters; split it into several walkthroughs` })
+      .describe('The walkthrough: markdown with <comment location="…">, <action button="…">, <mermaid> and <gitdiff range="…"> elements (or their ```comment / ```action / ```mermaid / ```gitdiff fenced forms). See walkthrough-format.md.'),
+    baseUri: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'missing the argument "baseUri": pass the absolute path (or file:// URI) of the workspace folder the walkthrough is about'
+            : '"baseUri" must be a string: the absolute path (or file:// URI) of the workspace folder',
+      })
+      .describe('The workspace folder the walkthrough is about (absolute path or file:// URI); paths in the walkthrough are relative to it.'),
+  };
+}
+
+const problemSchema = z.object({
+  id: z.string().describe('the comment, e.g. comment-2'),
+  line: z.number().describe('the line of the walkthrough it starts on'),
+  status: z.enum(['ambiguous', 'unresolved']),
+  location: z.string().nullable().describe('the location expression as written'),
+  message: z.string(),
+  choices: z
+    .array(z.object({ label: z.string(), where: z.string(), program: z.string().optional().describe('put this in location= to select this place') }))
+    .optional(),
+  error: z.string().optional().describe('the error text (with a caret under the problem)'),
+});
+
+export const presentWalkthroughOutputSchema = z.object({
+  path: z.string().describe('the HTML page written'),
+  uri: z.string().describe('the page as a file:// URI'),
+  title: z.string().nullable(),
+  workspace: z.string().describe('the folder locations were resolved in'),
+  counts: z.object({ comments: z.number(), resolved: z.number(), ambiguous: z.number(), unresolved: z.number(), warnings: z.number() }),
+  problems: z.array(problemSchema).describe('every comment that is ambiguous or did not resolve'),
+  warnings: z.array(z.object({ code: z.string(), message: z.string(), line: z.number().optional() })),
+  indexing: indexingSchema,
+});
+
+export type PresentWalkthroughResult = z.infer<typeof presentWalkthroughOutputSchema>;
+
+export interface WalkthroughToolContext {
+  readonly sessions: SessionCache;
+  readonly library: () => Promise<WalkthroughLibrary>;
+  /** The folder pages are written to (created on first use). */
+  readonly outputDir: () => Promise<string>;
+  readonly log: (line: string) => void;
+}
+
+let pageCounter = 0;
+
+/** Runs one `present_walkthrough` call. */
+export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content: string, baseUri: string, extra: ToolExtra): Promise<CallToolResult> {
+  const progress = progressReporter(extra);
+  try {
+    const root = await folderFromUri(baseUri);
+    let library: WalkthroughLibrary;
+    try {
+      library = await ctx.library();
+    } catch (error) {
+      ctx.log(`the walkthrough library is not available: ${String(error)}`);
+      return toolError(`present_walkthrough is not available in this build: the walkthrough renderer could not be loaded (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const session = ctx.sessions.sessionFor(root);
+    progress.report(`resolving the walkthrough's locations in ${root}`);
+    const unsubscribe = progress.enabled ? session.backend.onStatus((text) => progress.report(text)) : undefined;
+    let resolved: unknown;
+    try {
+      const document = library.parseWalkthrough(content);
+      resolved = await library.resolveWalkthrough(document, library.environmentFor(session), { signal: extra.signal });
+    } finally {
+      unsubscribe?.();
+    }
+    const html = await library.renderWalkthroughHtml(resolved);
+    const json = library.walkthroughToJson(resolved);
+    const dir = await ctx.outputDir();
+    pageCounter += 1;
+    const path = join(dir, `${fileStem(json.title)}-${Date.now().toString(36)}-${pageCounter}.html`);
+    await writeFile(path, html, 'utf8');
+    const uri = pathToFileURL(path).href;
+    const indexing = indexingState(session.backend);
+    const structured: PresentWalkthroughResult = {
+      path,
+      uri,
+      title: json.title,
+      workspace: root,
+      counts: { comments: json.counts.comments, resolved: json.counts.resolved, ambiguous: json.counts.ambiguous, unresolved: json.counts.unresolved, warnings: json.counts.warnings },
+      problems: json.comments.flatMap((c): PresentWalkthroughResult['problems'] => {
+        if (c.status === 'resolved') return [];
+        if (c.status === 'ambiguous') {
+          return [
+            {
+              id: c.id,
+              line: c.line,
+              status: 'ambiguous' as const,
+              location: c.expression,
+              message: c.ambiguity ?? 'several locations match',
+              choices: (c.choices ?? []).map((ch) => ({ label: ch.label, where: `${ch.location.path}:${ch.location.line}`, ...(ch.program !== undefined ? { program: ch.program } : {}) })),
+            },
+          ];
+        }
+        return [{ id: c.id, line: c.line, status: 'unresolved' as const, location: c.expression, message: c.error?.message ?? 'the location did not resolve', ...(c.error !== undefined ? { error: c.error.text } : {}) }];
+      }),
+      warnings: json.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.line !== undefined ? { line: w.line } : {}) })),
+      indexing,
+    };
+    const fix = structured.problems.length > 0 ? '\n\nFix the comments above (edit their location= and call present_walkthrough again with the whole walkthrough).' : '';
+    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, '', library.summarizeWalkthrough(resolved) + fix, '', indexingLine(indexing)].join('\n');
+    return { content: [{ type: 'text', text }], structuredContent: structured };
+  } catch (error) {
+    if (error instanceof ToolInputError) return toolError(error.message);
+    if (extra.signal.aborted) return toolError('present_walkthrough was cancelled');
+    ctx.log(`present_walkthrough failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return toolError(`present_walkthrough failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    progress.dispose();
+  }
+}
+
+function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** A file-name-safe stem from the walkthrough's title. */
+function fileStem(title: string | null): string {
+  const slug = (title ?? '')
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+  return slug === '' ? 'walkthrough' : `walkthrough-${slug}`;
+}
+
+/** Makes (once) the folder pages go to. */
+export function outputDirectory(preferred: string | undefined, fallback: () => Promise<string>): () => Promise<string> {
+  let dir: Promise<string> | undefined;
+  return () => {
+    dir ??= (async () => {
+      const target = preferred ?? (await fallback());
+      await mkdir(target, { recursive: true });
+      return target;
+    })();
+    dir.catch(() => (dir = undefined)); // a failure is retried on the next call
+    return dir;
+  };
+}
