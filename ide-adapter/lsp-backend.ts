@@ -25,7 +25,7 @@ import {
   type Range as LspRange,
 } from 'vscode-languageserver-protocol';
 import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ServerInfo } from './backend.js';
-import { isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type PoolOptions, type ServerDefinition } from './lsp/index.js';
+import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
 import type { Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
@@ -40,6 +40,9 @@ const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
 export function kindName(kind: number): string {
   return KIND_NAMES[kind] ?? 'symbol';
 }
+
+/** Lines of the files one call touches, loaded once each. */
+type FileLines = Map<string, Promise<LineSource | undefined>>;
 
 interface CallHandle {
   readonly server: LanguageServer;
@@ -76,13 +79,14 @@ export class LspBackend implements IdeBackend {
 
   async workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
     const servers = await this.#detectedServers();
+    const files: FileLines = new Map();
     const perServer = await Promise.all(
       servers.map(async (server) => {
         const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, options), []);
         const out: BackendSymbol[] = [];
         for (const s of result ?? []) {
           if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
-          const location = await this.#location(server, s.location);
+          const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
           out.push({
             name: s.name,
@@ -233,23 +237,36 @@ export class LspBackend implements IdeBackend {
     const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), ...extra };
     const result = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(method, params, options), null);
     const list: (LspLocation | LocationLink)[] = result === null || result === undefined ? [] : Array.isArray(result) ? result : [result];
-    const out: Location[] = [];
-    for (const entry of list) {
-      const loc: LspLocation = 'targetUri' in entry ? { uri: entry.targetUri, range: entry.targetSelectionRange } : entry;
-      const converted = await this.#location(server, loc);
-      if (converted !== undefined) out.push(converted);
-    }
-    return out;
+    const files: FileLines = new Map();
+    const converted = await Promise.all(
+      list.map((entry) => this.#location(server, 'targetUri' in entry ? { uri: entry.targetUri, range: entry.targetSelectionRange } : entry, files)),
+    );
+    return converted.filter((l): l is Location => l !== undefined);
   }
 
-  /** Converts a server location; undefined for places outside the workspace (std, dependencies). */
-  async #location(server: LanguageServer, loc: { uri: string; range: LspRange }): Promise<Location | undefined> {
+  /**
+   * Converts a server location; undefined for places outside the workspace (std, dependencies).
+   * `files` caches each file's lines for the duration of one call: a reference search can return
+   * thousands of locations in a few hundred files.
+   */
+  async #location(server: LanguageServer, loc: { uri: string; range: LspRange }, files: FileLines = new Map()): Promise<Location | undefined> {
     const abs = uriToPath(loc.uri);
     if (abs === undefined || !this.workspace.contains(abs)) return undefined;
-    const lines = await server.lines(abs).catch(() => undefined);
+    const path = this.workspace.relative(abs);
+    let pending = files.get(abs);
+    if (pending === undefined) {
+      // The workspace caches file lines across calls (validated by mtime): the server's view of a
+      // file is the file on disk, as we never edit documents.
+      pending = this.workspace.lines(path).then(
+        (all): LineSource => ({ lineText: (line: number) => all[line - 1] ?? '' }),
+        () => undefined,
+      );
+      files.set(abs, pending);
+    }
+    const lines = await pending;
     if (lines === undefined) return undefined;
-    const r = server.fromLspRange(lines, loc.range);
-    return { path: this.workspace.relative(abs), start: r.start, end: r.end, content: lines.lineText(r.start.line) };
+    const r = fromLspRange(lines, loc.range, server.positionEncoding);
+    return { path, start: r.start, end: r.end, content: lines.lineText(r.start.line) };
   }
 
   async #callSymbol(server: LanguageServer, item: CallHierarchyItem): Promise<BackendSymbol | undefined> {
@@ -266,11 +283,12 @@ export class LspBackend implements IdeBackend {
   }
 
   async #edges(server: LanguageServer, calls: { item: CallHierarchyItem; ranges: LspRange[]; rangesUri: string }[]): Promise<CallEdge[]> {
+    const files: FileLines = new Map();
     const out: CallEdge[] = [];
     for (const c of calls) {
       const symbol = await this.#callSymbol(server, c.item);
       if (symbol === undefined) continue;
-      const sites = (await Promise.all(c.ranges.map((r) => this.#location(server, { uri: c.rangesUri, range: r })))).filter((l): l is Location => l !== undefined);
+      const sites = (await Promise.all(c.ranges.map((r) => this.#location(server, { uri: c.rangesUri, range: r }, files)))).filter((l): l is Location => l !== undefined);
       out.push({ item: { symbol, handle: { server, item: c.item } satisfies CallHandle }, callSites: sites });
     }
     return out;
