@@ -11,3 +11,4 @@ export { IdeSession, type IdeSessionOptions, type SessionEvaluateOptions } from 
 export { walkFiles } from './walk.js';
 export { Workspace, WorkspaceCode } from './workspace.js';
 export { presentOutcome, presentValue, type PresentOptions } from './present.js';
+export { CONFIG_FILE, loadWorkspaceConfig, type WorkspaceConfig } from './config.js';

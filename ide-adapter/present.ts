@@ -42,7 +42,7 @@ export function presentValue(value: unknown, options: PresentOptions = {}): stri
     }
     if (value.every(isLocation)) return capped(value.slice(0, max).map((l) => locationLine(l, s)), value.length, max);
     if (value.every(isDiffFile)) return value.map((d) => diffText(d, s)).join('\n\n');
-    if (value.every((v) => typeof v === 'string')) return capped((value as string[]).slice(0, max), value.length, max);
+    if (value.every((v) => typeof v === 'string')) return capped((value).slice(0, max), value.length, max);
   }
   if (isSymbolDefinition(value)) return symbolBlock(value, s);
   if (isLocation(value)) {

@@ -6,6 +6,7 @@ import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
 import type { IdeBackend } from './backend.js';
 import { createIdeRegistry, type IdeHost } from './functions/index.js';
 import { LspBackend, type LspBackendOptions } from './lsp-backend.js';
+import { loadWorkspaceConfig } from './config.js';
 import { Workspace } from './workspace.js';
 
 export interface IdeSessionOptions extends LspBackendOptions {
@@ -50,6 +51,15 @@ export class IdeSession {
   /** Opens a session on a workspace folder; servers start in the background. */
   static open(options: IdeSessionOptions): IdeSession {
     return new IdeSession(options);
+  }
+
+  /**
+   * Opens a session with the workspace's `dialect.json` servers added (see `config.ts`). Throws a
+   * `DialectError` for an unreadable or invalid configuration file.
+   */
+  static async openConfigured(options: IdeSessionOptions): Promise<IdeSession> {
+    const config = await loadWorkspaceConfig(new Workspace(options.workspaceRoot).root);
+    return new IdeSession({ ...options, definitions: [...config.servers, ...(options.definitions ?? [])] });
   }
 
   /** Evaluates a Dialect program against the workspace. */

@@ -91,8 +91,17 @@ export function toLspCharacter(lineText: string, column: number, encoding: Posit
   let units = 0;
   let seen = 0;
   for (let i = 0; i < lineText.length && seen < before; seen++) {
-    const [cp, width] = codePointAt(lineText, i);
-    units += unitsOf(cp, encoding);
+    const c = lineText.charCodeAt(i);
+    let cp = c;
+    let width = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < lineText.length) {
+      const d = lineText.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        width = 2;
+      }
+    }
+    units += c < 0x80 ? 1 : unitsOf(cp, encoding);
     i += width;
   }
   return units;
@@ -106,9 +115,19 @@ export function fromLspCharacter(lineText: string, character: number, encoding: 
   const target = Number.isFinite(character) ? Math.max(0, Math.floor(character)) : 0;
   let units = 0;
   let column = 1;
+  // Hot path (thousands of reference locations per query): no allocation per character.
   for (let i = 0; i < lineText.length; column++) {
-    const [cp, width] = codePointAt(lineText, i);
-    const next = units + unitsOf(cp, encoding);
+    const c = lineText.charCodeAt(i);
+    let cp = c;
+    let width = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < lineText.length) {
+      const d = lineText.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        width = 2;
+      }
+    }
+    const next = units + (c < 0x80 ? 1 : unitsOf(cp, encoding));
     if (next > target) break;
     units = next;
     i += width;

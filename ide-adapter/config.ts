@@ -1,0 +1,70 @@
+/**
+ * Workspace configuration: `dialect.json` at the workspace root (or the file `DIALECT_CONFIG`
+ * names) adds language servers beyond the built-in rust-analyzer and TypeScript:
+ *
+ * ```json
+ * { "servers": [{ "id": "pyright", "command": "pyright-langserver", "args": ["--stdio"],
+ *                 "languages": [{ "languageId": "python", "extensions": [".py"] }],
+ *                 "rootMarkers": ["pyproject.toml"] }] }
+ * ```
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { DialectError } from '../dialect/index.js';
+import { defineServer, type CustomServerConfig, type ServerDefinition } from './lsp/servers.js';
+
+export const CONFIG_FILE = 'dialect.json';
+
+const serverSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, "-", "_" or "."'),
+  displayName: z.string().optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  languages: z.array(z.object({ languageId: z.string().min(1), extensions: z.array(z.string().min(1)).min(1) })).min(1),
+  filePatterns: z.array(z.string()).optional(),
+  rootMarkers: z.array(z.string()).optional(),
+  initializationOptions: z.unknown().optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  readiness: z.enum(['rust-analyzer-status', 'progress', 'immediate']).optional(),
+  installHint: z.string().optional(),
+  envVar: z.string().optional(),
+  versionArgs: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+
+const configSchema = z.object({ servers: z.array(serverSchema).default([]) }).strict();
+
+export interface WorkspaceConfig {
+  readonly servers: readonly ServerDefinition[];
+  /** The file it came from, if any. */
+  readonly source?: string;
+}
+
+/** Reads the workspace's configuration; no file means the built-ins only. Bad files are clear errors. */
+export async function loadWorkspaceConfig(root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<WorkspaceConfig> {
+  const file = env['DIALECT_CONFIG'] ?? join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    if (env['DIALECT_CONFIG'] !== undefined) throw new DialectError({ code: 'config-not-found', message: `DIALECT_CONFIG names ${file}, which cannot be read` });
+    return { servers: [] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new DialectError({ code: 'invalid-config', message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
+  }
+  const parsed = configSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new DialectError({
+      code: 'invalid-config',
+      message: `${file} is not a valid Dialect configuration: ${problems.join('; ')}`,
+      hint: 'expected {"servers": [{"id", "command", "args", "languages": [{"languageId", "extensions"}], "rootMarkers"}]}',
+    });
+  }
+  return { servers: parsed.data.servers.map((s) => defineServer(s as CustomServerConfig)), source: file };
+}

@@ -1,0 +1,50 @@
+/** Workspace configuration: dialect.json adds language servers, bad files are clear errors. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadWorkspaceConfig } from '../config.js';
+import { IdeSession } from '../session.js';
+import { bundledTypeScriptServer } from '../lsp/servers.js';
+
+const dirs: string[] = [];
+async function workspaceWith(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dialect-config-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+describe('dialect.json', () => {
+  it('is optional', async () => {
+    expect((await loadWorkspaceConfig(await workspaceWith({}))).servers).toEqual([]);
+  });
+
+  it('rejects invalid files with the path of each problem', async () => {
+    const bad = await workspaceWith({ 'dialect.json': JSON.stringify({ servers: [{ id: 'x y', command: '', languages: [] }], extra: 1 }) });
+    await expect(loadWorkspaceConfig(bad)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/servers\.0\.id.*servers\.0\.command.*servers\.0\.languages|extra/s) as unknown });
+    const broken = await workspaceWith({ 'dialect.json': '{"servers": [' });
+    await expect(loadWorkspaceConfig(broken)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringContaining('not valid JSON') as unknown });
+  });
+
+  it('adds a custom server that the session detects, starts and queries', async () => {
+    const command = bundledTypeScriptServer()[0];
+    const root = await workspaceWith({
+      'dialect.json': JSON.stringify({
+        servers: [{ id: 'custom-ts', displayName: 'custom TypeScript', command, args: ['--lsp', '--stdio'], languages: [{ languageId: 'typescript', extensions: ['.ts'] }], rootMarkers: ['main.ts'] }],
+      }),
+      'main.ts': 'export function configured(): number {\n  return 1;\n}\n',
+    });
+    const session = await IdeSession.openConfigured({ workspaceRoot: root });
+    try {
+      const o = await session.evaluate('findDefinitions("configured")', { deadlineMs: 60_000 });
+      expect(o.kind === 'value' && (o.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path)).toEqual(['main.ts']);
+      expect(session.backend.servers().map((s) => s.id)).toContain('custom-ts');
+    } finally {
+      await session.shutdown();
+    }
+  });
+});
