@@ -47,7 +47,7 @@ describe.skipIf(!available)('completeness and fallbacks (rust-analyzer)', () => 
           const v: unknown = Reflect.get(target, key);
           return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
         },
-      }) as IdeBackend;
+      });
       const host = { ...session.host, backend: blind };
       const o = await session.interpreter.evaluate('findDefinitions("validate_token")', { host, deadlineMs: 60_000 });
       if (o.kind !== 'value') throw new Error(`expected a value, got ${o.kind}`);
