@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { outcomeToJson, type Outcome } from '../dialect/index.js';
-import { presentOutcome, type IdeBackend, type IdeSession } from '../ide-adapter/index.js';
+import { presentOutcome, type IdeSession, type ServerInfo } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
@@ -80,11 +80,24 @@ function describeType(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** The servers' state right now. */
-export function indexingState(backend: IdeBackend): IndexingState {
-  const servers = backend.servers();
+/** Sessions whose servers have been started (detected and launched; not necessarily indexed). */
+const startedSessions = new WeakSet<IdeSession>();
+
+/** Remembers when a session's servers have started, for {@link indexingState}. */
+export function watchStartup(session: IdeSession): void {
+  void session.started.then(() => startedSessions.add(session));
+}
+
+/** The servers' state right now. Before the session's servers have started, nothing is complete. */
+export function indexingState(session: IdeSession): IndexingState {
+  const servers = session.backend.servers();
   const busy = servers.filter((s) => s.state === 'starting' || s.state === 'indexing' || s.state === 'idle');
-  return { complete: busy.length === 0, pending: busy.map((s) => s.text), servers: servers.map((s) => s.text) };
+  // The pool appends the memory use (", 633 MB"): not something an agent needs to read.
+  const line = (s: ServerInfo): string => s.text.replace(/, \d+ MB$/, '');
+  if (!startedSessions.has(session) && busy.length === 0) {
+    return { complete: false, pending: ['language servers: starting'], servers: servers.map(line) };
+  }
+  return { complete: busy.length === 0, pending: busy.map(line), servers: servers.map(line) };
 }
 
 /** One line for the end of every answer. */
@@ -158,7 +171,7 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
   const progress = progressReporter(extra, { onError: (error) => ctx.log(`progress notification failed: ${String(error)}`) });
   let unsubscribe: (() => void) | undefined;
   if (progress.enabled) {
-    const state = indexingState(session.backend);
+    const state = indexingState(session);
     progress.report(`evaluating ${abbreviate(program)}${state.complete ? '' : ` — waiting for ${state.pending.join('; ')}`}`);
     unsubscribe = session.backend.onStatus((text) => progress.report(text));
   }
@@ -168,7 +181,7 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
   } catch (error) {
     // The interpreter never throws for anything a program does; this is a bug, reported as such.
     ctx.log(`ide_operation failed unexpectedly for ${abbreviate(program)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    const indexing = indexingState(session.backend);
+    const indexing = indexingState(session);
     return {
       isError: true,
       content: [{ type: 'text', text: `internal error while evaluating the program: ${error instanceof Error ? error.message : String(error)}\n\n${indexingLine(indexing)}` }],
@@ -177,7 +190,7 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
     unsubscribe?.();
     progress.dispose();
   }
-  const indexing = indexingState(session.backend);
+  const indexing = indexingState(session);
   return {
     ...(outcome.kind === 'error' ? { isError: true } : {}),
     content: [{ type: 'text', text: outcomeText(outcome, indexing) }],

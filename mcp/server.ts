@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { IdeSession } from '../ide-adapter/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
 import { readGuidance } from './guidance.js';
-import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation } from './ide-operation.js';
+import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
 import { SessionCache } from './sessions.js';
 import {
@@ -69,12 +69,15 @@ export class DialectMcpServer {
 
   constructor(session: IdeSession, options: DialectMcpOptions = {}) {
     this.session = session;
+    watchStartup(session);
     const log = options.log ?? (() => undefined);
     const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
     this.#sessions = new SessionCache(session, {
-      open:
-        options.openSession ??
-        ((root) => IdeSession.open({ workspaceRoot: root, readyTimeoutMs, ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}) })),
+      open: (root) => {
+        const opened = options.openSession?.(root) ?? IdeSession.open({ workspaceRoot: root, readyTimeoutMs, ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}) });
+        watchStartup(opened);
+        return opened;
+      },
       max: options.maxExtraSessions ?? 4,
       log,
     });

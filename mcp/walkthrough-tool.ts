@@ -130,7 +130,7 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     const path = join(dir, `${fileStem(json.title)}-${Date.now().toString(36)}-${pageCounter}.html`);
     await writeFile(path, html, 'utf8');
     const uri = pathToFileURL(path).href;
-    const indexing = indexingState(session.backend);
+    const indexing = indexingState(session);
     const structured: PresentWalkthroughResult = {
       path,
       uri,
