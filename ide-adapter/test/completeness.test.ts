@@ -4,7 +4,6 @@
  * index does not offer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IdeBackend } from '../backend.js';
 import { IdeSession } from '../session.js';
 import type { SymbolDefinition } from '../model.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
