@@ -13,7 +13,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const SECTIONS = ['parse', 'interpreter', 'lsp'] as const;
+const SECTIONS = ['parse', 'interpreter', 'lsp', 'walkthrough'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function runSection(section: Section): Promise<string | undefined> {
@@ -24,6 +24,8 @@ async function runSection(section: Section): Promise<string | undefined> {
       return (await (await import('./interpreter.js')).benchInterpreter()).markdown;
     case 'lsp':
       return (await import('./lsp.js')).benchLanguageServers();
+    case 'walkthrough':
+      return (await import('./walkthrough.js')).benchWalkthrough();
   }
 }
 
@@ -62,7 +64,7 @@ if (args[0] === '--section') {
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} at commit ${commit}: Node ${process.version}, ${cpus().length} × ${cpu}.`,
     'Each section runs in a fresh process; every comparison inside a section is measured interleaved in the same process, against the baseline its table names. Numbers are medians.',
-    'Rerun sections with `npm run bench -- parse interpreter` (sections: parse, interpreter, lsp); only a full run rewrites this file.',
+    'Rerun sections with `npm run bench -- parse interpreter` (sections: parse, interpreter, lsp, walkthrough); only a full run rewrites this file.',
   ].join('\n');
   const text = `${header}\n\n${parts.join('\n\n')}\n`;
   if (args.length === 0) await writeFile(`${root}/BENCHMARKS.md`, text);

@@ -67,68 +67,101 @@ interface WorkerReply {
   readonly total: number;
 }
 
-// Self-contained so it runs from source (tests) and from the build alike.
+// Self-contained so it runs from source (tests) and from the build alike. The worker serves
+// requests one at a time; a worker that overran its time budget is terminated, never reused.
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const { readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const cp = (s, from, to) => { let n = 0; for (let i = from; i < to; i++) { const c = s.charCodeAt(i); if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) { const d = s.charCodeAt(i + 1); if (d >= 0xdc00 && d <= 0xdfff) i++; } n++; } return n; };
-const { root, files, pattern, maxResults, maxFileBytes } = workerData;
-const re = new RegExp(pattern, 'g');
-const matches = [];
-let total = 0;
-for (const path of files) {
-  let text;
-  try { if (statSync(join(root, path)).size > maxFileBytes) continue; text = readFileSync(join(root, path), 'utf8'); } catch { continue; }
-  if (text.includes('\\u0000')) continue; // binary
-  const lines = text.split(/\\r\\n|\\n|\\r/);
-  for (let l = 0; l < lines.length; l++) {
-    const line = lines[l];
-    re.lastIndex = 0;
-    let m;
-    while ((m = re.exec(line)) !== null) {
-      total++;
-      if (matches.length < maxResults) {
-        const startCol = cp(line, 0, m.index) + 1;
-        const endCol = startCol + cp(line, m.index, m.index + m[0].length);
-        matches.push({ path, start: { line: l + 1, column: startCol }, end: { line: l + 1, column: endCol }, content: line.length > 1000 ? line.slice(0, 1000) + '…' : line, match: m[0].length > 200 ? m[0].slice(0, 200) + '…' : m[0] });
+parentPort.on('message', ({ id, root, files, pattern, maxResults, maxFileBytes }) => {
+  const re = new RegExp(pattern, 'g');
+  const matches = [];
+  let total = 0;
+  for (const path of files) {
+    let text;
+    try { if (statSync(join(root, path)).size > maxFileBytes) continue; text = readFileSync(join(root, path), 'utf8'); } catch { continue; }
+    if (text.includes('\\u0000')) continue; // binary
+    const lines = text.split(/\\r\\n|\\n|\\r/);
+    for (let l = 0; l < lines.length; l++) {
+      const line = lines[l];
+      re.lastIndex = 0;
+      let m;
+      while ((m = re.exec(line)) !== null) {
+        total++;
+        if (matches.length < maxResults) {
+          const startCol = cp(line, 0, m.index) + 1;
+          const endCol = startCol + cp(line, m.index, m.index + m[0].length);
+          matches.push({ path, start: { line: l + 1, column: startCol }, end: { line: l + 1, column: endCol }, content: line.length > 1000 ? line.slice(0, 1000) + '…' : line, match: m[0].length > 200 ? m[0].slice(0, 200) + '…' : m[0] });
+        }
+        if (m[0].length === 0) re.lastIndex++;
       }
-      if (m[0].length === 0) re.lastIndex++;
     }
   }
-}
-parentPort.postMessage({ matches, total });
+  parentPort.postMessage({ id, matches, total });
+});
 `;
+
+/** Idle workers kept for the next search (starting one costs tens of milliseconds). */
+const idle: Worker[] = [];
+const MAX_IDLE = 2;
+let nextId = 0;
+
+function takeWorker(): Worker {
+  const worker = idle.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+  worker.unref(); // an idle worker never keeps the process alive
+  return worker;
+}
+
+function releaseWorker(worker: Worker): void {
+  if (idle.length < MAX_IDLE) idle.push(worker);
+  else void worker.terminate();
+}
 
 function runInWorker(request: WorkerRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WorkerReply> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: request });
+    const worker = takeWorker();
+    worker.ref(); // busy: keep the process alive until it answers
+    const id = nextId++;
     let settled = false;
-    const finish = (fn: () => void): void => {
+    const finish = (fn: () => void, reusable: boolean): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      worker.unref();
+      if (reusable) releaseWorker(worker);
+      else void worker.terminate();
       fn();
     };
     const timer = setTimeout(
       () =>
-        finish(() =>
-          reject(
-            new DialectError({
-              code: SearchCode.RegexTimeout,
-              message: `the search for ${JSON.stringify(request.pattern)} was stopped after ${timeoutMs / 1000} s`,
-              hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
-            }),
-          ),
+        finish(
+          () =>
+            reject(
+              new DialectError({
+                code: SearchCode.RegexTimeout,
+                message: `the search for ${JSON.stringify(request.pattern)} was stopped after ${timeoutMs / 1000} s`,
+                hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
+              }),
+            ),
+          false,
         ),
       timeoutMs,
     );
-    const onAbort = (): void => finish(() => reject(new DialectError({ code: 'cancelled', message: 'the search was cancelled' })));
+    const onAbort = (): void => finish(() => reject(new DialectError({ code: 'cancelled', message: 'the search was cancelled' })), false);
+    const onMessage = (reply: WorkerReply & { id: number }): void => {
+      if (reply.id === id) finish(() => resolve(reply), true);
+    };
+    const onError = (error: Error): void => finish(() => reject(error), false);
+    const onExit = (code: number): void => finish(() => reject(new Error(`the search worker exited with code ${code}`)), false);
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (reply: WorkerReply) => finish(() => resolve(reply)));
-    worker.once('error', (error) => finish(() => reject(error)));
-    worker.once('exit', (code) => finish(() => reject(new Error(`the search worker exited with code ${code}`))));
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    worker.postMessage({ id, ...request });
   });
 }
