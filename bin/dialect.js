@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The `dialect` command. The CLI is TypeScript compiled to dist/ by `npm run build`.
+import { existsSync } from 'node:fs';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+import { URL } from 'node:url';
+
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write(`dialect: ${main.pathname} is missing — run npm run build (in ${new URL('..', import.meta.url).pathname})\n`);
+  process.exit(1);
+}
+const { runCli } = await import(main.href);
+const code = await runCli(process.argv.slice(2));
+process.exitCode = code;
+// Everything is shut down by now; if a stray handle still keeps the event loop alive, do not hang.
+setTimeout(() => process.exit(code), 5000).unref();

@@ -1,0 +1,99 @@
+/**
+ * `dialect eval PROGRAM`: one evaluation for scripts. The exit code says what came out (0 value,
+ * 1 error, 2 ambiguity); `--json` prints only the outcome as JSON. The servers are started only
+ * when the program needs them, and are always shut down before returning.
+ */
+import { performance } from 'node:perf_hooks';
+import { outcomeToJson, parse, type Outcome } from '../dialect/index.js';
+import { presentOutcome, presentValue } from '../ide-adapter/index.js';
+import { CliSession } from './session.js';
+import { LiveLine, styles, useColor, type Io } from './terminal.js';
+import { ExitCode, UsageError } from './usage.js';
+
+export interface EvalOptions {
+  /** The program, or `-` to read it from stdin. */
+  readonly program: string;
+  readonly workspace: string;
+  readonly json: boolean;
+  readonly timeoutMs: number;
+  readonly io: Io;
+}
+
+/** Programs read from stdin may be at most this long. */
+const MAX_PROGRAM_BYTES = 4 * 1024 * 1024;
+
+export async function runEval(options: EvalOptions): Promise<number> {
+  const { io } = options;
+  const program = options.program === '-' ? await readStdin(io.stdin) : options.program;
+  const startedAt = performance.now();
+  const parsed = parse(program);
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs });
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+    controller.abort();
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
+  const live = new LiveLine(io.stderr);
+  const s = styles(useColor(io.stderr, io.env));
+  try {
+    if (parsed.ok && cli.needsServers(parsed.ast)) {
+      // The servers answer "no such symbol" while they index: wait for them first.
+      const waitBudget = Math.max(1_000, options.timeoutMs - 5_000);
+      await cli
+        .waitUntilSettled({
+          signal: controller.signal,
+          timeoutMs: waitBudget,
+          onProgress: options.json ? undefined : (text) => live.show(s.dim(`⋯ waiting for the index: ${text}`)),
+        })
+        .catch(() => false); // aborted: the evaluation below reports the cancellation
+      live.clear();
+    }
+    const remaining = Math.max(5_000, options.timeoutMs - (performance.now() - startedAt));
+    const outcome = await cli.session.evaluate(program, { signal: controller.signal, deadlineMs: remaining });
+    print(outcome, options);
+    if (interrupted) return ExitCode.Interrupted;
+    return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
+  } finally {
+    live.clear();
+    for (const signal of signals) process.off(signal, onSignal);
+    await cli.shutdown();
+  }
+}
+
+function print(outcome: Outcome, options: EvalOptions): void {
+  const { io } = options;
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(outcomeToJson(outcome), null, 2)}\n`);
+    return;
+  }
+  const color = useColor(io.stdout, io.env);
+  const s = styles(useColor(io.stderr, io.env));
+  switch (outcome.kind) {
+    case 'value': {
+      // The value alone on stdout (for pipes); notes such as "still indexing" on stderr.
+      io.stdout.write(`${presentValue(outcome.value, { color })}\n`);
+      for (const note of outcome.notes) io.stderr.write(`${s.yellow('note:')} ${note}\n`);
+      return;
+    }
+    case 'ambiguity':
+      io.stdout.write(`${presentOutcome(outcome, { color })}\n`);
+      return;
+    case 'error':
+      io.stderr.write(`${presentOutcome(outcome, { color: useColor(io.stderr, io.env) })}\n`);
+  }
+}
+
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > MAX_PROGRAM_BYTES) throw new UsageError(`the program on stdin is longer than ${MAX_PROGRAM_BYTES / 1024 / 1024} MB`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,115 @@
+/**
+ * The `dialect` command: parses the command line and runs one command. `bin/dialect.js` calls
+ * {@link runCli} and exits with the code it returns.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DialectError } from '../dialect/index.js';
+import { runEval } from './eval.js';
+import { packageVersion } from './package.js';
+import { runRepl } from './repl.js';
+import { processIo, styles, useColor, type Io } from './terminal.js';
+import { runTour } from './tour.js';
+import { COMMANDS, ExitCode, overview, parseCommandLine, UsageError } from './usage.js';
+
+/** Runs the command line `argv` (without `node` and the script) and resolves with the exit code. */
+export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseCommandLine(argv);
+  switch (parsed.kind) {
+    case 'help':
+      io.stdout.write(`${parsed.text}\n`);
+      return ExitCode.Value;
+    case 'version':
+      io.stdout.write(`dialect ${packageVersion()}\n`);
+      return ExitCode.Value;
+    case 'none':
+      // Like node and python: no arguments in a terminal starts the REPL.
+      if (io.stdin.isTTY === true && io.stdout.isTTY === true) return runRepl({ workspace: workspaceOf(undefined), io, version: packageVersion() });
+      throw new UsageError('a command is needed', `${overview().split('\n\n')[1] ?? ''}\n(dialect --help for more)`);
+    case 'command':
+      break;
+  }
+  const { name, values, positionals } = parsed;
+  const workspaceOption = typeof values['workspace'] === 'string' ? values['workspace'] : undefined;
+  switch (name) {
+    case 'repl':
+      return runRepl({ workspace: workspaceOf(workspaceOption), io, version: packageVersion() });
+    case 'eval':
+      return runEval({
+        program: positionals[0] as string,
+        workspace: workspaceOf(workspaceOption),
+        json: values['json'] === true,
+        timeoutMs: timeoutOf(values['timeout']),
+        io,
+      });
+    case 'tour':
+      return runTour({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), io });
+    case 'mcp': {
+      const { runMcp } = await import('./mcp.js'); // the MCP SDK loads only for this command
+      return runMcp({ workspace: workspaceOf(workspaceOption) });
+    }
+    case 'walkthrough': {
+      const [action, file] = positionals;
+      if (action !== 'render') {
+        throw new UsageError(`unknown walkthrough action "${action ?? ''}"`, 'usage: dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html] [--json] [--open]');
+      }
+      const { runWalkthroughRender } = await import('./walkthrough.js');
+      return runWalkthroughRender({
+        file: file as string,
+        workspace: workspaceOf(workspaceOption),
+        output: typeof values['output'] === 'string' ? values['output'] : undefined,
+        json: values['json'] === true,
+        open: values['open'] === true,
+        io,
+      });
+    }
+    default:
+      throw new UsageError(`unknown command "${name}"`, `commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+  }
+}
+
+/** The workspace folder: `--workspace`, else the current directory. Must exist. */
+function workspaceOf(option: string | undefined): string {
+  const path = resolve(option ?? process.cwd());
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    throw new UsageError(`the workspace folder ${path} does not exist`, 'pass an existing folder with --workspace DIR');
+  }
+  if (!isDirectory) throw new UsageError(`the workspace ${path} is not a folder`, 'pass the project folder with --workspace DIR');
+  return path;
+}
+
+function timeoutOf(value: string | boolean | undefined): number {
+  if (value === undefined || typeof value === 'boolean') return 120_000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a number of seconds, not "${value}"`, 'e.g. --timeout 30');
+  return Math.round(seconds * 1000);
+}
+
+function report(error: unknown, io: Io): number {
+  const s = styles(useColor(io.stderr, io.env));
+  if (error instanceof UsageError) {
+    // Messages name their command (`dialect eval: unknown option --jsn`) or get the program's name.
+    const text = error.message.startsWith('dialect') ? error.message.replace(/^([^:]*:)/, (m) => s.red(m)) : `${s.red('dialect:')} ${error.message}`;
+    io.stderr.write(`${text}\n`);
+    if (error.hint !== undefined) io.stderr.write(`${error.hint.replace(/^/gm, '  ')}\n`);
+    return ExitCode.Usage;
+  }
+  if (error instanceof DialectError) {
+    // Opening the workspace: a missing folder, an invalid dialect.json.
+    io.stderr.write(`${s.red('dialect:')} ${error.message}\n${error.hint !== undefined ? `  ${error.hint}\n` : ''}`);
+    return ExitCode.Usage;
+  }
+  io.stderr.write(`${s.red('dialect: internal error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return ExitCode.Error;
+}

@@ -1,0 +1,12 @@
+/**
+ * `dialect mcp`: the MCP server on stdio, from `mcp/`. stdout carries only the protocol, so the
+ * CLI prints nothing there; `runMcpServer` logs to stderr and shuts the servers down when the
+ * client goes away or a signal arrives.
+ */
+import { runMcpServer } from '../mcp/index.js';
+import { ExitCode } from './usage.js';
+
+export async function runMcp(options: { readonly workspace: string }): Promise<number> {
+  await runMcpServer({ workspaceRoot: options.workspace });
+  return ExitCode.Value;
+}

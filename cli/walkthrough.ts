@@ -1,0 +1,88 @@
+/**
+ * `dialect walkthrough render FILE.md`: resolves a walkthrough's Dialect programs against the
+ * workspace and writes the page (or prints the JSON), with the summary of what did not resolve
+ * on stderr. The exit code follows `eval`: 0 everything resolved, 1 something is unresolved (or a
+ * diff failed), 2 some comments are ambiguous.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { environmentFor, renderWalkthroughFile, WalkthroughError, WalkthroughErrorCode } from '../walkthrough/index.js';
+import { CliSession } from './session.js';
+import { LiveLine, styles, useColor, type Io } from './terminal.js';
+import { ExitCode, UsageError } from './usage.js';
+
+export interface WalkthroughOptions {
+  readonly file: string;
+  readonly workspace: string;
+  readonly output: string | undefined;
+  readonly json: boolean;
+  readonly open: boolean;
+  readonly io: Io;
+}
+
+const OPEN_TIMEOUT_MS = 10_000;
+
+export async function runWalkthroughRender(options: WalkthroughOptions): Promise<number> {
+  const { io } = options;
+  const file = resolve(options.file);
+  if (!existsSync(file)) throw new UsageError(`the walkthrough ${options.file} does not exist`, 'usage: dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html]');
+  const s = styles(useColor(io.stderr, io.env));
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true });
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+    controller.abort();
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
+  const live = new LiveLine(io.stderr);
+  try {
+    // Names are looked up through the servers, which answer "no such symbol" while they index.
+    await cli
+      .waitUntilSettled({ signal: controller.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
+      .catch(() => false);
+    live.clear();
+    if (interrupted) return ExitCode.Interrupted;
+    let rendered;
+    try {
+      rendered = await renderWalkthroughFile(file, environmentFor(cli.session), { signal: controller.signal });
+    } catch (error) {
+      if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.Cancelled) return ExitCode.Interrupted;
+      if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
+      throw error;
+    }
+    io.stderr.write(`${rendered.summary}\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify(rendered.json, null, 2)}\n`);
+    const out = options.output !== undefined ? resolve(options.output) : !options.json || options.open ? join(dirname(file), `${basename(file, extname(file))}.html`) : undefined;
+    if (out !== undefined) {
+      await writeFile(out, rendered.html);
+      io.stderr.write(`${s.green('✓')} wrote ${out}\n`);
+      if (options.open) await openInBrowser(out, io);
+    }
+    const statuses = rendered.resolved.comments.map((c) => c.resolution.status);
+    if (statuses.includes('unresolved') || rendered.resolved.diffs.some((d) => d.error !== undefined)) return ExitCode.Error;
+    if (statuses.includes('ambiguous')) return ExitCode.Ambiguity;
+    return ExitCode.Value;
+  } finally {
+    live.clear();
+    for (const signal of signals) process.off(signal, onSignal);
+    await cli.shutdown();
+  }
+}
+
+/** Opens a file with xdg-open when there is one; otherwise says where it is. */
+function openInBrowser(path: string, io: Io): Promise<void> {
+  return new Promise((done) => {
+    execFile('xdg-open', [path], { timeout: OPEN_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error) => {
+      if (error !== null) {
+        const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+        io.stderr.write(`${missing ? 'xdg-open is not installed' : `xdg-open failed: ${error.message}`}; open ${pathToFileURL(path).href} in a browser\n`);
+      }
+      done();
+    });
+  });
+}
