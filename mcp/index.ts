@@ -6,5 +6,5 @@ export { createMcpServer, DialectMcpServer, GUIDANCE_NAMES, SERVER_NAME, SERVER_
 export { runMcpServer, type RunMcpServerOptions, type StopReason } from './stdio.js';
 export { functionCatalog, ideOperationDescription, dialectReference } from './describe.js';
 export { ideOperationOutputSchema, type IdeOperationResult, type IndexingState } from './ide-operation.js';
-export { presentWalkthroughOutputSchema, type PresentWalkthroughResult, type WalkthroughLibrary } from './walkthrough-tool.js';
+export { presentWalkthroughOutputSchema, type PresentWalkthroughResult } from './walkthrough-tool.js';
 export { expandReferenceOutputSchema, ReferenceStore } from './references.js';

@@ -15,9 +15,7 @@ import { readGuidance } from './guidance.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
 import { SessionCache } from './sessions.js';
-import {
-  DEFAULT_MAX_WALKTHROUGH_LENGTH, outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough, type WalkthroughLibrary,
-} from './walkthrough-tool.js';
+import { DEFAULT_MAX_WALKTHROUGH_LENGTH, outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough } from './walkthrough-tool.js';
 
 /** The server's name and version as clients see them. */
 export const SERVER_NAME = 'dialect';
@@ -43,8 +41,6 @@ export interface DialectMcpOptions {
   readonly readyTimeoutMs?: number;
   /** How many sessions for other folders may stay open. Default 4. */
   readonly maxExtraSessions?: number;
-  /** The walkthrough library; default: `walkthrough/index.ts`, loaded on first use. */
-  readonly walkthrough?: WalkthroughLibrary | (() => Promise<WalkthroughLibrary>);
   /** Diagnostic lines (never stdout: that is the protocol). Default: dropped. */
   readonly log?: (line: string) => void;
 }
@@ -125,10 +121,9 @@ export class DialectMcpServer {
       ({ program }, extra) => track(() => runIdeOperation(ideContext, program, extra)),
     );
 
-    const library = libraryLoader(options.walkthrough);
     const walkthroughContext = {
       sessions: this.#sessions,
-      library,
+      deadlineMs: ideContext.deadlineMs,
       outputDir: outputDirectory(options.outputDir, () => mkdtemp(join(tmpdir(), 'dialect-walkthroughs-'))),
       log,
     };
@@ -197,24 +192,4 @@ export class DialectMcpServer {
 /** Creates the MCP server over a session (connect it to any transport, e.g. the in-memory one). */
 export function createMcpServer(session: IdeSession, options: DialectMcpOptions = {}): DialectMcpServer {
   return new DialectMcpServer(session, options);
-}
-
-const LIBRARY_FUNCTIONS = ['parseWalkthrough', 'environmentFor', 'resolveWalkthrough', 'renderWalkthroughHtml', 'summarizeWalkthrough', 'walkthroughToJson'] as const;
-
-function libraryLoader(option: DialectMcpOptions['walkthrough']): () => Promise<WalkthroughLibrary> {
-  if (typeof option === 'function') return option;
-  if (option !== undefined) return () => Promise.resolve(option);
-  let loaded: Promise<WalkthroughLibrary> | undefined;
-  return () => {
-    loaded ??= (async () => {
-      // Loaded lazily so the other tools work in a build whose walkthrough renderer is broken.
-      const specifier = '../walkthrough/index.js';
-      const mod = (await import(specifier)) as Partial<Record<(typeof LIBRARY_FUNCTIONS)[number], unknown>>;
-      const missing = LIBRARY_FUNCTIONS.filter((name) => typeof mod[name] !== 'function');
-      if (missing.length > 0) throw new Error(`walkthrough/index.js does not export ${missing.join(', ')}`);
-      return mod as unknown as WalkthroughLibrary;
-    })();
-    loaded.catch(() => (loaded = undefined));
-    return loaded;
-  };
 }

@@ -10,39 +10,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { IdeSession } from '../ide-adapter/index.js';
+import { environmentFor, renderWalkthrough, type WalkthroughJson } from '../walkthrough/index.js';
 import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { folderFromUri, ToolInputError, type SessionCache } from './sessions.js';
 
 /** Default largest walkthrough, in characters. */
 export const DEFAULT_MAX_WALKTHROUGH_LENGTH = 1_000_000;
-
-/** What this tool needs from the walkthrough library (`walkthrough/index.ts`). */
-export interface WalkthroughLibrary {
-  parseWalkthrough(markdown: string): unknown;
-  environmentFor(session: IdeSession): unknown;
-  resolveWalkthrough(document: unknown, env: unknown, options: { signal?: AbortSignal }): Promise<unknown>;
-  renderWalkthroughHtml(resolved: unknown): string | Promise<string>;
-  summarizeWalkthrough(resolved: unknown): string;
-  walkthroughToJson(resolved: unknown): WalkthroughJsonLike;
-}
-
-/** The parts of the library's `WalkthroughJson` this tool reads. */
-export interface WalkthroughJsonLike {
-  readonly title: string | null;
-  readonly counts: { readonly comments: number; readonly resolved: number; readonly ambiguous: number; readonly unresolved: number; readonly warnings: number };
-  readonly comments: readonly {
-    readonly id: string;
-    readonly line: number;
-    readonly status: 'resolved' | 'ambiguous' | 'unresolved';
-    readonly expression: string | null;
-    readonly ambiguity?: string;
-    readonly choices?: readonly { readonly label: string; readonly program?: string; readonly location: { readonly path: string; readonly line: number } }[];
-    readonly error?: { readonly code: string; readonly message: string; readonly text: string };
-  }[];
-  readonly warnings: readonly { readonly code: string; readonly message: string; readonly line?: number }[];
-}
 
 export function presentWalkthroughInputSchema(maxLength: number) {
   return {
@@ -83,7 +57,17 @@ export const presentWalkthroughOutputSchema = z.object({
   uri: z.string().describe('the page as a file:// URI'),
   title: z.string().nullable(),
   workspace: z.string().describe('the folder locations were resolved in'),
-  counts: z.object({ comments: z.number(), resolved: z.number(), ambiguous: z.number(), unresolved: z.number(), warnings: z.number() }),
+  counts: z.object({
+    comments: z.number(),
+    resolved: z.number(),
+    ambiguous: z.number(),
+    unresolved: z.number(),
+    actions: z.number(),
+    diagrams: z.number(),
+    diffs: z.number(),
+    failedDiffs: z.number(),
+    warnings: z.number(),
+  }),
   problems: z.array(problemSchema).describe('every comment that is ambiguous or did not resolve'),
   warnings: z.array(z.object({ code: z.string(), message: z.string(), line: z.number().optional() })),
   indexing: indexingSchema,
@@ -93,9 +77,10 @@ export type PresentWalkthroughResult = z.infer<typeof presentWalkthroughOutputSc
 
 export interface WalkthroughToolContext {
   readonly sessions: SessionCache;
-  readonly library: () => Promise<WalkthroughLibrary>;
   /** The folder pages are written to (created on first use). */
   readonly outputDir: () => Promise<string>;
+  /** Longest one comment's location may take to evaluate; the whole walkthrough gets twice that. */
+  readonly deadlineMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -104,69 +89,57 @@ let pageCounter = 0;
 /** Runs one `present_walkthrough` call. */
 export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content: string, baseUri: string, extra: ToolExtra): Promise<CallToolResult> {
   const progress = progressReporter(extra);
+  const overall = AbortSignal.timeout(2 * ctx.deadlineMs);
+  const signal = AbortSignal.any([extra.signal, overall]);
+  let unsubscribe: (() => void) | undefined;
   try {
     const root = await folderFromUri(baseUri);
-    let library: WalkthroughLibrary;
-    try {
-      library = await ctx.library();
-    } catch (error) {
-      ctx.log(`the walkthrough library is not available: ${String(error)}`);
-      return toolError(`present_walkthrough is not available in this build: the walkthrough renderer could not be loaded (${error instanceof Error ? error.message : String(error)})`);
-    }
     const session = ctx.sessions.sessionFor(root);
     progress.report(`resolving the walkthrough's locations in ${root}`);
-    const unsubscribe = progress.enabled ? session.backend.onStatus((text) => progress.report(text)) : undefined;
-    let resolved: unknown;
-    try {
-      const document = library.parseWalkthrough(content);
-      resolved = await library.resolveWalkthrough(document, library.environmentFor(session), { signal: extra.signal });
-    } finally {
-      unsubscribe?.();
-    }
-    const html = await library.renderWalkthroughHtml(resolved);
-    const json = library.walkthroughToJson(resolved);
+    if (progress.enabled) unsubscribe = session.backend.onStatus((text) => progress.report(text));
+    // Each location gets the ide_operation deadline: one slow query becomes one unresolved comment.
+    const env = environmentFor({ workspace: session.workspace, evaluate: (program, options) => session.evaluate(program, { ...options, deadlineMs: ctx.deadlineMs }) });
+    const rendered = await renderWalkthrough(content, env, { signal });
     const dir = await ctx.outputDir();
     pageCounter += 1;
-    const path = join(dir, `${fileStem(json.title)}-${Date.now().toString(36)}-${pageCounter}.html`);
-    await writeFile(path, html, 'utf8');
+    const path = join(dir, `${fileStem(rendered.json.title)}-${Date.now().toString(36)}-${pageCounter}.html`);
+    await writeFile(path, rendered.html, 'utf8');
     const uri = pathToFileURL(path).href;
     const indexing = indexingState(session);
-    const structured: PresentWalkthroughResult = {
-      path,
-      uri,
-      title: json.title,
-      workspace: root,
-      counts: { comments: json.counts.comments, resolved: json.counts.resolved, ambiguous: json.counts.ambiguous, unresolved: json.counts.unresolved, warnings: json.counts.warnings },
-      problems: json.comments.flatMap((c): PresentWalkthroughResult['problems'] => {
-        if (c.status === 'resolved') return [];
-        if (c.status === 'ambiguous') {
-          return [
-            {
-              id: c.id,
-              line: c.line,
-              status: 'ambiguous' as const,
-              location: c.expression,
-              message: c.ambiguity ?? 'several locations match',
-              choices: (c.choices ?? []).map((ch) => ({ label: ch.label, where: `${ch.location.path}:${ch.location.line}`, ...(ch.program !== undefined ? { program: ch.program } : {}) })),
-            },
-          ];
-        }
-        return [{ id: c.id, line: c.line, status: 'unresolved' as const, location: c.expression, message: c.error?.message ?? 'the location did not resolve', ...(c.error !== undefined ? { error: c.error.text } : {}) }];
-      }),
-      warnings: json.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.line !== undefined ? { line: w.line } : {}) })),
-      indexing,
-    };
+    const structured: PresentWalkthroughResult = { path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };
     const fix = structured.problems.length > 0 ? '\n\nFix the comments above (edit their location= and call present_walkthrough again with the whole walkthrough).' : '';
-    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, '', library.summarizeWalkthrough(resolved) + fix, '', indexingLine(indexing)].join('\n');
+    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, '', rendered.summary + fix, '', indexingLine(indexing)].join('\n');
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {
     if (error instanceof ToolInputError) return toolError(error.message);
     if (extra.signal.aborted) return toolError('present_walkthrough was cancelled');
+    if (overall.aborted) return toolError(`present_walkthrough did not finish within ${(2 * ctx.deadlineMs) / 1000} s; the language servers may still be indexing — try again shortly, or use fewer comments`);
     ctx.log(`present_walkthrough failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return toolError(`present_walkthrough failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
+    unsubscribe?.();
     progress.dispose();
   }
+}
+
+function countsOf(json: WalkthroughJson): PresentWalkthroughResult['counts'] {
+  const c = json.counts;
+  return { comments: c.comments, resolved: c.resolved, ambiguous: c.ambiguous, unresolved: c.unresolved, actions: c.actions, diagrams: c.diagrams, diffs: c.diffs, failedDiffs: c.failedDiffs, warnings: c.warnings };
+}
+
+function problemsOf(json: WalkthroughJson): PresentWalkthroughResult['problems'] {
+  return json.comments.flatMap((c): PresentWalkthroughResult['problems'] => {
+    if (c.status === 'resolved') return [];
+    if (c.status === 'ambiguous') {
+      const choices = (c.choices ?? []).map((ch) => ({ label: ch.label, where: `${ch.location.path}:${ch.location.line}`, ...(ch.program !== undefined ? { program: ch.program } : {}) }));
+      return [{ id: c.id, line: c.line, status: 'ambiguous', location: c.expression, message: c.ambiguity ?? 'several locations match', choices }];
+    }
+    return [{ id: c.id, line: c.line, status: 'unresolved', location: c.expression, message: c.error?.message ?? 'the location did not resolve', ...(c.error !== undefined ? { error: c.error.text } : {}) }];
+  });
+}
+
+function warningsOf(json: WalkthroughJson): PresentWalkthroughResult['warnings'] {
+  return json.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.line !== undefined ? { line: w.line } : {}) }));
 }
 
 function toolError(text: string): CallToolResult {
@@ -177,6 +150,7 @@ function toolError(text: string): CallToolResult {
 function fileStem(title: string | null): string {
   const slug = (title ?? '')
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
