@@ -1,47 +1,23 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, summarizeWalkthrough, walkthroughToJson, type ResolvedDiff } from '../index.js';
 import { fixtureEnvironment } from './support/fixture-env.js';
+import { createSampleRepository, type SampleRepository } from './support/git-repo.js';
 
+let sample: SampleRepository;
 let repo: string;
 let notARepo: string;
 
-const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
-const write = (path: string, text: string): void => writeFileSync(join(repo, path), text);
-
 beforeAll(() => {
-  repo = mkdtempSync(join(tmpdir(), 'wt-git-'));
+  sample = createSampleRepository();
+  repo = sample.root;
   notARepo = mkdtempSync(join(tmpdir(), 'wt-nogit-'));
-  mkdirSync(join(repo, 'src'));
-  git('init', '-q');
-  write('src/greet.rs', 'pub fn greet() -> &\'static str {\n    "hello"\n}\n');
-  write('src/old_name.rs', 'pub const A: u32 = 1;\npub const B: u32 = 2;\npub const C: u32 = 3;\npub const D: u32 = 4;\n');
-  write('notes.txt', 'first\n');
-  git('add', '-A');
-  git('commit', '-qm', 'one');
-  write('src/greet.rs', 'pub fn greet() -> &\'static str {\n    "hello, world"\n}\n');
-  write('src/added.rs', 'pub fn added() {}\n');
-  git('add', '-A');
-  git('commit', '-qm', 'two');
-  renameSync(join(repo, 'src/old_name.rs'), join(repo, 'src/new_name.rs'));
-  git('add', '-A');
-  git('commit', '-qm', 'three: rename');
-  write('src/added.rs', 'pub fn added() {}\npub fn staged() {}\n');
-  git('add', 'src/added.rs');
-  write('notes.txt', 'first\nunstaged line\n');
-  write('untracked.txt', 'new file\n');
 }, 30_000);
 
 afterAll(() => {
-  rmSync(repo, { recursive: true, force: true });
+  sample.dispose();
   rmSync(notARepo, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 /**
  * A small real Dialect registry over the fixture files, for resolution tests without language
  * servers: `findText(path, text)` is the place of the first occurrence of a text in a file,
- * `findDefinition(name)` finds `fn|struct|class|function|interface|enum … name` declarations
+ * `search(path, regex)` lists matching lines, `findDefinition(name)` finds `fn|struct|class|function|interface|enum … name` declarations
  * (ambiguous when several files declare it), `findAll(text)` lists every occurrence. Positions
  * are computed by searching the fixture text, so tests never hard-code line numbers.
  */
@@ -96,6 +96,30 @@ export function fixtureRegistry(root: string): Registry<undefined> {
     returns: 'array',
     examples: [{ program: 'findAll("User::new")' }],
     implementation: ({ text }) => locateAll(root, String(text)),
+  });
+  registry.registerFunction({
+    name: 'search',
+    description: 'Lines of a file (or of every file, with ".") matching a regex.',
+    parameters: [
+      { name: 'path', type: 'string', description: 'a workspace file, or "."' },
+      { name: 'regex', type: 'string', description: 'the pattern' },
+    ],
+    returns: 'array',
+    examples: [{ program: 'search("src/lib.rs", "fn \\w+")' }],
+    implementation: ({ path, regex }) => {
+      const pattern = new RegExp(String(regex), 'u');
+      const files = path === '.' ? sourceFiles(root) : [String(path)];
+      return files.flatMap((file) =>
+        readFileSync(join(root, file), 'utf8')
+          .split('\n')
+          .flatMap((text, i) => {
+            const m = pattern.exec(text);
+            if (m === null) return [];
+            const column = [...text.slice(0, m.index)].length + 1;
+            return [{ path: file, start: { line: i + 1, column }, end: { line: i + 1, column: column + [...m[0]].length }, content: text, match: m[0] }];
+          }),
+      );
+    },
   });
   registry.registerFunction({
     name: 'findDefinition',

@@ -1,0 +1,228 @@
+/**
+ * The rendered page in a real browser (headless Debian Chromium): mermaid draws SVG under the
+ * strict CSP, comments reveal their code, ambiguous comments are placed by choosing, actions reach
+ * the host or the clipboard, and nothing our page does is blocked by its own policy.
+ */
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, type ResolvedWalkthrough, type WalkthroughEnvironment } from '../index.js';
+import { chromiumAvailable, launchChromium, screenshot, servePages, watchPage, type LaunchedBrowser, type PageServer, type PageWatch } from './support/browser.js';
+import { RUST_APP, fixtureEnvironment, locate } from './support/fixture-env.js';
+import { createSampleRepository, type SampleRepository } from './support/git-repo.js';
+
+const TOUR = fileURLToPath(new URL('../../fixtures/walkthroughs/rust-tour.md', import.meta.url));
+const available = chromiumAvailable();
+
+let browser: LaunchedBrowser;
+let server: PageServer;
+let repo: SampleRepository;
+let resolved: ResolvedWalkthrough;
+let html: string;
+let fileDir: string;
+
+const HOST_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>host</title></head><body>
+<iframe id="frame" src="/page.html" width="1000" height="800"></iframe>
+<script>window.__messages = []; window.addEventListener('message', (e) => window.__messages.push(e.data));</script>
+</body></html>`;
+
+describe.skipIf(!available)('the walkthrough page in Chromium', () => {
+  beforeAll(async () => {
+    repo = createSampleRepository();
+    const env: WalkthroughEnvironment = { ...fixtureEnvironment(RUST_APP), gitDiff: fixtureEnvironment(repo.root).gitDiff };
+    resolved = await resolveWalkthrough(parseWalkthrough(readFileSync(TOUR, 'utf8')), env);
+    html = renderWalkthroughHtml(resolved);
+    fileDir = mkdtempSync(join(tmpdir(), 'wt-page-'));
+    writeFileSync(join(fileDir, 'page.html'), html);
+    server = await servePages({ 'page.html': html, 'host.html': HOST_PAGE });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    repo?.dispose();
+    if (fileDir !== undefined) rmSync(fileDir, { recursive: true, force: true });
+  });
+
+  async function open(url: string, options: { scheme?: 'light' | 'dark'; before?: (page: Page) => Promise<void> } = {}): Promise<{ page: Page; watch: PageWatch }> {
+    const page = await browser.context.newPage();
+    await page.emulateMedia({ colorScheme: options.scheme ?? 'light' });
+    const watch = await watchPage(page);
+    await options.before?.(page);
+    await page.goto(url);
+    await page.waitForSelector('html[data-ready="true"]:is([data-mermaid="done"], [data-mermaid="none"])');
+    return { page, watch };
+  }
+
+  async function expectClean(watch: PageWatch): Promise<void> {
+    expect(await watch.violations()).toEqual([]);
+    expect(watch.consoleErrors).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
+    expect(watch.dialogs).toEqual([]);
+  }
+
+  it('the fixture tour resolved as expected before it reaches the browser', () => {
+    expect(resolved.comments.map((c) => c.resolution.status)).toEqual(['resolved', 'ambiguous', 'resolved', 'resolved', 'unresolved']);
+    expect(resolved.diffs.map((d) => d.error)).toEqual([undefined, undefined, undefined]);
+    expect(resolved.warnings).toEqual([]);
+  });
+
+  it('draws every diagram as styled SVG under the CSP, with no violations, in light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { page, watch } = await open(server.url('page.html'), { scheme });
+      expect(await page.locator('.wt-mermaid .wt-mermaid-output svg').count()).toBe(3);
+      expect(await page.locator('.wt-mermaid-failed').count()).toBe(0);
+      // Mermaid's own <style> applied (it carries our nonce): nodes are filled, not default black.
+      const fill = await page.evaluate<string>(`getComputedStyle(document.querySelector('.wt-mermaid .node rect, .wt-mermaid .node polygon')).fill`);
+      expect(fill).not.toBe('rgb(0, 0, 0)');
+      const background = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+      expect(background).toBe(scheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)');
+      await screenshot(page, `tour-${scheme}`);
+      await expectClean(watch);
+      await page.close();
+    }
+  });
+
+  it('works offline from file:// too', async () => {
+    const { page, watch } = await open(`file://${join(fileDir, 'page.html')}`);
+    expect(await page.locator('.wt-mermaid svg').count()).toBe(3);
+    await expectClean(watch);
+    await page.close();
+  });
+
+  it('clicking a comment reveals its code context; clicking again hides it', async () => {
+    const { page, watch } = await open(server.url('page.html'));
+    const target = locate(RUST_APP, 'src/auth.rs', 'pub fn authenticate');
+    const comment = page.locator('#wt-comment-1');
+    const context = comment.locator('.wt-context');
+    expect(await comment.locator('.wt-loc').innerText()).toContain(`src/auth.rs:${target.start.line}`);
+    expect(await context.isVisible()).toBe(false);
+    await comment.locator('.wt-comment-body').click();
+    expect(await context.isVisible()).toBe(true);
+    expect(await context.locator('.wt-target').innerText()).toContain('pub fn authenticate');
+    expect(await context.locator('.wt-target .wt-ln').innerText()).toBe(String(target.start.line));
+    expect(await comment.locator('.wt-loc').getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'comment-context');
+    await comment.locator('.wt-loc').click();
+    expect(await context.isVisible()).toBe(false);
+    // The inline comment too.
+    const inline = page.locator('#wt-comment-3');
+    await inline.locator('.wt-loc').click();
+    expect(await inline.locator('.wt-context').innerText()).toContain('pub struct Config');
+    // The unresolved one shows its error.
+    expect(await page.locator('#wt-comment-5 .wt-error-text').innerText()).toContain('no declaration of "does_not_exist"');
+    await expectClean(watch);
+    await page.close();
+  });
+
+  it('an ambiguous comment is placed by choosing, and the magnifier chooses again', async () => {
+    const { page, watch } = await open(server.url('page.html'));
+    const comment = page.locator('#wt-comment-2');
+    const choices = comment.locator('.wt-choices');
+    const auth = locate(RUST_APP, 'src/auth.rs', 'fn validate_token');
+    const util = locate(RUST_APP, 'src/util.rs', 'fn validate_token');
+    expect(await choices.isVisible()).toBe(true);
+    expect(await comment.locator('.wt-loc:visible').count()).toBe(0);
+    expect(await comment.locator('.wt-magnifier').isVisible()).toBe(false);
+    await screenshot(page, 'ambiguous-before');
+
+    await comment.locator('.wt-choice[data-choice="1"]').click();
+    expect(await choices.isVisible()).toBe(false);
+    expect(await comment.locator('.wt-loc:visible').innerText()).toContain(`src/util.rs:${util.start.line}`);
+    expect(await comment.locator('.wt-context[data-choice="1"]').isVisible()).toBe(true);
+    expect(await comment.locator('.wt-context[data-choice="1"] .wt-target').innerText()).toContain('pub fn validate_token(token: &str) -> bool');
+    expect(await comment.locator('.wt-magnifier').isVisible()).toBe(true);
+    await screenshot(page, 'ambiguous-placed');
+
+    await comment.locator('.wt-magnifier').click();
+    expect(await choices.isVisible()).toBe(true);
+    await comment.locator('.wt-choice[data-choice="0"]').click();
+    expect(await comment.locator('.wt-loc:visible').innerText()).toContain(`src/auth.rs:${auth.start.line}`);
+    expect(await comment.locator('.wt-context[data-choice="1"]').isVisible()).toBe(false);
+    await expectClean(watch);
+    await page.close();
+  });
+
+  it('an action copies its message in a plain tab, with a visible confirmation', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    const { page, watch } = await open(server.url('page.html'));
+    const action = page.locator('#wt-action-1');
+    await action.locator('.wt-action-button').click();
+    const toast = action.locator('.wt-toast');
+    await toast.waitFor({ state: 'visible' });
+    expect(await toast.innerText()).toContain('Copied to the clipboard');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe('Add unit tests for `validate_token` in `src/auth.rs`, covering a missing prefix.');
+    await screenshot(page, 'action-copied');
+    await expectClean(watch);
+    await page.close();
+  });
+
+  it('in an iframe, actions, placements and file links are posted to the host page', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(server.url('host.html'));
+    const frame = page.frameLocator('#frame');
+    await frame.locator('html[data-ready="true"][data-mermaid="done"]').waitFor({ state: 'attached' });
+    await frame.locator('#wt-action-3 .wt-action-button').click();
+    await frame.locator('#wt-comment-2 .wt-choice[data-choice="0"]').click();
+    await frame.locator('.wt-file-link').first().click();
+    await frame.locator('#wt-action-3 .wt-toast').waitFor({ state: 'visible' });
+    expect(await frame.locator('#wt-action-3 .wt-toast').innerText()).toContain('Sent to the agent');
+    const messages = await page.evaluate<{ type: string; message?: string; path?: string; line?: number; location?: { path: string } }[]>('window.__messages');
+    expect(messages.map((m) => m.type)).toEqual(['action', 'placeComment', 'revealComment', 'openLocation']);
+    expect(messages[0]).toMatchObject({ type: 'action', source: 'dialect-walkthrough', button: 'Rename the cheap check', message: 'Rename `util::validate_token` to `looks_like_token` and update its callers.' });
+    expect(messages[1]?.location?.path).toBe('src/auth.rs');
+    expect(messages[3]).toMatchObject({ path: 'src/auth.rs', line: locate(RUST_APP, 'src/auth.rs', 'pub fn authenticate').start.line });
+    await page.close();
+  });
+
+  it('in a VS Code webview, messages go through acquireVsCodeApi', async () => {
+    const { page, watch } = await open(server.url('page.html'), {
+      before: (p) => p.addInitScript({ content: 'window.__vscode = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__vscode.push(m) });' }),
+    });
+    await page.locator('#wt-action-2 .wt-action-button').click();
+    expect(await page.evaluate<unknown[]>('window.__vscode')).toMatchObject([{ type: 'action', button: 'Explain Config', message: 'Explain the difference between the two `Config` structs.' }]);
+    await expectClean(watch);
+    await page.close();
+  });
+
+  it('the theme toggle switches palettes and redraws diagrams; diff files and hunks collapse', async () => {
+    const { page, watch } = await open(server.url('page.html'), { scheme: 'light' });
+    await page.locator('.wt-theme-toggle').click();
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    await page.waitForSelector('html[data-mermaid="done"] .wt-mermaid[data-theme-rendered="dark"]');
+    expect(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor')).toBe('rgb(13, 17, 23)');
+    const file = page.locator('#wt-gitdiff-1 .wt-diff-file').first();
+    await file.locator('.wt-diff-file-head').click();
+    expect(await file.locator(':scope > .wt-collapsible').isVisible()).toBe(false);
+    expect(await file.locator('.wt-diff-file-head').getAttribute('aria-expanded')).toBe('false');
+    await file.locator('.wt-diff-file-head').click();
+    const hunk = file.locator('.wt-hunk').first();
+    await hunk.locator('.wt-hunk-head').click();
+    expect(await hunk.locator('.wt-collapsible').isVisible()).toBe(false);
+    expect(await page.locator('#wt-gitdiff-1 .wt-line-added').count()).toBeGreaterThan(0);
+    await screenshot(page, 'tour-dark-toggled');
+    await expectClean(watch);
+    await page.close();
+  });
+
+  it('a page without diagrams has no mermaid and a policy without style attributes, and still logs nothing', async () => {
+    const plain = renderWalkthroughHtml(await resolveWalkthrough(parseWalkthrough('# Plain\n\n<comment location=\'findDefinition("authenticate")\'>x</comment>\n'), fixtureEnvironment(RUST_APP)));
+    expect(plain).not.toContain('style-src-attr');
+    expect(plain.length).toBeLessThan(200_000);
+    const local = await servePages({ 'plain.html': plain });
+    try {
+      const { page, watch } = await open(local.url('plain.html'));
+      expect(await page.getAttribute('html', 'data-mermaid')).toBe('none');
+      await page.locator('#wt-comment-1 .wt-loc').click();
+      expect(await page.locator('#wt-comment-1 .wt-context').isVisible()).toBe(true);
+      await expectClean(watch);
+      await page.close();
+    } finally {
+      await local.close();
+    }
+  });
+});
