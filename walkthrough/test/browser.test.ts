@@ -32,7 +32,8 @@ const HOST_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>host<
 describe.skipIf(!available)('the walkthrough page in Chromium', () => {
   beforeAll(async () => {
     repo = createSampleRepository();
-    const env: WalkthroughEnvironment = { ...fixtureEnvironment(RUST_APP), gitDiff: fixtureEnvironment(repo.root).gitDiff };
+    const git = fixtureEnvironment(repo.root);
+    const env: WalkthroughEnvironment = { ...fixtureEnvironment(RUST_APP), gitDiff: (range, options) => git.gitDiff(range, options) };
     resolved = await resolveWalkthrough(parseWalkthrough(readFileSync(TOUR, 'utf8')), env);
     html = renderWalkthroughHtml(resolved);
     fileDir = mkdtempSync(join(tmpdir(), 'wt-page-'));
@@ -181,7 +182,9 @@ describe.skipIf(!available)('the walkthrough page in Chromium', () => {
 
   it('in a VS Code webview, messages go through acquireVsCodeApi', async () => {
     const { page, watch } = await open(server.url('page.html'), {
-      before: (p) => p.addInitScript({ content: 'window.__vscode = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__vscode.push(m) });' }),
+      before: async (p) => {
+        await p.addInitScript({ content: 'window.__vscode = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__vscode.push(m) });' });
+      },
     });
     await page.locator('#wt-action-2 .wt-action-button').click();
     expect(await page.evaluate<unknown[]>('window.__vscode')).toMatchObject([{ type: 'action', button: 'Explain Config', message: 'Explain the difference between the two `Config` structs.' }]);
