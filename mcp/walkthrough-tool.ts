@@ -107,7 +107,10 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     const uri = pathToFileURL(path).href;
     const indexing = indexingState(session);
     const structured: PresentWalkthroughResult = { path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };
-    const fix = structured.problems.length > 0 ? '\n\nFix the comments above (edit their location= and call present_walkthrough again with the whole walkthrough).' : '';
+    const fix =
+      structured.problems.length > 0
+        ? `\n\nFix the comments above and call present_walkthrough again with the whole walkthrough. A program with "double quotes" goes as is into a \`\`\`comment block's location: line, or into a single-quoted attribute: location='findDefinition("name", file: "src/a.rs")'.`
+        : '';
     const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, '', rendered.summary + fix, '', indexingLine(indexing)].join('\n');
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdeSession } from '../../ide-adapter/index.js';
 import { copyFixture, isAlive } from '../../ide-adapter/test/support/servers.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from '../../ide-adapter/test/support/session.js';
+import { readGuidance } from '../guidance.js';
 import type { IdeOperationResult, PresentWalkthroughResult } from '../index.js';
 import { asResult, connect, eventually, tempDir, textOf, type Connected } from './support.js';
 
@@ -157,5 +158,22 @@ describe.skipIf(!available)('present_walkthrough', () => {
     const { data } = await present(md, f.root);
     expect(data.path).toMatch(/walkthrough-unicode-title-[a-z0-9]+-\d+\.html$/);
     expect(fileURLToPath(data.uri)).toBe(data.path);
+  });
+
+  it('the examples of walkthrough-format.md resolve (on fixtures/rust-app)', async () => {
+    const guide = readGuidance('walkthrough-format.md');
+    const table = guide.slice(guide.indexOf('| expression |'), guide.indexOf('\n\n', guide.indexOf('| expression |')));
+    const expressions = [...table.matchAll(/^\| (`+)(.+?)\1 \|/gm)].map((m) => (m[2] ?? '').trim()).filter((e) => !e.startsWith('lines("src/a.rs"'));
+    expect(expressions.length).toBeGreaterThanOrEqual(5);
+    const asComments = expressions.map((e) => `\`\`\`comment\nlocation: ${e}\n\nText.\n\`\`\``).join('\n\n');
+    const checked = await present(`# Table\n\n${asComments}\n`, f.root);
+    expect(checked.data.problems, checked.text).toEqual([]);
+    expect(checked.data.counts.resolved).toBe(expressions.length);
+
+    const start = guide.indexOf('````markdown\n', guide.indexOf('## A complete example'));
+    const example = guide.slice(start + '````markdown\n'.length, guide.indexOf('\n````', start + 1));
+    const full = await present(example, f.root);
+    expect(full.data.problems, full.text).toEqual([]);
+    expect(full.data.counts).toMatchObject({ comments: 2, resolved: 2, actions: 1, diagrams: 1, diffs: 1, warnings: 0 });
   });
 });
