@@ -31,10 +31,10 @@ export interface DialectMcpOptions {
   /** Where `present_walkthrough` writes pages. Default: a new folder under the OS temp dir. */
   readonly outputDir?: string;
   /**
-   * Opens a session for a walkthrough about another folder. Default: `IdeSession.open` with
-   * `sessionEnv` and `readyTimeoutMs`.
+   * Opens a session for a walkthrough about another folder. Default: `IdeSession.openConfigured`
+   * (the folder's `dialect.json` servers included) with `sessionEnv` and `readyTimeoutMs`.
    */
-  readonly openSession?: (workspaceRoot: string) => IdeSession;
+  readonly openSession?: (workspaceRoot: string) => IdeSession | Promise<IdeSession>;
   /** Environment for the language servers of sessions this server opens. */
   readonly sessionEnv?: Readonly<Record<string, string>>;
   /** `readyTimeoutMs` of sessions this server opens. Default 30 s. */
@@ -69,8 +69,11 @@ export class DialectMcpServer {
     const log = options.log ?? (() => undefined);
     const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
     this.#sessions = new SessionCache(session, {
-      open: (root) => {
-        const opened = options.openSession?.(root) ?? IdeSession.open({ workspaceRoot: root, readyTimeoutMs, ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}) });
+      open: async (root) => {
+        const opened =
+          options.openSession !== undefined
+            ? await options.openSession(root)
+            : await IdeSession.openConfigured({ workspaceRoot: root, readyTimeoutMs, ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}) });
         watchStartup(opened);
         return opened;
       },

@@ -42,7 +42,7 @@ export async function folderFromUri(baseUri: string): Promise<string> {
 }
 
 export interface SessionCacheOptions {
-  readonly open: (workspaceRoot: string) => IdeSession;
+  readonly open: (workspaceRoot: string) => IdeSession | Promise<IdeSession>;
   /** How many sessions for other folders may be open at once. */
   readonly max: number;
   readonly log: (line: string) => void;
@@ -51,8 +51,8 @@ export interface SessionCacheOptions {
 export class SessionCache {
   readonly #main: IdeSession;
   readonly #options: SessionCacheOptions;
-  /** Other folders' sessions, least recently used first. */
-  readonly #others = new Map<string, IdeSession>();
+  /** Other folders' sessions (opening or open), least recently used first. */
+  readonly #others = new Map<string, Promise<IdeSession>>();
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
 
@@ -61,8 +61,12 @@ export class SessionCache {
     this.#options = options;
   }
 
-  /** The session for a folder (an absolute, symlink-free path). */
-  sessionFor(root: string): IdeSession {
+  /**
+   * The session for a folder (an absolute, symlink-free path). Concurrent calls for a new folder
+   * share one session; a folder whose session failed to open (say, an invalid `dialect.json`) is
+   * tried again on the next call.
+   */
+  async sessionFor(root: string): Promise<IdeSession> {
     if (root === this.#main.workspace.root) return this.#main;
     if (this.#closed) throw new ToolInputError('the server is shutting down');
     const existing = this.#others.get(root);
@@ -72,15 +76,18 @@ export class SessionCache {
       return existing;
     }
     this.#options.log(`opening a session for ${root}`);
-    const session = this.#options.open(root);
-    this.#others.set(root, session);
+    const opening = (async () => this.#options.open(root))();
+    this.#others.set(root, opening);
+    opening.catch(() => {
+      if (this.#others.get(root) === opening) this.#others.delete(root);
+    });
     while (this.#others.size > this.#options.max) {
-      const [oldest, old] = this.#others.entries().next().value as [string, IdeSession];
+      const [oldest, old] = this.#others.entries().next().value as [string, Promise<IdeSession>];
       this.#others.delete(oldest);
       this.#options.log(`closing the session for ${oldest} (least recently used)`);
-      this.#track(old.shutdown());
+      this.#track(old.then((s) => s.shutdown()));
     }
-    return session;
+    return opening;
   }
 
   /** Folders with an open session besides the main one. */
@@ -93,7 +100,7 @@ export class SessionCache {
     this.#closed = true;
     const sessions = [...this.#others.values()];
     this.#others.clear();
-    for (const s of sessions) this.#track(s.shutdown());
+    for (const s of sessions) this.#track(s.then((session) => session.shutdown()));
     await Promise.all([...this.#closing]);
   }
 

@@ -40,8 +40,8 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
   };
   const workspaceRoot = resolve(options.workspaceRoot ?? process.cwd());
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
-  // Throws (before anything is served) when the folder does not exist.
-  const session = IdeSession.open({ workspaceRoot, readyTimeoutMs, ...(options.env !== undefined ? { env: options.env } : {}) });
+  // Throws (before anything is served) when the folder does not exist or its dialect.json is invalid.
+  const session = await IdeSession.openConfigured({ workspaceRoot, readyTimeoutMs, ...(options.env !== undefined ? { env: options.env } : {}) });
   const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
   const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
   const statusLog = session.backend.onStatus((text) => log(text));

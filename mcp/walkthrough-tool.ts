@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { DialectError } from '../dialect/index.js';
 import { environmentFor, renderWalkthrough, type WalkthroughJson } from '../walkthrough/index.js';
 import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
 import { progressReporter, type ToolExtra } from './progress.js';
@@ -94,7 +95,7 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
   let unsubscribe: (() => void) | undefined;
   try {
     const root = await folderFromUri(baseUri);
-    const session = ctx.sessions.sessionFor(root);
+    const session = await ctx.sessions.sessionFor(root);
     progress.report(`resolving the walkthrough's locations in ${root}`);
     if (progress.enabled) unsubscribe = session.backend.onStatus((text) => progress.report(text));
     // Each location gets the ide_operation deadline: one slow query becomes one unresolved comment.
@@ -115,6 +116,7 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {
     if (error instanceof ToolInputError) return toolError(error.message);
+    if (error instanceof DialectError) return toolError(`${error.message}${error.hint !== undefined ? ` (${error.hint})` : ''}`);
     if (extra.signal.aborted) return toolError('present_walkthrough was cancelled');
     if (overall.aborted) return toolError(`present_walkthrough did not finish within ${(2 * ctx.deadlineMs) / 1000} s; the language servers may still be indexing — try again shortly, or use fewer comments`);
     ctx.log(`present_walkthrough failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

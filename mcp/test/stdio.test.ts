@@ -1,7 +1,6 @@
 /**
  * The built stdio server through the SDK's `StdioClientTransport`, spawned with the command line
- * the README documents (`node bin/dialect.js mcp --workspace DIR`; before the CLI has `mcp`, the
- * server's own entry `node dist/mcp/stdio-main.js --workspace DIR`). Needs `npm run build` first:
+ * the README documents: `node bin/dialect.js mcp --workspace DIR`. Needs `npm run build` first:
  * `npm test` builds before it runs the suite, and a missing build fails here rather than skipping.
  */
 import { execFile } from 'node:child_process';
@@ -18,13 +17,11 @@ import type { IdeOperationResult } from '../index.js';
 import { asResult, eventually, repoRoot, textOf } from './support.js';
 
 const cliEntry = join(repoRoot, 'bin', 'dialect.js');
-const ownEntry = join(repoRoot, 'dist', 'mcp', 'stdio-main.js');
-/** True once the CLI serves `dialect mcp` (then the test runs exactly what the README documents). */
-const cliHasMcp = existsSync(cliEntry) && existsSync(join(repoRoot, 'cli', 'main.ts')) && /\bmcp\b/.test(readFileSync(join(repoRoot, 'cli', 'main.ts'), 'utf8'));
+const cliMain = join(repoRoot, 'dist', 'cli', 'main.js');
 
-/** The command line of the server for a workspace. */
+/** The command line the README documents: `node bin/dialect.js mcp --workspace DIR`. */
 function commandLine(workspace: string): { command: string; args: string[] } {
-  return cliHasMcp ? { command: process.execPath, args: [cliEntry, 'mcp', '--workspace', workspace] } : { command: process.execPath, args: [ownEntry, '--workspace', workspace] };
+  return { command: process.execPath, args: [cliEntry, 'mcp', '--workspace', workspace] };
 }
 
 const rustAvailable = await serversAvailable('rust');
@@ -67,7 +64,7 @@ async function spawnServer(workspace: string, env: Record<string, string>): Prom
 
 describe('the stdio server (built)', () => {
   it('is built (run `npm run build` first; `npm test` does)', () => {
-    expect(existsSync(cliHasMcp ? cliEntry : ownEntry), `missing ${cliHasMcp ? cliEntry : ownEntry}: run npm run build`).toBe(true);
+    expect(existsSync(cliMain), `missing ${cliMain}: run npm run build`).toBe(true);
   });
 });
 
