@@ -37,7 +37,7 @@ export function elementInlineRule(state: StateInline, silent: boolean): boolean 
 
   switch (tag.kind) {
     case 'markup':
-      return asText(tag.end, { code: WarningCode.HtmlNotAllowed, message: 'raw HTML is not rendered; it is shown as text' });
+      return asText(tag.end, { code: WarningCode.HtmlNotAllowed, message: 'raw HTML is not rendered, so it is shown as text.' });
     case 'malformed':
       if (!isElementName(tag.name)) return false;
       return asText(tag.end, { code: WarningCode.MalformedElement, message: `malformed <${tag.name}>: ${tag.reason}` });
@@ -52,7 +52,7 @@ export function elementInlineRule(state: StateInline, silent: boolean): boolean 
   if (!isElementName(name)) {
     const near = closest(name.toLowerCase(), ELEMENT_NAMES);
     const hint = near.length > 0 ? ` Did you mean <${near[0]}>?` : '';
-    return asText(tag.end, { code: WarningCode.UnknownElement, message: `<${name}> is not a walkthrough element, and HTML is not rendered, so it is shown as text.${hint} Elements: ${ELEMENT_LIST}` });
+    return asText(tag.end, { code: WarningCode.UnknownElement, message: `<${name}> is not a walkthrough element, so it is shown as text (HTML is not rendered).${hint} Elements: ${ELEMENT_LIST}` });
   }
   let content = '';
   let end = tag.end;

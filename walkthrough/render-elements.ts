@@ -16,10 +16,16 @@ export interface ElementRenderContext {
 
 const wrapper = (form: string): 'div' | 'span' => (form === 'inline' ? 'span' : 'div');
 
-export function renderWarning(warning: WalkthroughWarning | undefined): string {
+/**
+ * A warning where it happened. `brief` shows only the first sentence (the full text is in the
+ * tooltip and in the warnings list at the top), so a stray tag does not drown the paragraph.
+ */
+export function renderWarning(warning: WalkthroughWarning | undefined, brief = false): string {
   if (warning === undefined) return '';
   const where = warning.line !== undefined ? `line ${warning.line}: ` : '';
-  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}${warning.code}` })}><span class="wt-warning-icon" aria-hidden="true">⚠</span> ${escapeHtml(warning.message)}</span>`;
+  const sentence = /^.*?[.!?](?=\s|$)/s.exec(warning.message)?.[0];
+  const text = brief && sentence !== undefined ? sentence : warning.message;
+  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}[${warning.code}] ${warning.message}` })}><span class="wt-warning-icon" aria-hidden="true">⚠</span> ${escapeHtml(text)}</span>`;
 }
 
 function renderWarnings(warnings: readonly WalkthroughWarning[]): string {

@@ -26,7 +26,7 @@ export function installRenderRules(md: MarkdownIt): void {
     const id = (tokens[idx]?.meta as ElementTokenMeta | undefined)?.id ?? '';
     return contextOf(env)?.element(id) ?? `<span class="wt-warning">⚠ ${escapeHtml(id)} was not resolved</span>`;
   };
-  rules[WARNING_TOKEN] = (tokens, idx, _options, env) => renderWarning(contextOf(env)?.documentWarning((tokens[idx]?.meta as WarningTokenMeta | undefined)?.warning ?? -1));
+  rules[WARNING_TOKEN] = (tokens, idx, _options, env) => renderWarning(contextOf(env)?.documentWarning((tokens[idx]?.meta as WarningTokenMeta | undefined)?.warning ?? -1), true);
   rules['link_open'] = (tokens, idx, options, env, self) => renderLinkOpen(tokens, idx, env, self, options);
   rules['link_close'] = (tokens, idx, _options, env) => {
     const meta: unknown = tokens[idx]?.meta;

@@ -324,12 +324,26 @@
     }
   }
 
+  // Mermaid's 'strict' output is sanitized by mermaid (DOMPurify), which still keeps images and
+  // links. The page loads nothing and navigates nowhere, so those go too; script-capable elements
+  // and handler attributes are dropped again should a future mermaid let one through.
+  var REMOVED = 'script, iframe, object, embed, img, image, video, audio, source, link, meta, base, form';
+
   function insertSvg(output, svg) {
     var template = document.createElement('template');
     template.innerHTML = svg.replace(/^(<svg\b[^>]*>)<style>/, function (_, open) {
       return open + '<style nonce="' + nonce + '">';
     });
-    output.replaceChildren(template.content);
+    var content = template.content;
+    Array.prototype.forEach.call(content.querySelectorAll(REMOVED), function (element) { element.remove(); });
+    Array.prototype.forEach.call(content.querySelectorAll('*'), function (element) {
+      Array.prototype.slice.call(element.attributes).forEach(function (attribute) {
+        var name = attribute.name.toLowerCase();
+        var isLink = name === 'href' || name === 'xlink:href' || name === 'src' || name === 'action' || name === 'formaction';
+        if (name.indexOf('on') === 0 || (isLink && !/^#/.test(attribute.value.trim()))) element.removeAttribute(attribute.name);
+      });
+    });
+    output.replaceChildren(content);
   }
 
   function renderDiagram(element, theme) {

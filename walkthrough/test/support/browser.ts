@@ -72,6 +72,16 @@ export interface CspViolation {
   readonly directive: string;
   readonly blocked: string;
   readonly sample: string;
+  /** The line of the page source the violation came from (0 for resource loads). */
+  readonly line: number;
+}
+
+/** The 1-based lines of the page's source that hold the bundled mermaid script. */
+export function mermaidLines(html: string): { first: number; last: number } {
+  const start = html.indexOf('<script nonce=', html.indexOf('<script type="application/json"'));
+  const end = html.indexOf('</script>', start);
+  const lineOf = (offset: number): number => html.slice(0, offset).split('\n').length;
+  return { first: lineOf(start), last: lineOf(end) };
 }
 
 export interface PageWatch {
@@ -99,7 +109,7 @@ export async function watchPage(page: Page): Promise<PageWatch> {
   await page.addInitScript({
     content: `window.__cspViolations = [];
       document.addEventListener('securitypolicyviolation', (e) => {
-        window.__cspViolations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample });
+        window.__cspViolations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample, line: e.lineNumber });
       });`,
   });
   return {
