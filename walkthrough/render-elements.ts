@@ -29,7 +29,7 @@ export function renderWarning(warning: WalkthroughWarning | undefined, brief = f
 }
 
 function renderWarnings(warnings: readonly WalkthroughWarning[]): string {
-  return warnings.length === 0 ? '' : `<span class="wt-element-warnings">${warnings.map(renderWarning).join('')}</span>`;
+  return warnings.length === 0 ? '' : `<span class="wt-element-warnings">${warnings.map((w) => renderWarning(w)).join('')}</span>`;
 }
 
 export function renderComment(comment: ResolvedComment, ctx: ElementRenderContext): string {
