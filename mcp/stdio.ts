@@ -44,7 +44,15 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
   const session = await IdeSession.openConfigured({ workspaceRoot, readyTimeoutMs, ...(options.env !== undefined ? { env: options.env } : {}) });
   const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
   const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
-  const statusLog = session.backend.onStatus((text) => log(text));
+  // Server state changes (starting → indexing → ready, crashes) go to the log; not every percent.
+  const lastState = new Map<string, string>();
+  const statusLog = session.backend.onStatus((text) => {
+    const m = /^(.*?): (\S+)/.exec(text);
+    const [name, state] = m === null ? [text, text] : [m[1] ?? text, m[2] ?? text];
+    if (lastState.get(name) === state) return;
+    lastState.set(name, state);
+    log(text);
+  });
   const onRejection = (reason: unknown): void => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
   process.on('unhandledRejection', onRejection);
 

@@ -28,7 +28,7 @@ async function presented(f: FixtureSession, path: string, needle: string, lineNe
   return `${path}:${at.line}:${at.column}  ${line.trim()}`;
 }
 
-describe.skipIf(!rustAvailable)('ide_operation on rust-analyzer (fixtures/rust-app)', () => {
+describe.skipIf(!rustAvailable)('ide_operation on rust-analyzer (fixtures/rust-app)', { timeout: 120_000 }, () => {
   let f: FixtureSession;
   let c: Connected;
   beforeAll(async () => {
@@ -125,7 +125,7 @@ describe.skipIf(!rustAvailable)('ide_operation on rust-analyzer (fixtures/rust-a
   });
 });
 
-describe.skipIf(!rustAvailable)('a fresh rust-analyzer: progress while indexing, cancellation', () => {
+describe.skipIf(!rustAvailable)('a fresh rust-analyzer: progress while indexing, cancellation', { timeout: 120_000 }, () => {
   let copy: Awaited<ReturnType<typeof copyFixture>>;
   let session: IdeSession;
   let c: Connected;
@@ -162,7 +162,7 @@ describe.skipIf(!rustAvailable)('a fresh rust-analyzer: progress while indexing,
   });
 });
 
-describe.skipIf(!tsAvailable)('ide_operation on the TypeScript server (fixtures/ts-app)', () => {
+describe.skipIf(!tsAvailable)('ide_operation on the TypeScript server (fixtures/ts-app)', { timeout: 120_000 }, () => {
   let f: FixtureSession;
   let c: Connected;
   beforeAll(async () => {

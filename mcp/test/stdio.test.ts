@@ -25,6 +25,7 @@ function commandLine(workspace: string): { command: string; args: string[] } {
 }
 
 const rustAvailable = await serversAvailable('rust');
+const tsAvailable = await serversAvailable('typescript');
 
 /** Direct children of a process (Linux /proc). */
 function childrenOf(pid: number): number[] {
@@ -68,7 +69,7 @@ describe('the stdio server (built)', () => {
   });
 });
 
-describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', () => {
+describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', { timeout: 120_000 }, () => {
   let copy: Awaited<ReturnType<typeof copyFixture>>;
   let s: Spawned;
   let env: Record<string, string>;
@@ -96,7 +97,7 @@ describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', () => {
     expect((guide.contents[0] as { text: string }).text).toContain('# Writing walkthroughs');
   });
 
-  it('answers a program with locations from rust-analyzer', async () => {
+  it('answers a program with locations from rust-analyzer', { timeout: 120_000 }, async () => {
     const result = asResult(await s.client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("User")' } }, undefined, { timeout: 120_000 }));
     const text = readFileSync(join(copy.root, 'src/model.rs'), 'utf8');
     const at = positionOf(text, 'User {');
@@ -124,32 +125,6 @@ describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', () => {
     expect(s.stderr()).toContain('dialect mcp: serving');
   });
 
-  it('stops when the client closes stdin, shutting the language servers down', async () => {
-    const own = await spawnServer(copy.root, env);
-    await own.client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("User")' } }, undefined, { timeout: 120_000 });
-    const children = childrenOf(own.pid);
-    expect(children.length).toBeGreaterThan(0);
-    const started = Date.now();
-    await own.client.close(); // ends stdin; SIGTERM only if the server has not exited within 2 s
-    await eventually(() => !isAlive(own.pid), 10_000, 'the server to exit');
-    expect(own.stderr()).toContain('stopping (stdin-closed)');
-    expect(own.stderr()).toContain('dialect mcp: stopped');
-    expect(Date.now() - started).toBeLessThan(2000);
-    await eventually(() => children.every((pid) => !isAlive(pid)), 10_000, 'the language servers to exit');
-  });
-
-  it('stops on SIGTERM, shutting the language servers down', async () => {
-    const own = await spawnServer(copy.root, env);
-    await own.client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("Task")' } }, undefined, { timeout: 120_000 });
-    const children = childrenOf(own.pid);
-    expect(children.length).toBeGreaterThan(0);
-    process.kill(own.pid, 'SIGTERM');
-    await eventually(() => !isAlive(own.pid), 10_000, 'the server to exit');
-    expect(own.stderr()).toContain('stopping (SIGTERM)');
-    await eventually(() => children.every((pid) => !isAlive(pid)), 10_000, 'the language servers to exit');
-    await own.client.close();
-  });
-
   it('refuses a workspace folder that does not exist, on stderr, with a non-zero exit', async () => {
     const { command, args } = commandLine(join(copy.root, 'no-such-folder'));
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -160,4 +135,40 @@ describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(/no-such-folder does not exist/);
   });
+});
+
+describe.skipIf(!tsAvailable)('the stdio server stops cleanly (fixtures/ts-app)', { timeout: 120_000 }, () => {
+  let ts: Awaited<ReturnType<typeof copyFixture>>;
+  beforeAll(async () => {
+    ts = await copyFixture('ts-app');
+  });
+  afterAll(async () => {
+    await ts?.dispose();
+  });
+
+  it('stops when the client closes stdin, shutting the language servers down', async () => {
+    const own = await spawnServer(ts.root, {});
+    await own.client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("User")' } }, undefined, { timeout: 120_000 });
+    const children = childrenOf(own.pid);
+    expect(children.length).toBeGreaterThan(0);
+    const started = Date.now();
+    await own.client.close(); // ends stdin; SIGTERM only if the server has not exited within 2 s
+    await eventually(() => !isAlive(own.pid), 10_000, 'the server to exit');
+    expect(own.stderr()).toContain('stopping (stdin-closed)');
+    expect(own.stderr()).toContain('dialect mcp: stopped');
+    expect(Date.now() - started).toBeLessThan(2000);
+    await eventually(() => children.every((pid) => !isAlive(pid)), 10_000, 'the language servers to exit');
+  }, 120_000);
+
+  it('stops on SIGTERM, shutting the language servers down', async () => {
+    const own = await spawnServer(ts.root, {});
+    await own.client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("Task")' } }, undefined, { timeout: 120_000 });
+    const children = childrenOf(own.pid);
+    expect(children.length).toBeGreaterThan(0);
+    process.kill(own.pid, 'SIGTERM');
+    await eventually(() => !isAlive(own.pid), 10_000, 'the server to exit');
+    expect(own.stderr()).toContain('stopping (SIGTERM)');
+    await eventually(() => children.every((pid) => !isAlive(pid)), 10_000, 'the language servers to exit');
+    await own.client.close();
+  }, 120_000);
 });

@@ -44,7 +44,7 @@ flowchart LR
 <action button="Add tests">Please add tests for expired tokens.</action>
 `;
 
-describe.skipIf(!available)('present_walkthrough', () => {
+describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
   let f: FixtureSession;
   let c: Connected;
   let out: Awaited<ReturnType<typeof tempDir>>;
