@@ -23,6 +23,9 @@ export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
   readonly handleSignals?: boolean;
 }
 
+/** Largest JSON-RPC message read from stdin. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** Why the server stopped. */
 export type StopReason = 'stdin-closed' | 'transport-closed' | 'SIGTERM' | 'SIGINT';
 
@@ -68,7 +71,9 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
     process.on('SIGINT', onInt);
   }
 
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+  // The SDK's default (10 MB) closes the connection on one oversized message; with room for
+  // 64 MB such a request reaches the tool and gets a clear "too long" error instead.
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
   transport.onerror = (error) => log(`transport error: ${error.message}`);
   try {
     await server.connect(transport);

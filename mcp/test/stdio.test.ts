@@ -114,6 +114,10 @@ describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', { timeo
     const huge = asResult(await s.client.callTool({ name: 'ide_operation', arguments: { program: `"${'y'.repeat(5 * 1024 * 1024)}"` } }));
     expect(huge.isError).toBe(true);
     expect(textOf(huge)).toContain('longer than 1000000 characters');
+    // Larger than the SDK's default 10 MB message limit, which would close the connection.
+    const larger = asResult(await s.client.callTool({ name: 'present_walkthrough', arguments: { content: 'z'.repeat(12 * 1024 * 1024), baseUri: copy.root } }));
+    expect(larger.isError).toBe(true);
+    expect(textOf(larger)).toContain('the walkthrough is longer than 1000000 characters');
     const missing = asResult(await s.client.callTool({ name: 'ide_operation', arguments: { code: 'help()' } }));
     expect(textOf(missing)).toContain('missing the argument "program"');
     const after = asResult(await s.client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("Task")' } }));
