@@ -34,3 +34,16 @@ export function readGuidance(name: GuidanceFile): string {
   }
   return text;
 }
+
+/** The Dialect package's version (from its package.json, found like the guidance folder). */
+export function packageVersion(): string {
+  for (const candidate of [new URL('../package.json', import.meta.url), new URL('../../package.json', import.meta.url)]) {
+    try {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'dialect' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // not here; try the next place
+    }
+  }
+  return '0.0.0';
+}

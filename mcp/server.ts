@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { IdeSession } from '../ide-adapter/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
-import { readGuidance } from './guidance.js';
+import { packageVersion, readGuidance } from './guidance.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
 import { SessionCache } from './sessions.js';
@@ -19,7 +19,7 @@ import { DEFAULT_MAX_WALKTHROUGH_LENGTH, outputDirectory, presentWalkthroughInpu
 
 /** The server's name and version as clients see them. */
 export const SERVER_NAME = 'dialect';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = packageVersion();
 
 export interface DialectMcpOptions {
   /** Longest one `ide_operation` may run, in ms. Default 50 s (below the usual 60 s client timeout). */
@@ -81,14 +81,16 @@ export class DialectMcpServer {
       log,
     });
     const registry = session.registry;
+    // Read now, so a missing guidance file stops the server at start-up, not at first use.
     const reference = dialectReference(registry);
+    const walkthroughFormat = readGuidance('walkthrough-format.md');
     const docs: GuidanceDocument[] = [
       {
         name: 'walkthrough-format.md',
         uri: 'dialect://guidance/walkthrough-format.md',
         title: 'Writing walkthroughs',
         description: 'How to write walkthroughs for present_walkthrough: the comment, action, mermaid and gitdiff elements, location expressions, links to code, and a complete example.',
-        text: () => readGuidance('walkthrough-format.md'),
+        text: () => walkthroughFormat,
       },
       {
         name: 'dialect-reference.md',

@@ -4,12 +4,14 @@
  * programs, errors that teach, ambiguities whose refinements run, malformed requests, references,
  * guidance and progress.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CallToolResultSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdeSession } from '../../ide-adapter/index.js';
 import { createIdeRegistry } from '../../ide-adapter/index.js';
 import type { IdeOperationResult } from '../index.js';
-import { asResult, connect, nullSession, tempDir, textOf, type Connected } from './support.js';
+import { asResult, connect, nullSession, repoRoot, tempDir, textOf, type Connected } from './support.js';
 
 const registry = createIdeRegistry();
 
@@ -56,8 +58,9 @@ describe('MCP protocol surface (no language servers)', () => {
     expect(tools.find((t) => t.name === 'expand_reference')?.description).toContain('dialect-reference.md');
   });
 
-  it('sends instructions that point agents at the tools', () => {
+  it('sends instructions that point agents at the tools, and its name and version', () => {
     expect(c.client.getInstructions()).toMatch(/ide_operation/);
+    expect(c.client.getServerVersion()).toEqual({ name: 'dialect', version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version });
   });
 
   it('lists and reads the guidance resources; the reference covers every function', async () => {
