@@ -1,5 +1,5 @@
 // The walkthrough page's behaviour. Inlined into every page with the page's CSP nonce; it reads
-// the walkthrough model from <script type="application/json" id="wt-data"> and works with the
+// the walkthrough model from the JSON data element 
 // server-rendered markup through classes and data-* attributes. It never builds HTML from strings
 // except mermaid's sanitized SVG, and never uses inline event handlers.
 (function () {

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inlineScript, jsonForScript, escapeHtml } from '../html.js';
+import {
+  contentSecurityPolicy, iconEmoji, mermaidPath, parseWalkthrough, renderWalkthroughFile, renderWalkthroughHtml, resolveWalkthrough, WalkthroughError,
+} from '../index.js';
+import { RUST_APP, fixtureEnvironment } from './support/fixture-env.js';
+
+const env = fixtureEnvironment(RUST_APP);
+const render = async (markdown: string, nonce?: string): Promise<string> =>
+  renderWalkthroughHtml(await resolveWalkthrough(parseWalkthrough(markdown), env), nonce !== undefined ? { nonce } : {});
+
+describe('escaping', () => {
+  it('escapes text and attribute values', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;');
+  });
+
+  it('JSON in a script element cannot end the element, open a comment or break JavaScript', () => {
+    const value = { s: '</script><!-- <script> & \u2028 \u2029 >' };
+    const text = jsonForScript(value);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('inlined scripts cannot close their element', () => {
+    expect(inlineScript('const s = "</script>"; const r = /<\\/script>/i;', 'x')).toBe('const s = "<\\/script>"; const r = /<\\/script>/i;');
+    expect(() => inlineScript('"<!--" + "<script>"', 'x')).toThrow(WalkthroughError);
+  });
+});
+
+describe('the page', () => {
+  it('has a strict CSP with a fresh nonce per render, and style attributes only for diagrams', async () => {
+    const decode = (html: string): string => html.replace(/&#39;/g, "'");
+    const a = decode(await render('# A\n\ntext'));
+    const b = decode(await render('# A\n\ntext'));
+    const nonceOf = (html: string): string => /script-src 'nonce-([^']+)'/.exec(html)?.[1] ?? '';
+    expect(nonceOf(a)).not.toBe(nonceOf(b));
+    expect(nonceOf(a)).toMatch(/^[A-Za-z0-9+/]{24}$/);
+    expect(a).toContain(`content="default-src 'none'; script-src 'nonce-${nonceOf(a)}'; style-src 'nonce-${nonceOf(a)}'; base-uri 'none'; form-action 'none'"`);
+    const withDiagram = decode(await render('<mermaid>graph TD; A-->B</mermaid>', 'AAAAAAAAAAAAAAAAAAAAAAAA'));
+    expect(withDiagram).toContain(`content="${contentSecurityPolicy('AAAAAAAAAAAAAAAAAAAAAAAA', true)}"`);
+    expect(contentSecurityPolicy('N', true)).toBe("default-src 'none'; script-src 'nonce-N'; style-src 'nonce-N'; style-src-attr 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+    await expect(render('x', 'bad nonce"')).rejects.toBeInstanceOf(WalkthroughError);
+  });
+
+  it('every script and style carries the nonce; no inline handlers or style attributes in our markup', async () => {
+    const nonce = 'BBBBBBBBBBBBBBBBBBBBBBBB';
+    const html = await render(
+      '# T\n\n<comment location=\'findDefinition("validate_token")\'>x</comment>\n\n<comment location=\'findDefinition("authenticate")\'>y</comment>\n\n<mermaid>graph TD; A-->B</mermaid>\n\n<action button="Go">go</action>\n\n<gitdiff range="nope..HEAD" />',
+      nonce,
+    );
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts).toEqual(['<script type="application/json" id="wt-data">', `<script nonce="${nonce}">`, `<script nonce="${nonce}">`]);
+    const outsideScripts = html.replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/g, '$1</script>');
+    expect(outsideScripts.match(/<style\b[^>]*>/g)).toEqual([`<style nonce="${nonce}">`]);
+    const body = html.slice(html.indexOf('<body>'), html.indexOf('<script'));
+    const tags = body.match(/<[a-zA-Z][^>]*>/g) ?? [];
+    for (const tag of tags) expect(tag.replace(/="[^"]*"/g, '=""')).not.toMatch(/\s(on[a-z]+|style)=/i);
+  });
+
+  it('inlines mermaid from the installed package, only when there are diagrams', async () => {
+    const resolved = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
+    expect(mermaidPath()).toBe(resolved);
+    expect((await render('<mermaid>graph TD; A-->B</mermaid>')).length).toBeGreaterThan(3_000_000);
+    expect((await render('no diagrams')).length).toBeLessThan(100_000);
+  });
+
+  it('maps icon names to emoji', () => {
+    expect(['lightbulb', 'warning', 'info', 'question', 'bug', 'check', 'Lightbulb'].map(iconEmoji)).toEqual(['💡', '⚠️', 'ℹ️', '❓', '🐛', '✅', '💡']);
+    expect(iconEmoji('nonsense')).toBeUndefined();
+    expect(iconEmoji('🚀')).toBe('🚀');
+    expect(iconEmoji('🚀🚀')).toBeUndefined();
+  });
+});
+
+describe('renderWalkthroughFile', () => {
+  it('reads, resolves and renders a file: HTML, JSON and summary; the title falls back to the file name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wt-file-'));
+    try {
+      const path = join(dir, 'auth-notes.md');
+      writeFileSync(path, 'Intro.\n\n<comment location=\'findDefinition("authenticate")\'>Here.</comment>\n');
+      const out = await renderWalkthroughFile(path, env);
+      expect(out.json.title).toBeNull();
+      expect(out.html).toContain('<title>auth-notes</title>');
+      expect(out.json.counts.resolved).toBe(1);
+      expect(out.summary).toContain('Everything resolved.');
+      await expect(renderWalkthroughFile(join(dir, 'missing.md'), env)).rejects.toMatchObject({ code: 'read-failed' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
