@@ -14,6 +14,20 @@ import { ELEMENT_TOKEN, parseEnv, type ElementTokenMeta } from './parse-env.js';
 import { findClosingTag, scanTag } from './tags.js';
 import { dedent } from './text.js';
 
+/** An opening tag may span this many lines (its attributes one per line, say). */
+const MAX_TAG_LINES = 20;
+
+/** The offset of the last `</name` in the text being parsed (-1 if none), computed once per parse. */
+function lastClosingTag(env: ReturnType<typeof parseEnv>, src: string, name: string): number {
+  const cache = (env.lastClosingTags ??= new Map<string, number>());
+  let offset = cache.get(name);
+  if (offset === undefined) {
+    offset = src.lastIndexOf(`</${name}`);
+    cache.set(name, offset);
+  }
+  return offset;
+}
+
 export function elementBlockRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   const at = (array: number[], line: number): number => array[line] ?? 0;
   if (at(state.sCount, startLine) - state.blkIndent >= 4) return false;
@@ -23,10 +37,13 @@ export function elementBlockRule(state: StateBlock, startLine: number, endLine: 
   if (name === undefined || !isElementName(name)) return false;
   const env = parseEnv(state.env);
   if (env.nestedIn !== undefined) return false;
+  // No closing tag anywhere after this line (and not self-closing): not a block element. Checked
+  // first, with the last closing tag's offset cached, so unclosed tags stay linear.
+  const lastClose = lastClosingTag(env, state.src, name);
 
-  // The opening tag may span lines, up to the first blank one.
+  // The opening tag may span lines, up to the first blank one (and a few lines at most).
   let tagLimitLine = startLine;
-  while (tagLimitLine + 1 < endLine && !state.isEmpty(tagLimitLine + 1)) tagLimitLine++;
+  while (tagLimitLine + 1 < endLine && tagLimitLine - startLine < MAX_TAG_LINES && !state.isEmpty(tagLimitLine + 1)) tagLimitLine++;
   const tag = scanTag(state.src, start, at(state.eMarks, tagLimitLine));
   if (tag?.kind !== 'open') return false;
   let tagEndLine = startLine;
@@ -46,6 +63,7 @@ export function elementBlockRule(state: StateBlock, startLine: number, endLine: 
       content = state.src.slice(tag.end, sameLine.start);
       nextLine = tagEndLine + 1;
     } else {
+      if (lastClose < tag.end) return false;
       let closeLine = -1;
       let close: { start: number; end: number } | undefined;
       for (let line = tagEndLine + 1; line < endLine; line++) {

@@ -57,7 +57,7 @@ export function elementInlineRule(state: StateInline, silent: boolean): boolean 
   let content = '';
   let end = tag.end;
   if (!tag.selfClosing) {
-    const close = findClosingTag(state.src, name, tag.end, state.posMax);
+    const close = lastClosingTag(env, state.src, name) < tag.end ? undefined : findClosingTag(state.src, name, tag.end, state.posMax);
     if (close === undefined) {
       return asText(tag.end, { code: WarningCode.UnclosedElement, message: `<${name}> is not closed: add </${name}> at the end of its content (within the same paragraph, or put the tags on their own lines)` });
     }
@@ -84,7 +84,24 @@ export function elementInlineRule(state: StateInline, silent: boolean): boolean 
   return true;
 }
 
+/** The offset of the last `</name` in this inline text, cached per text so unclosed tags stay linear. */
+function lastClosingTag(env: ParseEnv, src: string, name: string): number {
+  if (env.inlineCloseCache?.src !== src) env.inlineCloseCache = { src, offsets: new Map() };
+  const { offsets } = env.inlineCloseCache;
+  let offset = offsets.get(name);
+  if (offset === undefined) {
+    offset = src.lastIndexOf(`</${name}`);
+    offsets.set(name, offset);
+  }
+  return offset;
+}
+
 /** The 1-based document line of `pos` in the inline text being parsed. */
 export function lineAt(state: StateInline, env: ParseEnv, pos: number): number {
-  return env.lineOffset + (env.currentLine ?? 0) + countLines(state.src, pos) + 1;
+  // Counted on from the previous answer in the same text: rules ask in increasing order.
+  let cache = env.lineCountCache;
+  if (cache?.src !== state.src || cache.pos > pos) cache = { src: state.src, pos: 0, lines: 0 };
+  cache = { src: state.src, pos, lines: cache.lines + countLines(state.src.slice(cache.pos, pos), Infinity) };
+  env.lineCountCache = cache;
+  return env.lineOffset + (env.currentLine ?? 0) + cache.lines + 1;
 }

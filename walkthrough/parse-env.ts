@@ -47,6 +47,12 @@ export interface ParseEnv extends Env {
   readonly lineOffset: number;
   /** The 0-based line (in this text) of the inline token being parsed; set by our inline core rule. */
   currentLine?: number;
+  /** Per element name, the offset of the last closing tag in this text (block rule cache). */
+  lastClosingTags?: Map<string, number>;
+  /** Line breaks before `pos` in the inline text being parsed (inline rule cache). */
+  lineCountCache?: { readonly src: string; readonly pos: number; readonly lines: number };
+  /** Per element name, the offset of the last closing tag in the inline text being parsed. */
+  inlineCloseCache?: { readonly src: string; readonly offsets: Map<string, number> };
 }
 
 /** Our env from markdown-it's untyped one. */

@@ -113,11 +113,11 @@ export function decodeEntities(value: string): string {
   });
 }
 
-/** The index of the closing tag `</name>` (spaces allowed before `>`) at or after `from`, or -1. */
+/** The closing tag `</name>` (spaces allowed before `>`) within `src[from, max)`, if any. */
 export function findClosingTag(src: string, name: string, from: number, max: number = src.length): { start: number; end: number } | undefined {
-  const pattern = new RegExp(`</${name}[ \\t\\n\\r\\f]*>`, 'g');
-  pattern.lastIndex = from;
-  const m = pattern.exec(src);
-  if (m === null || m.index + m[0].length > max) return undefined;
-  return { start: m.index, end: m.index + m[0].length };
+  // Only the window is searched: callers look line by line, and a search running on to the end
+  // of the document for every line would make long elements quadratic.
+  const window = src.slice(from, max);
+  const m = new RegExp(`</${name}[ \\t\\n\\r\\f]*>`).exec(window);
+  return m === null ? undefined : { start: from + m.index, end: from + m.index + m[0].length };
 }

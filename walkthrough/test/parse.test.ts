@@ -266,3 +266,26 @@ describe('the document', () => {
     );
   });
 });
+
+describe('large and pathological input', () => {
+  const time = (markdown: string): number => {
+    const started = performance.now();
+    parseWalkthrough(markdown);
+    return performance.now() - started;
+  };
+
+  it('parses a long element, and many unclosed or malformed tags, in linear time', () => {
+    const lines = 20_000;
+    const cases = {
+      longComment: `<comment location="a()">\n${'Some text about the code here.\n'.repeat(lines)}</comment>\n`,
+      unclosedBlocks: '<comment location="a()">\n'.repeat(lines),
+      unclosedInline: `${'text <comment location="a()"> more '.repeat(lines)}\n`,
+      unterminatedQuotes: `${'<action button="x '.repeat(lines)}\n`,
+      manyElements: '<comment location="a()">x</comment>\n\n'.repeat(lines / 4),
+    };
+    for (const [name, markdown] of Object.entries(cases)) {
+      const ms = time(markdown);
+      expect(ms, `${name} took ${Math.round(ms)} ms`).toBeLessThan(4000);
+    }
+  });
+});
