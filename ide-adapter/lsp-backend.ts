@@ -272,10 +272,10 @@ export class LspBackend implements IdeBackend {
   async #callSymbol(server: LanguageServer, item: CallHierarchyItem): Promise<BackendSymbol | undefined> {
     const location = await this.#location(server, { uri: item.uri, range: item.selectionRange });
     if (location === undefined) return undefined;
+    // `detail` is free text (rust-analyzer puts the whole signature there), not a container.
     return {
       name: item.name,
       kind: kindName(item.kind),
-      ...(item.detail !== undefined && item.detail !== '' ? { container: item.detail } : {}),
       language: this.#language(location.path),
       location,
       precise: true,

@@ -44,6 +44,7 @@ export function presentValue(value: unknown, options: PresentOptions = {}): stri
     if (value.every(isDiffFile)) return value.map((d) => diffText(d, s)).join('\n\n');
     if (value.every((v) => typeof v === 'string')) return capped((value).slice(0, max), value.length, max);
   }
+  if (isReference(value)) return referencesText([value], s).join('\n');
   if (isSymbolDefinition(value)) return symbolBlock(value, s);
   if (isLocation(value)) {
     const text = (value as Location & { text?: unknown }).text;

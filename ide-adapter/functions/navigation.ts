@@ -2,7 +2,7 @@
  * Navigation functions: definitions, references, symbol info, outlines, implementations and the
  * call hierarchy — all answered by the backend's language servers.
  */
-import { DialectError, type CallContext, type Registry } from '../../dialect/index.js';
+import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
 import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
 import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
 import { uriToPath } from '../lsp/uris.js';
@@ -37,7 +37,15 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       { program: 'findDefinitions("validate_token", file: "src/auth.rs")' },
       { program: 'findDefinitions("User::new")', description: 'a method by its qualified name' },
     ],
-    implementation: async (args, ctx) => definitions(args, ctx),
+    implementation: async (args, ctx) => {
+      const defs = await definitions(args, ctx);
+      if (defs.length === 0 && typeof args['of'] === 'string') {
+        // Names are exact; an empty answer says which names do exist.
+        const similar = await similarNames(ctx, args['of']);
+        ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+      }
+      return defs;
+    },
   });
 
   registry.registerFunction({
@@ -206,10 +214,16 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   return found.flat();
 }
 
+/** Names the index knows that look like `name` (fuzzy is right here: it is only a hint). */
+async function similarNames(ctx: CallContext<IdeHost>, name: string): Promise<string[]> {
+  const last = name.split(/::|\./).pop() ?? name;
+  const near = await ctx.host.backend.workspaceSymbols(last.slice(0, Math.max(2, last.length - 2)), { signal: ctx.signal }).catch(() => [] as BackendSymbol[]);
+  const names = [...new Set(near.map((s) => s.name))].filter((n) => n !== last);
+  return closest(last, names, 5);
+}
+
 async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>): Promise<never> {
-  // Suggest names the index does know (fuzzy here is right: it is only a hint).
-  const near = await ctx.host.backend.workspaceSymbols(name.split(/::|\./).pop() ?? name, { signal: ctx.signal }).catch(() => [] as BackendSymbol[]);
-  const suggestions = [...new Set(near.map((s) => s.name))].slice(0, 5);
+  const suggestions = await similarNames(ctx, name);
   const filters = ['file', 'kind', 'line'].filter((k) => args[k] !== undefined).map((k) => `${k}: ${JSON.stringify(args[k])}`);
   throw new DialectError({
     code: 'symbol-not-found',
