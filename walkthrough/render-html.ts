@@ -52,7 +52,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
   const title = options.title ?? resolved.document.title ?? 'Walkthrough';
   const c = model.counts;
   const counts = [
-    `<span class="wt-count-resolved">${c.resolved} resolved</span>`,
+    c.comments > 0 ? `<span class="wt-count-resolved">${c.resolved} of ${c.comments} comment${c.comments === 1 ? '' : 's'} placed</span>` : '',
     c.ambiguous > 0 ? `<span class="wt-count-ambiguous">${c.ambiguous} ambiguous</span>` : '',
     c.unresolved > 0 ? `<span class="wt-count-unresolved">${c.unresolved} unresolved</span>` : '',
     c.warnings > 0 ? `<span class="wt-count-warnings">${c.warnings} warning${c.warnings === 1 ? '' : 's'}</span>` : '',

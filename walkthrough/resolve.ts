@@ -165,12 +165,8 @@ const WHOLE_FILE = Number.MAX_SAFE_INTEGER;
 async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise<ResolvedLink> {
   try {
     if (link.regex !== undefined) {
-      let pattern: RegExp;
-      try {
-        pattern = new RegExp(link.regex, 'u');
-      } catch (error) {
-        return { link, error: `${JSON.stringify(link.regex)} is not a valid regular expression (${(error as Error).message})` };
-      }
+      const pattern = compileRegex(link.regex);
+      if (typeof pattern === 'string') return { link, error: `${JSON.stringify(link.regex)} is not a valid regular expression (${pattern})` };
       const lines = await env.readLines(link.path, 1, WHOLE_FILE);
       const index = lines.findIndex((l) => pattern.test(l));
       if (index < 0) return { link, error: `no line of ${link.path} matches /${link.regex}/` };
@@ -188,6 +184,19 @@ async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise
     return { link };
   } catch (error) {
     return { link, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A link's regex: Unicode-aware when it can be, else as plain JavaScript reads it; or the error. */
+function compileRegex(source: string): RegExp | string {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    try {
+      return new RegExp(source);
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 }
 
