@@ -91,15 +91,19 @@ export function complete(before: string, source: CompletionSource): Completion {
     const fn = source.registry.lookup(frame.name);
     if (fn !== undefined) {
       const free = fn.parameters.filter((p) => p.rest === undefined && !frame.used.has(p.name) && p.name.startsWith(prefix));
-      // Named arguments come after the positional ones, so a free required parameter that would be
-      // the next positional is still worth offering: `findDefinitions(of: …)` is valid too.
+      // Every free parameter may be given by name (`findDefinitions(of: …)` is valid too). When one
+      // matches the word, parameters win over function names: `fi` is far likelier `file:` than `files(`.
       items.push(...free.map((p) => `${p.name}: ${p.type}`));
     }
   } else if (frame?.kind === 'object' && frame.atKey) {
     return NONE(prefix);
   }
-  if (prefix !== '' || items.length === 0) items.push(...functionItems(source.registry, prefix));
-  if (items.length === 1) return { items: [singleInsertion(items[0] as string)], replace: prefix };
+  if (items.length === 0) items.push(...functionItems(source.registry, prefix));
+  if (items.length === 1) {
+    // A lone parameter after `(` or `, ` is only a guess at how to pass the argument: insert nothing.
+    if (prefix === '' && !/\(/.test(items[0] as string)) return NONE();
+    return { items: [singleInsertion(items[0] as string)], replace: prefix };
+  }
   return { items, replace: prefix };
 }
 

@@ -44,5 +44,10 @@ export function joinForHistory(lines: readonly string[]): string | undefined {
   if (lines.length === 1) return lines[0];
   const text = lines.join('\n');
   if (text.includes('//') || text.includes('`')) return undefined;
-  return lines.map((l) => l.trim()).filter((l) => l !== '').join(' ');
+  let joined = '';
+  for (const line of lines.map((l) => l.trim()).filter((l) => l !== '')) {
+    const tight = joined === '' || /[([{]$/.test(joined) || /^[)\]}]/.test(line);
+    joined += tight ? line : ` ${line}`;
+  }
+  return joined;
 }

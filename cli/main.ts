@@ -4,13 +4,18 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DialectError } from '../dialect/index.js';
-import { runEval } from './eval.js';
+import type { EvalOptions } from './eval.js';
 import { packageVersion } from './package.js';
-import { runRepl } from './repl.js';
+import type { ReplOptions } from './repl.js';
 import { processIo, styles, useColor, type Io } from './terminal.js';
-import { runTour } from './tour.js';
+import type { TourOptions } from './tour.js';
 import { COMMANDS, ExitCode, overview, parseCommandLine, UsageError } from './usage.js';
+
+// Commands are imported when they run: `--help`, `--version` and usage errors answer at once
+// instead of first loading the parser, the language-server client and the MCP SDK.
+const runRepl = async (options: ReplOptions): Promise<number> => (await import('./repl.js')).runRepl(options);
+const runEval = async (options: EvalOptions): Promise<number> => (await import('./eval.js')).runEval(options);
+const runTour = async (options: TourOptions): Promise<number> => (await import('./tour.js')).runTour(options);
 
 /** Runs the command line `argv` (without `node` and the script) and resolves with the exit code. */
 export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
@@ -33,7 +38,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'none':
       // Like node and python: no arguments in a terminal starts the REPL.
       if (io.stdin.isTTY === true && io.stdout.isTTY === true) return runRepl({ workspace: workspaceOf(undefined), io, version: packageVersion() });
-      throw new UsageError('a command is needed', `${overview().split('\n\n')[1] ?? ''}\n(dialect --help for more)`);
+      throw new UsageError('a command is needed', `${overview().split('\n\n')[3] ?? ''}\n(dialect --help for more)`);
     case 'command':
       break;
   }
@@ -105,9 +110,10 @@ function report(error: unknown, io: Io): number {
     if (error.hint !== undefined) io.stderr.write(`${error.hint.replace(/^/gm, '  ')}\n`);
     return ExitCode.Usage;
   }
-  if (error instanceof DialectError) {
+  if (error instanceof Error && error.name === 'DialectError') {
     // Opening the workspace: a missing folder, an invalid dialect.json.
-    io.stderr.write(`${s.red('dialect:')} ${error.message}\n${error.hint !== undefined ? `  ${error.hint}\n` : ''}`);
+    const hint = (error as Error & { hint?: unknown }).hint;
+    io.stderr.write(`${s.red('dialect:')} ${error.message}\n${typeof hint === 'string' ? `  ${hint}\n` : ''}`);
     return ExitCode.Usage;
   }
   io.stderr.write(`${s.red('dialect: internal error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

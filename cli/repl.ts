@@ -441,7 +441,7 @@ class Repl {
   #present(outcome: Outcome, interrupted: boolean, elapsedMs: number): void {
     if (this.#terminal && this.#rl.line !== '') this.#io.stdout.write('\r\u001b[2K'); // type-ahead is redrawn with the next prompt
     if (interrupted && outcome.kind === 'error' && outcome.error.code === EvalCode.Cancelled) {
-      this.#out(`${this.#s.yellow('cancelled')} ${this.#s.dim(`after ${formatDuration(elapsedMs)} (Ctrl-C); the server requests were cancelled too`)}`);
+      this.#out(`${this.#s.yellow('cancelled')} ${this.#s.dim(`after ${formatDuration(elapsedMs)} (Ctrl-C)`)}`);
       return;
     }
     this.#out(presentOutcome(outcome, { color: this.#color }));

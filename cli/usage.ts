@@ -3,7 +3,9 @@
  * `node:util` parseArgs (strict: an unknown option is a usage error with a "did you mean").
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closest } from '../dialect/index.js';
+// suggest.js directly, not the dialect index: `--help` and usage errors should not pay for loading
+// the parser (half a second of grammar set-up).
+import { closest } from '../dialect/suggest.js';
 
 /** Exit codes, the contract for scripts. */
 export const ExitCode = {
