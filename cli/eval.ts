@@ -51,7 +51,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
         .catch(() => false); // aborted: the evaluation below reports the cancellation
       live.clear();
     }
-    const remaining = Math.max(5_000, options.timeoutMs - (performance.now() - startedAt));
+    const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
     const outcome = await cli.session.evaluate(program, { signal: controller.signal, deadlineMs: remaining });
     print(outcome, options);
     if (interrupted) return ExitCode.Interrupted;

@@ -133,7 +133,7 @@ function indent(text: string, by: string): string {
 
 function nextSteps(s: Styles, root: string | undefined): string {
   const self = process.argv[1] !== undefined && relative(process.cwd(), process.argv[1]) === join('bin', 'dialect.js') ? 'node bin/dialect.js' : 'dialect';
-  const ws = root === undefined ? ' --workspace YOUR/PROJECT' : '';
+  const ws = ` --workspace ${root ?? 'YOUR/PROJECT'}`;
   return [
     s.bold('Next:'),
     `   ${self} repl${ws}`,
