@@ -27,11 +27,20 @@ interface CachedFile {
   lines?: readonly string[];
 }
 
+/**
+ * How long a path's real location counts as current. One query resolves the same paths many
+ * times, each a thread-pool round trip. A path is confined by its real location at the time it was
+ * checked, so a symlink swapped within this window still cannot lead outside: the cached location
+ * is inside. (File *contents* are always checked against the disk: agents edit and ask at once.)
+ */
+const FRESHNESS_MS = 250;
+
 /** A workspace root with confined, cached file access. */
 export class Workspace {
   /** The absolute, symlink-free root. */
   readonly root: string;
   readonly #cache = new Map<string, CachedFile>();
+  readonly #realpaths = new Map<string, { readonly real: string; readonly at: number }>();
   static readonly #cacheLimit = 256;
 
   constructor(root: string) {
@@ -59,6 +68,8 @@ export class Workspace {
   /** Like `resolve`, but also refuses a path whose real location (after symlinks) is outside. */
   async resolveReal(path: string): Promise<string> {
     const absolute = this.resolve(path);
+    const cached = this.#realpaths.get(absolute);
+    if (cached !== undefined && Date.now() - cached.at < FRESHNESS_MS) return cached.real;
     let real: string;
     try {
       real = await realpath(absolute);
@@ -70,6 +81,8 @@ export class Workspace {
       });
     }
     if (!this.contains(real)) throw outside(path);
+    if (this.#realpaths.size > 4096) this.#realpaths.clear();
+    this.#realpaths.set(absolute, { real, at: Date.now() });
     return real;
   }
 
