@@ -42,7 +42,9 @@ export async function gitDiff(workspace: Workspace, range: string | undefined, o
   });
   const spec = (range ?? '').trim();
   if (spec.startsWith('-')) throw badRevision(spec, 'a revision cannot start with "-"');
-  const base = ['-c', 'core.quotepath=off', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=3'];
+  // --relative: a workspace inside a larger repository sees only its own changes, with paths
+  // relative to the workspace like every other result.
+  const base = ['-c', 'core.quotepath=off', 'diff', '--relative', '--no-color', '--no-ext-diff', '--find-renames', '--unified=3'];
 
   if (spec.includes('..')) return parseUnifiedDiff(await git([...base, spec, '--']).catch((e: unknown) => rethrowRevision(e, spec)));
 

@@ -150,6 +150,27 @@ describe('gitdiff on a real repository', () => {
     expect(untracked).toMatchObject({ status: 'added', additions: 1 });
   });
 
+  it('in a workspace inside a larger repository, shows only the workspace, with workspace paths', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dialect-outer-'));
+    const run = (...args: string[]): string => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+    try {
+      await mkdir(join(repo, 'inner', 'src'), { recursive: true });
+      await writeFile(join(repo, 'outside.txt'), 'a\n');
+      await writeFile(join(repo, 'inner', 'src', 'a.rs'), 'fn a() {}\n');
+      run('init', '-q');
+      run('add', '-A');
+      run('commit', '-qm', 'one');
+      await writeFile(join(repo, 'outside.txt'), 'b\n');
+      await writeFile(join(repo, 'inner', 'src', 'a.rs'), 'fn a() { b() }\n');
+      await writeFile(join(repo, 'inner', 'new.rs'), 'fn n() {}\n');
+      const inner = new Interpreter(createIdeRegistry());
+      const o = await inner.evaluate('gitdiff()', { host: { ...host, workspace: new Workspace(join(repo, 'inner')) } });
+      expect(o.kind === 'value' && (o.value as DiffFile[]).map((d) => d.path).sort()).toEqual(['new.rs', 'src/a.rs']);
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
   it('is a clear error for a bad range', async () => {
     expect(await errorCode('gitdiff("nope..HEAD")')).toBe('bad-revision');
     expect(await errorCode('gitdiff("no-such-branch")')).toBe('bad-revision');
