@@ -25,7 +25,7 @@ import {
   type Range as LspRange,
 } from 'vscode-languageserver-protocol';
 import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ServerInfo } from './backend.js';
-import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type PoolOptions, type ServerDefinition } from './lsp/index.js';
+import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
 import type { Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
@@ -58,6 +58,7 @@ export interface LspBackendOptions extends PoolOptions {
 export class LspBackend implements IdeBackend {
   readonly pool: ServerPool;
   readonly #definitions: readonly ServerDefinition[];
+  readonly #outlines = new WeakMap<OpenDocument, Promise<OutlineSymbol[]>>();
 
   constructor(
     readonly workspace: Workspace,
@@ -104,7 +105,19 @@ export class LspBackend implements IdeBackend {
   }
 
   async documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
-    const { server, abs } = await this.#open(path, options);
+    const { server, abs, doc } = await this.#open(path, options);
+    // An outline depends only on the document's text: reuse it until the document changes (a
+    // changed file is a new OpenDocument). Symbol lookups ask for the same outlines again and again.
+    let outline = this.#outlines.get(doc);
+    if (outline === undefined) {
+      outline = this.#fetchOutline(server, abs, options);
+      this.#outlines.set(doc, outline);
+      outline.catch(() => this.#outlines.delete(doc));
+    }
+    return outline;
+  }
+
+  async #fetchOutline(server: LanguageServer, abs: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
     const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, options), null);
     const lines = await server.lines(abs);
     const rel = this.workspace.relative(abs);
@@ -224,11 +237,11 @@ export class LspBackend implements IdeBackend {
     return servers.filter((s): s is LanguageServer => s !== undefined);
   }
 
-  async #open(path: string, options: BackendCallOptions): Promise<{ server: LanguageServer; abs: string }> {
+  async #open(path: string, options: BackendCallOptions): Promise<{ server: LanguageServer; abs: string; doc: OpenDocument }> {
     const abs = await this.workspace.resolveReal(path);
     const server = await this.pool.serverFor(abs);
-    await server.ensureOpen(abs, options);
-    return { server, abs };
+    const doc = await server.ensureOpen(abs, options);
+    return { server, abs, doc };
   }
 
   async #positional(method: string, path: string, position: Position, extra: object, options: BackendCallOptions): Promise<Location[]> {

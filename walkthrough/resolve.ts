@@ -42,9 +42,10 @@ export async function resolveWalkthrough(document: WalkthroughDocument, env: Wal
   };
   const elements = document.elements;
   const comments = elements.filter((e): e is CommentElement => e.kind === 'comment');
+  const linesEnv = fileOnceReader(env);
   const diffs = elements.filter((e): e is GitDiffElement => e.kind === 'gitdiff');
   const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
-    Promise.all(comments.map((c) => resolveComment(c, evaluate, env, contextLines))),
+    Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines))),
     Promise.all(diffs.map((d) => resolveDiff(d, env, signal))),
     Promise.all(document.links.map((l) => resolveLink(l, env))),
   ]);
@@ -60,6 +61,27 @@ export async function resolveWalkthrough(document: WalkthroughDocument, env: Wal
     diffs: resolvedDiffs,
     links: resolvedLinks,
     warnings: [...document.warnings, ...linkWarnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+  };
+}
+
+/**
+ * Reads each file once per walkthrough: a comment on a reference list shows context for dozens
+ * of places, mostly in the same files, and every read is a round trip to the disk.
+ */
+function fileOnceReader(env: WalkthroughEnvironment): WalkthroughEnvironment {
+  const files = new Map<string, Promise<string[]>>();
+  return {
+    ...env,
+    readLines: async (path, start, end) => {
+      let file = files.get(path);
+      if (file === undefined) {
+        file = env.readLines(path, 1, Number.MAX_SAFE_INTEGER);
+        files.set(path, file);
+      }
+      const all = await file;
+      if (start > all.length) return env.readLines(path, start, end); // let the environment report the bad range
+      return all.slice(start - 1, end);
+    },
   };
 }
 
