@@ -72,9 +72,11 @@ export class ReverseSearch {
         pass += '\r';
       } else if (ch === CTRL_G || ch === CTRL_C) this.#end(this.#saved);
       else if (ch === ESC) {
-        // Keep the match; an escape sequence after it (an arrow key) goes to the editor.
+        // Keep the match. An escape sequence (an arrow key: ESC [ C) goes on to the editor; a lone
+        // Esc does not, or the editor would read it with the next key as Meta-key.
         this.#end(this.#match() ?? this.#saved);
-        pass += chars.slice(i).join('');
+        const rest = chars.slice(i + 1).join('');
+        pass += rest.startsWith('[') || rest.startsWith('O') ? `${ESC}${rest}` : rest;
         break;
       } else if (ch < ' ') {
         this.#end(this.#match() ?? this.#saved);

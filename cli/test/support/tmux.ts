@@ -104,6 +104,14 @@ export class TmuxSession {
     }
   }
 
+  /**
+   * Waits until the screen ends with `text` (the line being edited, usually): trailing spaces do
+   * not count, since a terminal does not show them.
+   */
+  waitForEnd(text: string, timeoutMs = 30_000): Promise<string> {
+    return this.waitFor((s) => s.endsWith(text.trimEnd()), timeoutMs);
+  }
+
   /** Waits for the screen to show `text` `count` times in all (for repeated prompts and outputs). */
   waitForCount(text: string, count: number, timeoutMs = 30_000): Promise<string> {
     return this.waitFor((s) => s.split(text).length - 1 >= count, timeoutMs);
