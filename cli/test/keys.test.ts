@@ -11,7 +11,7 @@ function harness(history: string[], line = '') {
       this.line = text;
     },
     redraw: () => undefined,
-    write: (text) => screen.push(text.replace(/\r\u001b\[2K/g, '')),
+    write: (text) => screen.push(text.split('\r\u001b[2K').join('')),
     columns: 80,
   };
   const search = new ReverseSearch(target, () => history, (keys) => forwarded.push(keys));
