@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
-import { closest, EvalCode, type Outcome, type ParseResult } from '../dialect/index.js';
+import { closest, EvalCode, parse, type Outcome, type ParseResult } from '../dialect/index.js';
 import { presentOutcome } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
@@ -151,7 +151,7 @@ class Repl {
     rl.on('SIGINT', () => this.#interrupt());
     rl.on('close', () => {
       this.#inputEnded = true;
-      if (!this.#pumping) this.#finish();
+      if (!this.#pumping) void this.#pump();
     });
     this.#unsubscribe = cli.onChange(() => this.#statusChanged());
     // Outside raw mode (piped input, `kill -INT`) signals arrive as signals.
@@ -217,6 +217,12 @@ class Repl {
         } catch (error) {
           this.#out(this.#s.red(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
         }
+      }
+      if (this.#inputEnded && !this.#terminal && this.#pending.length > 0 && !this.#finished) {
+        // The input ended inside a program: show why it is unfinished instead of dropping it.
+        const program = this.#pending.join('\n');
+        this.#pending = [];
+        await this.#evaluate(program, parse(program, { names: new Set(['_']) }));
       }
     } finally {
       this.#pumping = false;

@@ -4,6 +4,7 @@
  * session, in order, like a person at the prompt; the second block starts the REPL again to
  * find the history of the first.
  */
+import { realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +136,29 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
       expect(screen).toMatch(/server\s+state\s+memory\s+pid\s+languages\s+status/);
       serverPid = Number(/rust-analyzer\s+ready\s+\d+ MB\s+(\d+)/.exec(screen)?.[1]);
       expect(isAlive(serverPid)).toBe(true);
+      await nextPrompt();
+    },
+    STEP,
+  );
+
+  it(
+    '.help, .workspace, .functions and help() describe the REPL, the workspace and the functions',
+    async () => {
+      await term.line('.help');
+      await term.waitFor('.timing on|off         show the time of each evaluation and of each server request');
+      await nextPrompt();
+      await term.line('.workspace');
+      await term.waitFor(`workspace  ${realpathSync(fixture.root)}`);
+      await term.waitFor(`history    ${join(state.path, 'state', 'dialect', 'history')}`);
+      await nextPrompt();
+      await term.line('.functions');
+      await term.waitFor(/navigation\n {2}findDefinitions\(of: /);
+      await nextPrompt();
+      await term.line('help("findReferences")');
+      await term.waitFor('findReferences(to: symbol | symbol[]) → reference[]');
+      await nextPrompt();
+      await term.line('.tming on');
+      await term.waitFor('error: unknown command .tming — did you mean .timing? (.help lists the commands)');
       await nextPrompt();
     },
     STEP,

@@ -1,5 +1,6 @@
 /** The command line: help, version, unknown options and commands (exit code 3 with a hint). */
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../usage.js';
@@ -103,6 +104,24 @@ describe('dialect (the built command)', () => {
     const timeout = await runDialect(['eval', 'help()', '--timeout', 'soon'], { env, cwd: state.path });
     expect(timeout.code).toBe(3);
     expect(timeout.stderr).toContain('--timeout must be a number of seconds');
+  });
+
+  it('colours output only on a terminal or with FORCE_COLOR, and never with NO_COLOR', async () => {
+    await writeFile(join(state.path, 'a.txt'), 'fn validate\n');
+    const program = ['eval', 'search("a.txt", "validate")'];
+    const plain = await runDialect(program, { env, cwd: state.path });
+    expect(plain).toMatchObject({ code: 0, stdout: 'a.txt:1:4  fn validate\n' });
+    const forced = await runDialect(program, { env: { ...env, FORCE_COLOR: '1' }, cwd: state.path });
+    expect(forced.stdout).toBe('\u001b[36ma.txt:1:4\u001b[0m  fn validate\n');
+    const none = await runDialect(program, { env: { ...env, FORCE_COLOR: '1', NO_COLOR: '1' }, cwd: state.path });
+    expect(none.stdout).toBe('a.txt:1:4  fn validate\n');
+  });
+
+  it('a REPL on piped input evaluates each program, continues unfinished ones, and reports one left open', async () => {
+    const r = await runDialect(['repl'], { env, cwd: state.path, input: 'findFiles("*.txt")\n[1,\n 2]\nfoo(\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('a.txt\n[1, 2]\nerror[unclosed-call]');
+    expect(r.stdout).not.toContain('dialect>');
   });
 
   it('no command without a terminal is a usage error that lists the commands', async () => {
