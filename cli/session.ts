@@ -117,10 +117,12 @@ export class CliSession {
   readonly #statusByServer = new Map<string, string>();
   readonly #listeners = new Set<() => void>();
   #started = false;
+  readonly #eager: boolean;
   #shutdown: Promise<void> | undefined;
   readonly #unsubscribe: () => void;
 
   private constructor(options: CliSessionOptions, workspace: Workspace, definitions: LspBackendOptions['definitions']) {
+    this.#eager = options.eager;
     this.backend = new TimedLspBackend(workspace, definitions !== undefined ? { definitions } : {});
     this.session = IdeSession.open({
       workspaceRoot: workspace.root,
@@ -180,7 +182,10 @@ export class CliSession {
   /** The servers that are not settled, one status each: `rust-analyzer: indexing 45% (Indexing 9/20 (core))`. */
   progressText(): string {
     if (!this.#started) return 'starting the language servers…';
-    const busy = this.backend.servers().filter((s) => !SETTLED.has(s.state));
+    const servers = this.backend.servers();
+    // A lazy session has "started" at once; its servers appear when the first query needs them.
+    if (servers.length === 0 && !this.#eager) return 'starting the language servers…';
+    const busy = servers.filter((s) => !SETTLED.has(s.state));
     if (busy.length === 0) return 'ready';
     return busy.map((s) => this.#statusByServer.get(s.name) ?? s.text).join(' · ');
   }
