@@ -12,6 +12,7 @@
  * counts as one code point (one UTF-16 unit, three UTF-8 bytes: what U+FFFD takes on disk).
  */
 import type { Position as LspPosition, Range as LspRange } from 'vscode-languageserver-protocol';
+import { codePointCount, SourceText } from '../../dialect/index.js';
 
 export type { LspPosition, LspRange };
 
@@ -66,9 +67,7 @@ function codePointAt(text: string, i: number): [codePoint: number, width: 1 | 2]
 
 /** Number of code points in a line (the largest valid column is this plus one). */
 export function codePointLength(lineText: string): number {
-  let count = 0;
-  for (let i = 0; i < lineText.length; i += codePointAt(lineText, i)[1]) count++;
-  return count;
+  return codePointCount(lineText, 0, lineText.length);
 }
 
 /** Length of a line in the code units of `encoding`. */
@@ -91,17 +90,10 @@ export function toLspCharacter(lineText: string, column: number, encoding: Posit
   let units = 0;
   let seen = 0;
   for (let i = 0; i < lineText.length && seen < before; seen++) {
-    const c = lineText.charCodeAt(i);
-    let cp = c;
-    let width = 1;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < lineText.length) {
-      const d = lineText.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        width = 2;
-      }
-    }
-    units += c < 0x80 ? 1 : unitsOf(cp, encoding);
+    // codePointAt pairs surrogates and returns a lone one as is; no allocation per character.
+    const cp = lineText.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    units += cp < 0x80 ? 1 : unitsOf(cp, encoding);
     i += width;
   }
   return units;
@@ -117,17 +109,10 @@ export function fromLspCharacter(lineText: string, character: number, encoding: 
   let column = 1;
   // Hot path (thousands of reference locations per query): no allocation per character.
   for (let i = 0; i < lineText.length; column++) {
-    const c = lineText.charCodeAt(i);
-    let cp = c;
-    let width = 1;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < lineText.length) {
-      const d = lineText.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        width = 2;
-      }
-    }
-    const next = units + (c < 0x80 ? 1 : unitsOf(cp, encoding));
+    // codePointAt pairs surrogates and returns a lone one as is; no allocation per character.
+    const cp = lineText.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    const next = units + (cp < 0x80 ? 1 : unitsOf(cp, encoding));
     if (next > target) break;
     units = next;
     i += width;
@@ -166,58 +151,14 @@ export function fromLspRange(lines: LineSource, range: LspRange, encoding: Posit
   };
 }
 
-/** A {@link LineSource} over a whole document text; lines end at `\n`, `\r\n` or `\r`. */
-export class TextLines implements LineSource {
-  readonly text: string;
-  #starts: number[] | undefined;
-
-  constructor(text: string) {
-    this.text = text;
-  }
-
-  /** Number of lines (an empty text has one empty line). */
-  get lineCount(): number {
-    return this.#lineStarts().length;
-  }
-
-  /** Text of a 1-based line without its terminator; `''` for lines outside the document. */
-  lineText(line: number): string {
-    const starts = this.#lineStarts();
-    const start = starts[line - 1];
-    if (start === undefined) return '';
-    let end = line < starts.length ? (starts[line] as number) : this.text.length;
-    if (end > start && this.text.charCodeAt(end - 1) === 10) end--;
-    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
-    return this.text.slice(start, end);
-  }
-
+/**
+ * A {@link LineSource} over a whole document text; lines end at `\n`, `\r\n` or `\r`. It is the
+ * Dialect core's `SourceText` (one line index for programs and documents alike).
+ */
+export class TextLines extends SourceText implements LineSource {
   /** The Dialect position of a text that is found by searching (e.g. `indexOf`): UTF-16 offset → position. */
   positionAt(offset: number): TextPosition {
-    const starts = this.#lineStarts();
-    const clamped = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= clamped) lo = mid;
-      else hi = mid - 1;
-    }
-    const lineStart = starts[lo] as number;
-    return { line: lo + 1, column: codePointLength(this.text.slice(lineStart, clamped)) + 1 };
-  }
-
-  #lineStarts(): number[] {
-    if (this.#starts !== undefined) return this.#starts;
-    const starts = [0];
-    for (let i = 0; i < this.text.length; i++) {
-      const c = this.text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (this.text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      }
-    }
-    this.#starts = starts;
-    return starts;
+    const { line, column } = this.position(offset);
+    return { line, column };
   }
 }
