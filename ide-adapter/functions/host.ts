@@ -19,7 +19,7 @@ export interface IdeHost {
  * Waits for the servers a query needs to finish indexing (bounded), and notes on the outcome
  * when answers may be incomplete, so that an empty answer never looks like "no such symbol".
  */
-export async function awaitIndex(ctx: CallContext<IdeHost>, paths?: readonly string[]): Promise<boolean> {
+export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths?: readonly string[]): Promise<boolean> {
   const { backend, readyTimeoutMs, shownWarnings } = ctx.host;
   const completeness = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs, ...(paths !== undefined ? { paths } : {}) });
   for (const warning of completeness.warnings) {

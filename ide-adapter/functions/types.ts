@@ -5,7 +5,7 @@
  */
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type SymbolDefinition } from '../model.js';
-import type { IdeHost } from './host.js';
+import { awaitIndex, type IdeHost } from './host.js';
 import { findSymbolsByName, flatten } from './symbols.js';
 import { refinementsFor } from './refinements.js';
 
@@ -32,6 +32,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     description: 'the symbol with that name (ambiguous when several are defined)',
     convert: async (value, ctx) => {
       const name = value as string;
+      await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
       const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
       if (defs.length === 1) return defs[0];
       if (defs.length === 0) {
@@ -60,6 +61,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     convert: async (value, ctx) => {
       const loc = value as { path: string; start: { line: number; column: number }; match?: string };
       const { backend } = ctx.host;
+      await awaitIndex(ctx, [loc.path]);
       const defs = await backend.definition(loc.path, loc.start, { signal: ctx.signal });
       const target = defs[0];
       if (target === undefined) {

@@ -34,6 +34,19 @@ describe.skipIf(!available)('completeness and fallbacks (rust-analyzer)', () => 
     }
   });
 
+  it('a name used where a symbol is expected waits for the index instead of coming back "not found"', async () => {
+    const session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
+    try {
+      const o = await session.evaluate('findReferences("MAX_TASKS")', { deadlineMs: 120_000 });
+      if (o.kind !== 'value') throw new Error(`expected references, got ${o.kind}`);
+      const text = await readFile(join(copy.root, 'src/lib.rs'), 'utf8');
+      const uses = text.split('MAX_TASKS').length - 2; // occurrences in lib.rs minus the definition
+      expect((o.value as unknown[]).length).toBeGreaterThanOrEqual(Math.max(1, uses));
+    } finally {
+      await session.shutdown();
+    }
+  });
+
   it('when the index offers nothing, text search confirmed by go-to-definition finds the definition', async () => {
     const session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
     try {
