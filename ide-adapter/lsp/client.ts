@@ -103,6 +103,8 @@ const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPError
 const MAX_RETRIES = 3;
 /** A server that ran this long before crashing gets a fresh restart budget. */
 const HEALTHY_UPTIME_MS = 60_000;
+/** How long after a server closes its connection we wait for its exit before killing it. */
+const CLOSE_GRACE_MS = 200;
 
 /**
  * A client for one language server process serving one workspace root. Create it with
@@ -612,9 +614,16 @@ export class LanguageServer {
     });
     connection.onClose(() => {
       if (!session.alive) return;
-      session.kill('closed its connection');
-      // A server that closed stdout but lingers is useless: make it exit so recovery starts.
-      killGroup(child.pid, 'SIGKILL');
+      // A dying server closes stdout just before it exits: give the exit a moment to arrive so
+      // the report says how it ended ("exited with code 2") rather than only that it hung up.
+      const grace = setTimeout(() => {
+        if (!session.alive) return;
+        session.kill('closed its connection');
+        // A server that closed stdout but lingers is useless: make it exit so recovery starts.
+        killGroup(child.pid, 'SIGKILL');
+      }, CLOSE_GRACE_MS);
+      grace.unref();
+      child.once('exit', () => clearTimeout(grace));
     });
     connection.onError(([error]) => this.#messages.append(`[connection error] ${error.message}\n`));
     this.#installHandlers(session);
