@@ -13,6 +13,8 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The V8 flags `bin/dialect.js` sets, so sections measure the product as it runs. */
+const RUNTIME_FLAGS = ['--no-allocation-site-pretenuring'];
 const SECTIONS = ['parse', 'interpreter', 'lsp', 'walkthrough'] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -39,7 +41,7 @@ if (args[0] === '--section') {
   const parts: string[] = [];
   for (const section of wanted) {
     process.stderr.write(`bench: ${section}…\n`);
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--section', section], {
+    const child = spawnSync(process.execPath, [...RUNTIME_FLAGS, fileURLToPath(import.meta.url), '--section', section], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -63,7 +65,7 @@ if (args[0] === '--section') {
     '# Benchmarks',
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} at commit ${commit}: Node ${process.version}, ${cpus().length} × ${cpu}.`,
-    'Each section runs in a fresh process; every comparison inside a section is measured interleaved in the same process, against the baseline its table names. Numbers are medians.',
+    'Each section runs in a fresh process with the V8 flags the `dialect` command sets (`--no-allocation-site-pretenuring`); every comparison inside a section is measured interleaved in the same process, against the baseline its table names. Numbers are medians.',
     'Rerun sections with `npm run bench -- parse interpreter` (sections: parse, interpreter, lsp, walkthrough); only a full run rewrites this file.',
   ].join('\n');
   const text = `${header}\n\n${parts.join('\n\n')}\n`;

@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 // The `dialect` command. The CLI is TypeScript compiled to dist/ by `npm run build`.
 import { existsSync } from 'node:fs';
+import v8 from 'node:v8';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
 import { URL } from 'node:url';
+
+// V8 pretenures objects from allocation sites whose objects survived before. After one large
+// program (a megabyte of JSON), every small program's short-lived objects would then be allocated
+// in the old generation: measured 2× slower parsing for the rest of a long-lived REPL or MCP
+// process (BENCHMARKS.md). Set before anything else is loaded.
+v8.setFlagsFromString('--no-allocation-site-pretenuring');
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
