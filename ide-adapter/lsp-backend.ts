@@ -41,8 +41,8 @@ export function kindName(kind: number): string {
   return KIND_NAMES[kind] ?? 'symbol';
 }
 
-/** Lines of the files one call touches, loaded once each. */
-type FileLines = Map<string, Promise<LineSource | undefined>>;
+/** The files one call touches (by URI), resolved and loaded once each. */
+type FileLines = Map<string, Promise<{ path: string; lines: LineSource } | undefined>>;
 
 interface CallHandle {
   readonly server: LanguageServer;
@@ -263,23 +263,32 @@ export class LspBackend implements IdeBackend {
    * thousands of locations in a few hundred files.
    */
   async #location(server: LanguageServer, loc: { uri: string; range: LspRange }, files: FileLines = new Map()): Promise<Location | undefined> {
-    const abs = uriToPath(loc.uri);
+    // Per call, each file (by URI) is resolved and read once: the path checks and the read are
+    // shared by all the locations in it.
+    let pending = files.get(loc.uri);
+    if (pending === undefined) {
+      pending = this.#fileOf(loc.uri);
+      files.set(loc.uri, pending);
+    }
+    const file = await pending;
+    if (file === undefined) return undefined;
+    const r = fromLspRange(file.lines, loc.range, server.positionEncoding);
+    return { path: file.path, start: r.start, end: r.end, content: file.lines.lineText(r.start.line) };
+  }
+
+  /** A file of the workspace by URI, with its lines; undefined outside the workspace (std, dependencies). */
+  async #fileOf(uri: string): Promise<{ path: string; lines: LineSource } | undefined> {
+    const abs = uriToPath(uri);
     if (abs === undefined || !this.workspace.contains(abs)) return undefined;
     const path = this.workspace.relative(abs);
-    let pending = files.get(abs);
-    if (pending === undefined) {
-      // The workspace caches file lines across calls (validated by mtime): the server's view of a
-      // file is the file on disk, as we never edit documents.
-      pending = this.workspace.lines(path).then(
-        (all): LineSource => ({ lineText: (line: number) => all[line - 1] ?? '' }),
-        () => undefined,
-      );
-      files.set(abs, pending);
+    try {
+      // The workspace caches file lines across calls (validated against the disk): the server's
+      // view of a file is the file on disk, as we never edit documents.
+      const all = await this.workspace.lines(path);
+      return { path, lines: { lineText: (line: number) => all[line - 1] ?? '' } };
+    } catch {
+      return undefined;
     }
-    const lines = await pending;
-    if (lines === undefined) return undefined;
-    const r = fromLspRange(lines, loc.range, server.positionEncoding);
-    return { path, start: r.start, end: r.end, content: lines.lineText(r.start.line) };
   }
 
   async #callSymbol(server: LanguageServer, item: CallHierarchyItem): Promise<BackendSymbol | undefined> {

@@ -29,11 +29,15 @@ interface CachedFile {
 
 /**
  * How long a path's real location counts as current. One query resolves the same paths many
- * times, each a thread-pool round trip. A path is confined by its real location at the time it was
+ * times (a reference search: thousands of places in hundreds of files), each a thread-pool round
+ * trip. A path is confined by its real location at the time it was
  * checked, so a symlink swapped within this window still cannot lead outside: the cached location
  * is inside. (File *contents* are always checked against the disk: agents edit and ask at once.)
  */
-const FRESHNESS_MS = 250;
+const FRESHNESS_MS = 5_000;
+
+/** Cached file texts are dropped, least recently used first, beyond this many characters. */
+const CACHE_BUDGET_CHARS = 64 * 1024 * 1024;
 
 /** A workspace root with confined, cached file access. */
 export class Workspace {
@@ -41,7 +45,7 @@ export class Workspace {
   readonly root: string;
   readonly #cache = new Map<string, CachedFile>();
   readonly #realpaths = new Map<string, { readonly real: string; readonly at: number }>();
-  static readonly #cacheLimit = 256;
+  #cachedChars = 0;
 
   constructor(root: string) {
     const absolute = resolve(root);
@@ -134,11 +138,21 @@ export class Workspace {
   /** Forgets cached contents (e.g. after the caller edited files). */
   invalidate(): void {
     this.#cache.clear();
+    this.#cachedChars = 0;
+    this.#realpaths.clear();
   }
 
   async #load(path: string): Promise<CachedFile> {
-    const real = await this.resolveReal(path);
-    const info = await stat(real);
+    let real = await this.resolveReal(path);
+    let info;
+    try {
+      info = await stat(real);
+    } catch {
+      // Renamed or deleted since its real location was cached: resolve it afresh (or report it).
+      this.#realpaths.delete(this.resolve(path));
+      real = await this.resolveReal(path);
+      info = await stat(real);
+    }
     if (!info.isFile()) {
       throw new DialectError({ code: WorkspaceCode.NotAFile, message: `${this.relative(real)} is a folder, not a file`, hint: 'findFiles("*", path) lists what is inside' });
     }
@@ -148,13 +162,23 @@ export class Workspace {
       this.#cache.set(real, cached);
       return cached;
     }
+    if (cached !== undefined) this.#forget(real, cached);
     if (info.size > MAX_FILE_BYTES) {
       throw new DialectError({ code: WorkspaceCode.TooLarge, message: `${this.relative(real)} is ${Math.round(info.size / 1048576)} MB; files over ${MAX_FILE_BYTES / 1048576} MB are not read` });
     }
     const file: CachedFile = { mtimeMs: info.mtimeMs, size: info.size, text: await readFile(real, 'utf8') };
     this.#cache.set(real, file);
-    if (this.#cache.size > Workspace.#cacheLimit) this.#cache.delete(this.#cache.keys().next().value as string);
+    this.#cachedChars += file.text.length;
+    for (const [oldest, entry] of this.#cache) {
+      if (this.#cachedChars <= CACHE_BUDGET_CHARS || oldest === real) break;
+      this.#forget(oldest, entry);
+    }
     return file;
+  }
+
+  #forget(real: string, entry: CachedFile): void {
+    this.#cache.delete(real);
+    this.#cachedChars -= entry.text.length;
   }
 }
 
