@@ -3,6 +3,7 @@
  * catastrophic backtracking can be stopped (a regex cannot be interrupted on the main thread):
  * past the time budget the worker is terminated and the search fails with a clear error.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DialectError } from '../dialect/index.js';
 import type { SearchMatch } from './model.js';
@@ -102,25 +103,37 @@ parentPort.on('message', ({ id, root, files, pattern, maxResults, maxFileBytes }
 });
 `;
 
-/** Idle workers kept for the next search (starting one costs tens of milliseconds). */
+/**
+ * At most this many searches run at once, each in its own worker; more wait their turn. Searching
+ * is CPU-bound: more workers than cores only add start-up costs (tens of milliseconds each).
+ */
+const MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
+/** Idle workers kept for the next search. */
 const idle: Worker[] = [];
-const MAX_IDLE = 2;
+let busy = 0;
+const waiting: (() => void)[] = [];
 let nextId = 0;
 
-function takeWorker(): Worker {
-  const worker = idle.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
+  while (busy >= MAX_WORKERS) {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    if (signal?.aborted === true) throw new DialectError({ code: 'cancelled', message: 'the search was cancelled' });
+  }
+  busy++;
+  return idle.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+}
+
+function releaseWorker(worker: Worker, reusable: boolean): void {
+  busy--;
   worker.unref(); // an idle worker never keeps the process alive
-  return worker;
-}
-
-function releaseWorker(worker: Worker): void {
-  if (idle.length < MAX_IDLE) idle.push(worker);
+  if (reusable && idle.length < MAX_WORKERS) idle.push(worker);
   else void worker.terminate();
+  waiting.shift()?.();
 }
 
-function runInWorker(request: WorkerRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WorkerReply> {
+async function runInWorker(request: WorkerRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WorkerReply> {
+  const worker = await takeWorker(signal);
   return new Promise((resolve, reject) => {
-    const worker = takeWorker();
     worker.ref(); // busy: keep the process alive until it answers
     const id = nextId++;
     let settled = false;
@@ -132,9 +145,7 @@ function runInWorker(request: WorkerRequest, timeoutMs: number, signal: AbortSig
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      worker.unref();
-      if (reusable) releaseWorker(worker);
-      else void worker.terminate();
+      releaseWorker(worker, reusable);
       fn();
     };
     const timer = setTimeout(

@@ -85,6 +85,11 @@ describe('search', () => {
     await expect(searchWorkspace(host.workspace, '.', '(a+)+$', { timeoutMs: 300 })).rejects.toMatchObject({ code: 'regex-timeout' });
   });
 
+  it('serves many concurrent searches with a bounded number of workers', async () => {
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => searchWorkspace(host.workspace, 'src', i % 2 === 0 ? 'login' : 'fn')));
+    expect(results.every((r, i) => r.matches.length > 0 && r.matches.every((m) => m.match === (i % 2 === 0 ? 'login' : 'fn')))).toBe(true);
+  });
+
   it('caps huge results and says how many there were', async () => {
     const all = await searchWorkspace(host.workspace, '.', '', { maxResults: 3 });
     expect(all.matches).toHaveLength(3);
