@@ -18,6 +18,8 @@ import {
   type Location,
   type LspBackendOptions,
   type OutlineSymbol,
+  type ReferenceList,
+  type ReferenceOptions,
   type Position,
 } from '../ide-adapter/index.js';
 
@@ -66,7 +68,7 @@ export class TimedLspBackend extends LspBackend {
   override definition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]> {
     return this.#time(`textDocument/definition ${at(path, position)}`, () => super.definition(path, position, options));
   }
-  override references(path: string, position: Position, options?: BackendCallOptions & { includeDeclaration?: boolean }): Promise<Location[]> {
+  override references(path: string, position: Position, options?: ReferenceOptions): Promise<ReferenceList> {
     return this.#time(`textDocument/references ${at(path, position)}`, () => super.references(path, position, options));
   }
   override hover(path: string, position: Position, options?: BackendCallOptions): Promise<string | undefined> {

@@ -13,6 +13,19 @@ export interface BackendCallOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface ReferenceOptions extends BackendCallOptions {
+  readonly includeDeclaration?: boolean;
+  /** Convert and return at most this many (a popular type can have tens of thousands of uses). */
+  readonly limit?: number;
+}
+
+/** References in path order (path, then line, then column), deduplicated. */
+export interface ReferenceList {
+  readonly locations: readonly Location[];
+  /** How many there are in the workspace, returned or not. */
+  readonly total: number;
+}
+
 /** A symbol as a server reports it, with the name's location (selection range) when known. */
 export interface BackendSymbol {
   readonly name: string;
@@ -77,8 +90,11 @@ export interface IdeBackend {
   documentSymbols(path: string, options?: BackendCallOptions): Promise<OutlineSymbol[]>;
   /** Where the symbol at a position is defined. */
   definition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]>;
-  /** Every use of the symbol at a position (without its declaration unless asked). */
-  references(path: string, position: Position, options?: BackendCallOptions & { includeDeclaration?: boolean }): Promise<Location[]>;
+  /**
+   * The uses of the symbol at a position (without its declaration unless asked), in path order,
+   * at most `limit` of them; `total` counts them all.
+   */
+  references(path: string, position: Position, options?: ReferenceOptions): Promise<ReferenceList>;
   /** Hover text at a position, as Markdown; undefined when the server has none. */
   hover(path: string, position: Position, options?: BackendCallOptions): Promise<string | undefined>;
   /** Implementations of the interface/trait/abstract member at a position. */

@@ -24,7 +24,7 @@ import {
   type MarkupContent,
   type Range as LspRange,
 } from 'vscode-languageserver-protocol';
-import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ServerInfo } from './backend.js';
+import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
 import type { Location, Position } from './model.js';
@@ -156,8 +156,36 @@ export class LspBackend implements IdeBackend {
     return this.#positional(DefinitionRequest.method, path, position, {}, options);
   }
 
-  async references(path: string, position: Position, options: BackendCallOptions & { includeDeclaration?: boolean } = {}): Promise<Location[]> {
-    return this.#positional(ReferencesRequest.method, path, position, { context: { includeDeclaration: options.includeDeclaration === true } }, options);
+  async references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
+    const { server, abs } = await this.#open(path, options);
+    const lines = await server.lines(abs);
+    const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), context: { includeDeclaration: options.includeDeclaration === true } };
+    const result = (await orIfUnsupported(server.request(ReferencesRequest.type, params, options), null)) ?? [];
+    // Order and deduplicate on the raw answer, then convert only what is returned: converting a
+    // location means reading its file and counting code points on its line.
+    const inWorkspace = new Map<string, boolean>();
+    const ours = (uri: string): boolean => {
+      let known = inWorkspace.get(uri);
+      if (known === undefined) {
+        const p = uriToPath(uri);
+        known = p !== undefined && this.workspace.contains(p);
+        inWorkspace.set(uri, known);
+      }
+      return known;
+    };
+    const seen = new Set<string>();
+    const unique = result.filter((l) => {
+      if (!ours(l.uri)) return false;
+      const key = `${l.uri}#${l.range.start.line}:${l.range.start.character}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    unique.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
+    const files: FileLines = new Map();
+    const chosen = unique.slice(0, options.limit ?? unique.length);
+    const converted = await Promise.all(chosen.map((l) => this.#location(server, l, files)));
+    return { locations: converted.filter((l): l is Location => l !== undefined), total: unique.length };
   }
 
   async implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {

@@ -99,9 +99,14 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const seen = new Set<string>();
       const out: Reference[] = [];
       let total = 0;
-      const perSymbol = await mapLimit(symbols, 4, (s) => backend.references(s.definedAt.path, s.definedAt.start, { signal: ctx.signal, includeDeclaration: false }));
+      const perSymbol = await mapLimit(symbols, 4, (s) =>
+        backend.references(s.definedAt.path, s.definedAt.start, { signal: ctx.signal, includeDeclaration: false, limit: MAX_REFERENCES }),
+      );
       symbols.forEach((s, i) => {
-        for (const loc of perSymbol[i] ?? []) {
+        const list = perSymbol[i];
+        if (list === undefined) return;
+        total += list.total - list.locations.length; // the ones beyond the limit were never converted
+        for (const loc of list.locations) {
           const key = `${loc.path}:${loc.start.line}:${loc.start.column}`;
           if (seen.has(key) || sameStart(loc, s.definedAt)) continue;
           seen.add(key);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, Location, LspBackend, OutlineSymbol, ServerInfo } from '../../ide-adapter/index.js';
+import type { BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerInfo } from '../../ide-adapter/index.js';
 import { IdeSession, Workspace } from '../../ide-adapter/index.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import { createMcpServer, type DialectMcpOptions, type DialectMcpServer } from '../index.js';
@@ -70,8 +70,8 @@ export class NullBackend implements IdeBackend {
   definition(): Promise<Location[]> {
     return Promise.resolve([]);
   }
-  references(): Promise<Location[]> {
-    return Promise.resolve([]);
+  references(): Promise<ReferenceList> {
+    return Promise.resolve({ locations: [], total: 0 });
   }
   hover(): Promise<string | undefined> {
     return Promise.resolve(undefined);
