@@ -21,6 +21,11 @@ need=""
 if ! ra_works "${DIALECT_RUST_ANALYZER:-}" && ! ra_works /usr/bin/rust-analyzer && ! ra_works "$(command -v rust-analyzer || true)"; then
   need="$need rust-web-analyzer"
 fi
+# Debian's Rust toolchain and standard-library sources: rust-analyzer runs `cargo metadata`, and
+# the tests load std from the sources (offline, through ../shared/tools/rust-offline-std).
+[ -x /usr/bin/cargo ] || need="$need cargo-web"
+[ -x /usr/bin/rustc ] || need="$need rustc-web"
+[ -f /usr/lib/rustlib/src/rust/library/Cargo.lock ] || need="$need rust-web-src"
 [ -x /usr/bin/chromium ] || need="$need chromium"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v git >/dev/null 2>&1 || need="$need git"
