@@ -173,15 +173,24 @@ export class LspBackend implements IdeBackend {
       }
       return known;
     };
-    const seen = new Set<string>();
-    const unique = result.filter((l) => {
-      if (!ours(l.uri)) return false;
-      const key = `${l.uri}#${l.range.start.line}:${l.range.start.character}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    unique.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
+    // Group by file (few URIs, many places), then order and deduplicate within each file by
+    // number: far cheaper than sorting and keying thousands of locations by strings.
+    const byUri = new Map<string, LspLocation[]>();
+    for (const l of result) {
+      if (!ours(l.uri)) continue;
+      let group = byUri.get(l.uri);
+      if (group === undefined) byUri.set(l.uri, (group = []));
+      group.push(l);
+    }
+    const unique: LspLocation[] = [];
+    for (const uri of [...byUri.keys()].sort()) {
+      const group = (byUri.get(uri) as LspLocation[]).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+      let previous: LspLocation | undefined;
+      for (const l of group) {
+        if (previous === undefined || previous.range.start.line !== l.range.start.line || previous.range.start.character !== l.range.start.character) unique.push(l);
+        previous = l;
+      }
+    }
     const files: FileLines = new Map();
     const chosen = unique.slice(0, options.limit ?? unique.length);
     const converted = await Promise.all(chosen.map((l) => this.#location(server, l, files)));

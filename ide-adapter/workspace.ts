@@ -3,8 +3,8 @@
  * user goes through `resolve`, which refuses anything outside the root (`/etc/passwd`, `../x`,
  * a symlink that leads out); every path we hand back is relative, with `/` separators.
  */
-import { realpathSync, statSync } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 
@@ -144,14 +144,16 @@ export class Workspace {
 
   async #load(path: string): Promise<CachedFile> {
     let real = await this.resolveReal(path);
-    let info;
+    // A synchronous stat: it takes microseconds on a local disk, where an asynchronous one is a
+    // thread-pool round trip that can cost a tenth of a millisecond on every query.
+    let info: Stats;
     try {
-      info = await stat(real);
+      info = statSync(real);
     } catch {
       // Renamed or deleted since its real location was cached: resolve it afresh (or report it).
       this.#realpaths.delete(this.resolve(path));
       real = await this.resolveReal(path);
-      info = await stat(real);
+      info = statSync(real);
     }
     if (!info.isFile()) {
       throw new DialectError({ code: WorkspaceCode.NotAFile, message: `${this.relative(real)} is a folder, not a file`, hint: 'findFiles("*", path) lists what is inside' });

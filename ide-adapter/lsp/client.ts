@@ -9,7 +9,8 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import {
   ConnectionError,
@@ -540,7 +541,7 @@ export class LanguageServer {
     const deadline = Date.now() + timeoutMs;
     let info;
     try {
-      info = await stat(path);
+      info = statSync(path); // microseconds; an async stat is a thread-pool round trip per query
     } catch (error) {
       throw new LspClientError('document-unreadable', `cannot open ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
     }
