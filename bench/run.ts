@@ -68,7 +68,14 @@ if (args[0] === '--section') {
     'Each section runs in a fresh process with the V8 flags the `dialect` command sets (`--no-allocation-site-pretenuring`); every comparison inside a section is measured interleaved in the same process, against the baseline its table names. Numbers are medians.',
     'Rerun sections with `npm run bench -- parse interpreter` (sections: parse, interpreter, lsp, walkthrough); only a full run rewrites this file.',
   ].join('\n');
-  const text = `${header}\n\n${parts.join('\n\n')}\n`;
+  const notes = [
+    '### Where the time goes',
+    '',
+    '- **Parsing a megabyte of JSON** is dominated by the Chevrotain CST (the grammar is pure, so the parser builds a concrete tree that is then turned into the AST) and by garbage collection of the tokens and nodes that stay alive until the parse ends. The scanner is hand-written, separators share one token, literals are their own AST nodes and values are inlined into containers; this brought the ratio from about 1/145 (first version) to about 1/22–1/28 on this machine, depending on its load. Small programs, what agents send, are well within their target.',
+    '- **The adapter** adds the interpreter (about 15 µs per evaluation in a quiet process, more in a busy one), one path check and one document sync per file (synchronous stats), and the conversion of positions and paths. References are ordered and deduplicated on the raw answer and only the 2,000 returned are converted. Single-request functions (hover) stay below a millisecond in total; their relative overhead is large because the request itself takes half a millisecond.',
+    '- **Walkthroughs** resolve every comment concurrently; language-server requests and searches are limited by the two cores, so the render lands between the slowest query and the sum.',
+  ].join('\n');
+  const text = `${header}\n\n${parts.join('\n\n')}\n\n${notes}\n`;
   if (args.length === 0) await writeFile(`${root}/BENCHMARKS.md`, text);
   process.stdout.write(text);
 }
