@@ -9,6 +9,7 @@ import { presentOutcome, presentValue } from '../ide-adapter/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
+import { listenForInterrupt } from './interrupt.js';
 
 export interface EvalOptions {
   /** The program, or `-` to read it from stdin. */
@@ -28,14 +29,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
   const startedAt = performance.now();
   const parsed = parse(program);
   const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs });
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    interrupted = true;
-    controller.abort();
-  };
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) process.on(signal, onSignal);
+  const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
   const s = styles(useColor(io.stderr, io.env));
   try {
@@ -44,7 +38,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
       const waitBudget = Math.max(1_000, options.timeoutMs - 5_000);
       await cli
         .waitUntilSettled({
-          signal: controller.signal,
+          signal: interrupt.signal,
           timeoutMs: waitBudget,
           onProgress: options.json ? undefined : (text) => live.show(s.dim(`⋯ waiting for the index: ${text}`)),
         })
@@ -52,13 +46,13 @@ export async function runEval(options: EvalOptions): Promise<number> {
       live.clear();
     }
     const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
-    const outcome = await cli.session.evaluate(program, { signal: controller.signal, deadlineMs: remaining });
+    const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: remaining });
     print(outcome, options);
-    if (interrupted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return ExitCode.Interrupted;
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
   } finally {
     live.clear();
-    for (const signal of signals) process.off(signal, onSignal);
+    interrupt.dispose();
     await cli.shutdown();
   }
 }

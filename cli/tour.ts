@@ -13,6 +13,7 @@ import { bundledFixture } from './package.js';
 import { CliSession } from './session.js';
 import { formatDuration, LiveLine, styles, useColor, type Io, type Styles } from './terminal.js';
 import { ExitCode } from './usage.js';
+import { listenForInterrupt } from './interrupt.js';
 
 export interface TourOptions {
   /** The workspace to tour; undefined for the bundled Rust fixture. */
@@ -73,10 +74,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     await cp(bundledFixture('rust-app'), root, { recursive: true, filter: (src) => !/[/\\](target|node_modules)$/.test(src) });
   }
   const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: 60_000 });
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) process.on(signal, onSignal);
+  const interrupt = listenForInterrupt();
   try {
     io.stdout.write(
       `${s.bold('Dialect tour')} ${s.dim('·')} ${bundled ? `the bundled Rust fixture ${s.dim(`(fixtures/rust-app, copied to ${root})`)}` : s.cyan(cli.root)}\n\n`,
@@ -84,10 +82,10 @@ export async function runTour(options: TourOptions): Promise<number> {
     const live = new LiveLine(io.stdout);
     const started = performance.now();
     const ready = await cli
-      .waitUntilSettled({ signal: controller.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
+      .waitUntilSettled({ signal: interrupt.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
       .catch(() => false);
     live.clear();
-    if (controller.signal.aborted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return ExitCode.Interrupted;
     const settled = cli.settledText();
     if (!settled.ok) {
       io.stdout.write(`${s.yellow('!')} ${settled.text}\n`);
@@ -98,27 +96,27 @@ export async function runTour(options: TourOptions): Promise<number> {
     } else {
       io.stdout.write(`${s.green('✓')} ${s.dim(`${settled.text} after ${formatDuration(performance.now() - started)}${ready ? '' : ' (still indexing; answers may be incomplete)'}`)}\n`);
     }
-    const steps = bundled ? FIXTURE_STEPS : await discoverSteps(cli, controller.signal);
+    const steps = bundled ? FIXTURE_STEPS : await discoverSteps(cli, interrupt.signal);
     let healthy = true;
     let previous: Previous | undefined;
     let number = 0;
     for (const step of steps) {
-      if (controller.signal.aborted) return ExitCode.Interrupted;
+      if (interrupt.interrupted) return ExitCode.Interrupted;
       const program = typeof step.program === 'string' ? step.program : step.program(previous);
       if (program === undefined) continue;
       number++;
       io.stdout.write(`\n${s.bold(`${number}. ${step.title}`)}\n   ${s.magenta('›')} ${program}\n`);
-      const outcome = await cli.session.evaluate(program, { signal: controller.signal, deadlineMs: 60_000 });
+      const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: 60_000 });
       io.stdout.write(`${indent(presentOutcome(outcome, { color: useColor(io.stdout, io.env) }), '   ')}\n`);
       if (step.after !== undefined) io.stdout.write(`   ${s.dim(step.after)}\n`);
       if (step.expect !== undefined && outcome.kind !== step.expect) healthy = false;
       previous = { program, outcome };
     }
-    if (controller.signal.aborted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return ExitCode.Interrupted;
     io.stdout.write(`\n${nextSteps(s, bundled ? undefined : cli.root)}\n`);
     return healthy ? ExitCode.Value : ExitCode.Error;
   } finally {
-    for (const signal of signals) process.off(signal, onSignal);
+    interrupt.dispose();
     await cli.shutdown();
     if (copy !== undefined) await rm(copy, { recursive: true, force: true }).catch(() => undefined);
   }

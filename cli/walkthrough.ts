@@ -13,6 +13,7 @@ import { environmentFor, renderWalkthroughFile, WalkthroughError, WalkthroughErr
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
+import { listenForInterrupt } from './interrupt.js';
 
 export interface WalkthroughOptions {
   readonly file: string;
@@ -31,25 +32,18 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   if (!existsSync(file)) throw new UsageError(`the walkthrough ${options.file} does not exist`, 'usage: dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html]');
   const s = styles(useColor(io.stderr, io.env));
   const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true });
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    interrupted = true;
-    controller.abort();
-  };
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) process.on(signal, onSignal);
+  const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
   try {
     // Names are looked up through the servers, which answer "no such symbol" while they index.
     await cli
-      .waitUntilSettled({ signal: controller.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
+      .waitUntilSettled({ signal: interrupt.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
       .catch(() => false);
     live.clear();
-    if (interrupted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return ExitCode.Interrupted;
     let rendered;
     try {
-      rendered = await renderWalkthroughFile(file, environmentFor(cli.session), { signal: controller.signal });
+      rendered = await renderWalkthroughFile(file, environmentFor(cli.session), { signal: interrupt.signal });
     } catch (error) {
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.Cancelled) return ExitCode.Interrupted;
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
@@ -69,7 +63,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     return ExitCode.Value;
   } finally {
     live.clear();
-    for (const signal of signals) process.off(signal, onSignal);
+    interrupt.dispose();
     await cli.shutdown();
   }
 }
