@@ -134,9 +134,8 @@ export const rustAnalyzerServer: ServerDefinition = {
       key: 'rust-std',
       pattern: /sysroot|can't load standard library/i,
       warning:
-        'rust-analyzer could not load the Rust standard library, so std types are unknown and navigation into std is missing. ' +
-        'Install the standard library sources (apt-get install -y rust-web-src, or rustup component add rust-src) and make sure ' +
-        '`cargo metadata` can reach crates.io (or a cargo source replacement) for the sysroot.',
+        'rust-analyzer could not load the Rust standard library (it needs the std sources and crates.io access), so std types ' +
+        'are unknown; symbols and references in the workspace are unaffected. Fix: apt-get install -y rust-web-src, or rustup component add rust-src.',
     },
   ],
 };
