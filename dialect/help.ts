@@ -27,7 +27,8 @@ export function helpFor<Host>(registry: Registry<Host>, fn: RegisteredFunction<H
     lines.push('', 'Parameters:');
     for (const p of fn.parameters) {
       const flags = [p.optional === true ? 'optional' : p.rest !== undefined ? `rest (${p.rest})` : 'required', ...(p.default !== undefined ? [`default ${JSON.stringify(p.default)}`] : [])];
-      lines.push(`  ${p.name}: ${p.type} (${flags.join(', ')}) — ${p.description}`);
+      const aka = (p.aliases ?? []).length > 0 ? ` [also: ${(p.aliases ?? []).join(', ')}]` : '';
+      lines.push(`  ${p.name}: ${p.type} (${flags.join(', ')}) — ${p.description}${aka}`);
     }
   }
   lines.push('', `Returns: ${fn.returns}`, '', 'Examples:');

@@ -333,7 +333,8 @@ function bindArguments<Host>(registry: Registry<Host>, fn: RegisteredFunction<Ho
 
   const namedRest: (readonly [string, Expr])[] = [];
   for (const arg of call.namedArgs) {
-    const index = params.findIndex((p) => p.rest === undefined && p.name.toLowerCase() === arg.name.toLowerCase());
+    const wanted = arg.name.toLowerCase();
+    const index = params.findIndex((p) => p.rest === undefined && (p.name.toLowerCase() === wanted || (p.aliases ?? []).some((a) => a.toLowerCase() === wanted)));
     if (index < 0) {
       if (restNamed >= 0) {
         namedRest.push([arg.name, arg.value]);

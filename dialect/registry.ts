@@ -35,6 +35,8 @@ export interface ParameterDefinition {
    * `named`: collects every named argument that matches no other parameter into an object.
    */
   readonly rest?: 'positional' | 'named';
+  /** Other names a caller may use for it by name (`symbol:` for `to:`); models guess names. */
+  readonly aliases?: readonly string[];
 }
 
 /** An example program with what it does. */
@@ -155,8 +157,11 @@ export class Registry<Host = unknown> {
     const seen = new Set<string>();
     for (const [i, p] of definition.parameters.entries()) {
       if (!NAME.test(p.name)) throw new RegistryError(`parameter "${p.name}" of ${definition.name} is not an identifier`);
-      if (seen.has(p.name)) throw new RegistryError(`parameter "${p.name}" of ${definition.name} is declared twice`);
-      seen.add(p.name);
+      for (const n of [p.name, ...(p.aliases ?? [])]) {
+        if (!NAME.test(n)) throw new RegistryError(`parameter name "${n}" of ${definition.name} is not an identifier`);
+        if (seen.has(n.toLowerCase())) throw new RegistryError(`parameter name "${n}" of ${definition.name} is declared twice`);
+        seen.add(n.toLowerCase());
+      }
       if (p.rest !== undefined && i !== definition.parameters.length - 1 && !(p.rest === 'positional' && definition.parameters[i + 1]?.rest === 'named'))
         throw new RegistryError(`rest parameter "${p.name}" of ${definition.name} must come last`);
     }

@@ -67,6 +67,14 @@ describe('calls', () => {
     );
   });
 
+  it('accept the aliases a parameter declares for its name', async () => {
+    expect(await value('findThing(symbol: "validateToken", path: "src/util.rs")')).toEqual(THINGS[1]);
+    expect(await errorCode('findThing("User", name: "User")')).toBe('too-many-arguments');
+    const r = demoRegistry();
+    const base = { description: 'x', returns: 'any', examples: [{ program: 'x()' }], implementation: () => null };
+    expect(() => r.registerFunction({ ...base, name: 'clash', parameters: [{ name: 'a', type: 'string', description: '', aliases: ['B'] }, { name: 'b', type: 'string', description: '' }] })).toThrow(/declared twice/);
+  });
+
   it('apply defaults for omitted optional parameters; explicit undefined counts as omitted', async () => {
     expect(await value('add(5)')).toBe(5);
     expect(await value('add(5, undefined)')).toBe(5);

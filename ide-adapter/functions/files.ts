@@ -20,9 +20,9 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
       'Searches a file, or every file under a folder (respecting .gitignore), for a regular expression (JavaScript syntax), one result per match with the line it is on. Use a backtick string to write backslashes as they are: `fn\\s+login`.',
     category: 'search',
     parameters: [
-      { name: 'path', type: 'string', description: 'a file or folder of the workspace ("." for all)' },
-      { name: 'regex', type: 'string', description: 'the pattern' },
-      { name: 'extension', type: 'string | string[]', optional: true, description: 'only files with this extension, e.g. ".rs"' },
+      { name: 'path', type: 'string', description: 'a file or folder of the workspace ("." for all)', aliases: ['in', 'dir', 'file'] },
+      { name: 'regex', type: 'string', description: 'the pattern', aliases: ['pattern', 'query'] },
+      { name: 'extension', type: 'string | string[]', optional: true, description: 'only files with this extension, e.g. ".rs"', aliases: ['ext', 'extensions'] },
     ],
     returns: 'location[]',
     examples: [
@@ -44,7 +44,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     description: 'Workspace files whose path matches a glob (`**/*.rs`, `src/**/model*`); a pattern without `/` matches file names anywhere. Respects .gitignore.',
     category: 'search',
     parameters: [
-      { name: 'glob', type: 'string', description: 'the pattern' },
+      { name: 'glob', type: 'string', description: 'the pattern', aliases: ['pattern', 'name'] },
       { name: 'path', type: 'string', optional: true, default: '.', description: 'only under this folder' },
     ],
     returns: 'string[]',
@@ -65,9 +65,9 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     description: 'Lines start..end (1-based, inclusive) of a workspace file, as a location whose `text` holds them.',
     category: 'search',
     parameters: [
-      { name: 'path', type: 'string', description: 'a workspace file' },
-      { name: 'start', type: 'number', description: 'first line (from 1)' },
-      { name: 'end', type: 'number', optional: true, description: 'last line (default: start)' },
+      { name: 'path', type: 'string', description: 'a workspace file', aliases: ['file'] },
+      { name: 'start', type: 'number', description: 'first line (from 1)', aliases: ['from'] },
+      { name: 'end', type: 'number', optional: true, description: 'last line (default: start)', aliases: ['to'] },
     ],
     returns: 'location',
     examples: [{ program: 'lines("src/main.rs", 1, 20)' }],

@@ -109,6 +109,7 @@ describe('findFiles and lines', () => {
     expect(l.path).toBe('src/main.rs');
     expect(l.start).toEqual({ line: 2, column: 1 });
     expect(l.text).toBe('    login("é😀", user);\n}');
+    expect(await value('lines(file: "src/main.rs", from: 2, to: 3)')).toEqual(l);
     expect(await errorCode('lines("src/main.rs", 99, 100)')).toBe('invalid-range');
     expect(await errorCode('lines("src/main.rs", 0, 1)')).toBe('invalid-range');
   });

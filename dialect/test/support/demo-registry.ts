@@ -109,8 +109,8 @@ export function demoRegistry(): Registry<DemoHost> {
     description: 'The one thing with a name; ambiguous when several match.',
     category: 'demo',
     parameters: [
-      { name: 'name', type: 'string', description: 'the name' },
-      { name: 'file', type: 'string', optional: true, description: 'the file it is defined in' },
+      { name: 'name', type: 'string', description: 'the name', aliases: ['symbol'] },
+      { name: 'file', type: 'string', optional: true, description: 'the file it is defined in', aliases: ['path'] },
     ],
     returns: 'thing',
     examples: [{ program: 'findThing("User")' }, { program: 'findThing("validateToken", file: "src/auth.rs")' }],
