@@ -2,7 +2,9 @@
  * Type checking and automatic conversion of arguments. When a value does not match a parameter's
  * type, the shortest chain of registered conversions that reaches it is applied (breadth-first
  * over the conversion graph, through as many intermediate types as needed). Arrays convert
- * element-wise, and a single value is lifted into a one-element list when a list is expected.
+ * element-wise, a single value is lifted into a one-element list when a list is expected, and a
+ * list is unwrapped where one value is expected: one element is that value, several are an
+ * ambiguity (`pick(list, N)` selects one).
  */
 import type { Registry, RegisteredConversion } from './registry.js';
 import type { TypeExpr } from './types.js';
@@ -12,7 +14,8 @@ export type Plan<Host> =
   | { readonly kind: 'direct' }
   | { readonly kind: 'path'; readonly steps: readonly RegisteredConversion<Host>[] }
   | { readonly kind: 'elements'; readonly plans: readonly Plan<Host>[] }
-  | { readonly kind: 'lift'; readonly inner: Plan<Host> };
+  | { readonly kind: 'lift'; readonly inner: Plan<Host> }
+  | { readonly kind: 'unwrap'; readonly plans: readonly Plan<Host>[]; readonly objects: boolean };
 
 /** Whether a value matches a type expression as it is. */
 export function matches<Host>(registry: Registry<Host>, value: unknown, type: TypeExpr): boolean {
@@ -37,6 +40,10 @@ export function planCost<Host>(plan: Plan<Host>): number {
       return Math.max(0, ...plan.plans.map(planCost));
     case 'lift':
       return 1 + planCost(plan.inner);
+    case 'unwrap':
+      // A list of records (locations, symbols) where one is expected is surely "one of these";
+      // a list of strings or numbers is rather text to join (the registered array→string).
+      return Math.max(0, ...plan.plans.map(planCost)) + (plan.objects ? 0.5 : 1.5);
   }
 }
 
@@ -61,6 +68,10 @@ export function planConversion<Host>(registry: Registry<Host>, value: unknown, t
       const nested = planConversion(registry, value, member);
       if (nested !== undefined) options.push(nested);
     }
+  }
+  if (Array.isArray(value) && value.length > 0 && !members.some((m) => m.kind === 'array')) {
+    const plans = value.map((v) => planConversion(registry, v, type));
+    if (plans.every((p) => p !== undefined)) options.push({ kind: 'unwrap', plans, objects: value.every((v) => typeof v === 'object' && v !== null) });
   }
   let best: Plan<Host> | undefined;
   for (const p of options) if (best === undefined || planCost(p) < planCost(best)) best = p;

@@ -408,6 +408,22 @@ async function applyPlan<Host>(ev: Evaluation<Host>, plan: Plan<Host>, value: un
       return value;
     case 'lift':
       return [await applyPlan(ev, plan.inner, value, expr, frames)];
+    case 'unwrap': {
+      const items = value as unknown[];
+      if (items.length === 1) return applyPlan(ev, plan.plans[0] as Plan<Host>, items[0], expr, frames);
+      const values = await settleInOrder(plan.plans.map((p, i) => applyPlan(ev, p, items[i], expr, frames)));
+      const ambiguity = new Ambiguity(
+        `one value is expected here, but the list has ${items.length}`,
+        values.map((v, i) => ({
+          label: ev.registry.describe(items[i]),
+          value: v,
+          replacement: build.call('pick', [expr, build.literal(i + 1)]),
+          facets: {},
+        })),
+      );
+      ambiguity.node = expr;
+      throw new AmbiguitySignal(ambiguity);
+    }
     case 'elements': {
       const items = value as unknown[];
       const elementExprs = expr.kind === 'array' && expr.elements.length === items.length ? expr.elements : undefined;

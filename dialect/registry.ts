@@ -6,7 +6,7 @@
  * There is no global registry: every interpreter gets its own (see `createRegistry`).
  */
 import { build, type CallExpr, type Expr } from './ast.js';
-import { valueToExpr } from './printer.js';
+import { printValue, valueToExpr } from './printer.js';
 import type { Ambiguity, Candidate } from './outcome.js';
 import type { Span } from './source.js';
 import { formatType, parseType, typeNames, type TypeExpr } from './types.js';
@@ -94,6 +94,8 @@ export interface TypeDefinition {
   readonly description: string;
   /** Recognises values of this type. */
   readonly is: (value: unknown) => boolean;
+  /** A one-line label for a value, used in ambiguities (`struct User at src/model.rs:25`). */
+  readonly describe?: (value: unknown) => string;
   /**
    * A registered function that recreates values of this type, and how to get its arguments from
    * a value: then such values print as programs (`location("src/a.rs", 3, 1)`).
@@ -225,6 +227,15 @@ export class Registry<Host = unknown> {
     const out: string[] = [];
     for (const [name, t] of this.#types) if (name !== 'any' && t.is(value)) out.push(name);
     return out.reverse();
+  }
+
+  /** A one-line label for a value: its most specific type's `describe`, else compact Dialect. */
+  describe(value: unknown): string {
+    for (const t of [...this.#types.values()].reverse()) {
+      if (t.describe !== undefined && t.is(value)) return t.describe(value);
+    }
+    const text = printValue(value, { mode: 'compact' });
+    return text.length > 80 ? `${text.slice(0, 77)}…` : text;
   }
 
   /** `name(param: type, optional?: type) → result` */

@@ -126,6 +126,16 @@ describe('conversions', () => {
     );
   });
 
+  it('unwrap a list where one value is expected: one element is it, several are an ambiguity', async () => {
+    expect(await value('describe(findThings("User"))')).toBe('User is a struct at src/model.rs:3');
+    const o = await run('describe(findThings("Config"))');
+    if (o.kind !== 'ambiguity') throw new Error(`expected an ambiguity, got ${o.kind}`);
+    expect(o.refinements.map((r) => r.program)).toEqual(['describe(pick(findThings("Config"), 1))', 'describe(pick(findThings("Config"), 2))']);
+    for (const r of o.refinements) expect((await run(r.program)).kind).toBe('value');
+    // A list of strings where text is expected is joined (the registered array→string), not unwrapped.
+    expect(await value('findThings(["User"])')).toEqual([THINGS[2]]);
+  });
+
   it('report a mismatch only when no conversion applies', async () => {
     expect(await errorCode('add("two")')).toBe('conversion-failed');
     expect(await errorCode('add({a: 1})')).toBe('type-mismatch');

@@ -3,14 +3,33 @@
  * language server and are confined to the workspace.
  */
 import picomatch from 'picomatch';
-import type { Registry } from '../../dialect/index.js';
+import type { CallContext, Registry } from '../../dialect/index.js';
 import { gitDiff } from '../git.js';
-import type { Location } from '../model.js';
+import { isSymbolDefinition, type Location, type SymbolDefinition } from '../model.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../walk.js';
 import type { IdeHost } from './host.js';
+import { flatten } from './symbols.js';
 
 const MAX_FILES = 1000;
+/** `lines` shows at most this many lines at once. */
+const MAX_LINES = 400;
+
+/**
+ * The lines a symbol or location covers: a location its own range; a symbol its whole declaration
+ * as the file's outline reports it (attributes and doc comments included where the server counts
+ * them), or its name's line when no outline has it.
+ */
+async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Location): Promise<{ path: string; start: number; end: number }> {
+  if (!isSymbolDefinition(target)) return { path: target.path, start: target.start.line, end: target.end.line };
+  const at = target.definedAt;
+  if (ctx.host.backend.handles(at.path)) {
+    const outline = flatten(await ctx.host.backend.documentSymbols(at.path, { signal: ctx.signal }).catch(() => []));
+    const decl = outline.find((o) => o.name === target.name && o.location.start.line === at.start.line && o.location.start.column === at.start.column && o.range !== undefined);
+    if (decl?.range !== undefined) return { path: at.path, start: decl.range.start.line, end: decl.range.end.line };
+  }
+  return { path: at.path, start: at.start.line, end: at.end.line };
+}
 
 export function registerFileFunctions(registry: Registry<IdeHost>): void {
   registry.registerFunction({
@@ -61,21 +80,37 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
 
   registry.registerFunction({
     name: 'lines',
-    aliases: ['readLines'],
-    description: 'Lines start..end (1-based, inclusive) of a workspace file, as a location whose `text` holds them.',
+    aliases: ['readLines', 'code', 'source'],
+    description:
+      'Lines of a workspace file as a location whose `text` holds them: lines(path, start, end) (1-based, inclusive), or the code of a symbol or location: lines(findDefinition("User")) gives the whole declaration.',
     category: 'search',
     parameters: [
-      { name: 'path', type: 'string', description: 'a workspace file', aliases: ['file'] },
-      { name: 'start', type: 'number', description: 'first line (from 1)', aliases: ['from'] },
+      { name: 'path', type: 'string | symbol | location', description: 'a workspace file, or a symbol or location to show', aliases: ['file', 'of'] },
+      { name: 'start', type: 'number', optional: true, description: 'first line (from 1); required with a path', aliases: ['from'] },
       { name: 'end', type: 'number', optional: true, description: 'last line (default: start)', aliases: ['to'] },
     ],
     returns: 'location',
-    examples: [{ program: 'lines("src/main.rs", 1, 20)' }],
+    examples: [{ program: 'lines("src/main.rs", 1, 20)' }, { program: 'lines(findDefinition("User"))' }],
     implementation: async (args, ctx) => {
       const { workspace } = ctx.host;
-      const path = workspace.relative(await workspace.resolveReal(args['path'] as string));
-      const start = args['start'] as number;
-      const end = (args['end'] as number | undefined) ?? start;
+      const target = args['path'];
+      let path: string;
+      let start: number;
+      let end: number;
+      if (typeof target === 'string') {
+        path = workspace.relative(await workspace.resolveReal(target));
+        if (typeof args['start'] !== 'number') return ctx.fail('missing-argument', 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
+        start = args['start'];
+        end = typeof args['end'] === 'number' ? args['end'] : start;
+      } else {
+        ({ path, start, end } = await extentOf(ctx, target as SymbolDefinition | Location));
+        if (typeof args['start'] === 'number') start = args['start'];
+        if (typeof args['end'] === 'number') end = args['end'];
+      }
+      if (end - start + 1 > MAX_LINES) {
+        ctx.note(`showing ${MAX_LINES} of ${end - start + 1} lines; ask for a range with lines(path, start, end)`);
+        end = start + MAX_LINES - 1;
+      }
       const lines = await workspace.readLines(path, start, end);
       const last = start + lines.length - 1;
       const location: Location & { text: string } = {

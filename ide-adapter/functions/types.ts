@@ -4,7 +4,7 @@
  * name, and an ambiguous name becomes refinements that name the file and kind.
  */
 import { build, DialectError, type Registry } from '../../dialect/index.js';
-import { isLocation, isReference, isSymbolDefinition, type SymbolDefinition } from '../model.js';
+import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
 import { findSymbolsByName, flatten } from './symbols.js';
 import { refinementsFor } from './refinements.js';
@@ -14,16 +14,25 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     name: 'location',
     description: 'a place in a file: {path, start: {line, column}, end, content}',
     is: (v) => isLocation(v) && !isSymbolDefinition(v),
+    describe: (v) => {
+      const l = v as Location;
+      return `${l.path}:${l.start.line}  ${l.content.trim().slice(0, 80)}`;
+    },
   });
   registry.registerType({
     name: 'symbol',
     description: 'a symbol definition: {name, kind, container?, definedAt: location}',
     is: (v) => isSymbolDefinition(v),
+    describe: (v) => describeSymbol(v as SymbolDefinition),
   });
   registry.registerType({
     name: 'reference',
     description: 'a use of a symbol: the symbol, plus referencedAt: location',
     is: (v) => isReference(v),
+    describe: (v) => {
+      const r = v as Reference;
+      return `${r.name} used at ${r.referencedAt.path}:${r.referencedAt.start.line}  ${r.referencedAt.content.trim().slice(0, 60)}`;
+    },
   });
 
   registry.registerConversion({

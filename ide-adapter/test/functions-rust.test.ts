@@ -116,6 +116,23 @@ describe.skipIf(!available)('IDE functions on rust-analyzer (fixtures/rust-app)'
     expect(info?.documentation).toContain(doc);
   });
 
+  it('lines shows the whole declaration of a symbol, and a path range', async () => {
+    const code = (await f.value('lines(findDefinition("Task::complete"))')) as { path: string; start: { line: number }; text: string };
+    const text = await f.text('src/model.rs');
+    const fnLine = (await f.at('src/model.rs', 'pub fn complete')).line;
+    expect(code.path).toBe('src/model.rs');
+    expect(code.start.line).toBeLessThanOrEqual(fnLine);
+    expect(code.text).toContain('pub fn complete(&mut self) {');
+    const body = text.split('\n').slice(fnLine - 1);
+    const closing = body.findIndex((l) => l === '    }');
+    expect(code.text.split('\n').at(-1)).toBe(body[closing]);
+    const several = await f.outcome('lines(search("src", "pub fn validate_token"))');
+    expect(several.kind === 'ambiguity' && several.refinements.map((r) => r.program)).toEqual([
+      'lines(pick(search("src", "pub fn validate_token"), 1))',
+      'lines(pick(search("src", "pub fn validate_token"), 2))',
+    ]);
+  });
+
   it('documentSymbols outlines a file in order', async () => {
     const outline = (await f.value('documentSymbols("src/model.rs")')) as SymbolDefinition[];
     const names = outline.map((s) => s.name);
