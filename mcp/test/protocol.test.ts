@@ -102,10 +102,11 @@ describe('MCP protocol surface (no language servers)', () => {
   });
 
   it('a missing argument shows the expected signature and an example', async () => {
-    const { result, text, data } = await run('lines("src/a.rs")');
+    const { result, text, data } = await run('search("src")');
     expect(result.isError).toBe(true);
-    expect(text).toContain('expected: lines(path: string, start: number, end?: number) → location');
-    expect(data.error).toMatchObject({ code: 'missing-argument', signature: 'lines(path: string, start: number, end?: number) → location' });
+    expect(text).toContain('expected: search(path: string, regex: string, extension?: string | string[]) → location[]');
+    expect(text).toContain('example: search("src/auth.rs", "fn validate")');
+    expect(data.error).toMatchObject({ code: 'missing-argument', signature: 'search(path: string, regex: string, extension?: string | string[]) → location[]' });
   });
 
   it('a syntax error points at the problem', async () => {
