@@ -27,6 +27,7 @@ import {
 import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
+import { CONFIG_FILE } from './config.js';
 import type { Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
 
@@ -240,10 +241,17 @@ export class LspBackend implements IdeBackend {
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
     const reports = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 60_000 })));
+    const none =
+      all.length === 0
+        ? [
+            `no language server covers this workspace (no Cargo.toml, tsconfig.json, jsconfig.json or package.json found, and no servers in ${CONFIG_FILE}): ` +
+              'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
+          ]
+        : [];
     return {
       complete: reports.every((r) => r.ready),
       pending: reports.filter((r) => !r.ready).map((r) => r.summary),
-      warnings: all.flatMap((s) => s.warnings),
+      warnings: [...none, ...all.flatMap((s) => s.warnings)],
     };
   }
 
