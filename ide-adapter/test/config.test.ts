@@ -30,6 +30,19 @@ describe('dialect.json', () => {
     await expect(loadWorkspaceConfig(broken)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringContaining('not valid JSON') as unknown });
   });
 
+  it('a workspace no server covers says so once, instead of a bare empty answer', async () => {
+    const session = await IdeSession.openConfigured({ workspaceRoot: await workspaceWith({ 'notes.txt': 'hello\n' }) });
+    try {
+      const first = await session.evaluate('findDefinitions("hello")');
+      expect(first.kind === 'value' && first.value).toEqual([]);
+      expect(first.notes.join('\n')).toContain('no language server covers this workspace');
+      const second = await session.evaluate('findDefinitions("hello")');
+      expect(second.notes.join('\n')).not.toContain('no language server covers this workspace');
+    } finally {
+      await session.shutdown();
+    }
+  });
+
   it('adds a custom server that the session detects, starts and queries', async () => {
     const command = bundledTypeScriptServer()[0];
     const root = await workspaceWith({
