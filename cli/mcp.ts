@@ -7,6 +7,7 @@ import { runMcpServer } from '../mcp/index.js';
 import { ExitCode } from './usage.js';
 
 export async function runMcp(options: { readonly workspace: string }): Promise<number> {
-  await runMcpServer({ workspaceRoot: options.workspace });
-  return ExitCode.Value;
+  const reason = await runMcpServer({ workspaceRoot: options.workspace });
+  // A client closing the connection is the normal end; a signal ends it the way shells expect.
+  return reason === 'SIGINT' || reason === 'SIGTERM' ? ExitCode.Interrupted : ExitCode.Value;
 }
