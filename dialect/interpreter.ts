@@ -36,7 +36,7 @@ const FINISHED = Object.freeze({ code: EvalCode.Cancelled, message: 'the evaluat
 
 /** A call that is running, for deadline reports. */
 interface Running {
-  readonly description: string;
+  readonly frame: Frame;
   readonly startedAt: number;
 }
 
@@ -100,7 +100,7 @@ export class Interpreter<Host = undefined> {
     const deadline = new Promise<never>((_, reject) => {
       if (options.deadlineMs !== undefined) {
         timer = setTimeout(() => {
-          const still = [...evaluation.running].map((r) => `${r.description} (running for ${Date.now() - r.startedAt} ms)`);
+          const still = [...evaluation.running].map((r) => `${String(r.frame)} (running for ${Date.now() - r.startedAt} ms)`);
           const error = new DialectError({
             code: EvalCode.DeadlineExceeded,
             message: `the evaluation did not finish within ${options.deadlineMs} ms`,
@@ -161,8 +161,21 @@ export class Interpreter<Host = undefined> {
   }
 }
 
-/** A frame of the call chain, outermost first. */
-type Frames = readonly string[];
+/** A call in the chain; described (`f(…) at 1:3`) only when an error or a deadline needs it. */
+class Frame {
+  constructor(
+    private readonly call: CallExpr,
+    private readonly source: SourceText,
+  ) {}
+
+  toString(): string {
+    const p = this.source.position(this.call.span.start);
+    return `${this.call.callee}(…) at ${p.line}:${p.column}`;
+  }
+}
+
+/** The enclosing calls, outermost first. */
+type Frames = readonly Frame[];
 
 async function evalExpr<Host>(ev: Evaluation<Host>, expr: Expr, frames: Frames, acceptAmbiguity: boolean): Promise<unknown> {
   switch (expr.kind) {
@@ -216,21 +229,16 @@ async function settleInOrder(promises: readonly Promise<unknown>[]): Promise<unk
   return values;
 }
 
-function describeCall<Host>(ev: Evaluation<Host>, call: CallExpr): string {
-  const p = ev.source.position(call.span.start);
-  return `${call.callee}(…) at ${p.line}:${p.column}`;
-}
-
 function located(error: DialectError, span: Span, frames: Frames): DialectError {
   if (error.span === undefined) error.span = span;
-  if (error.chain.length === 0) error.chain = frames;
+  if (error.chain.length === 0) error.chain = frames.map(String);
   return error;
 }
 
 async function evalCall<Host>(ev: Evaluation<Host>, call: CallExpr, frames: Frames, acceptAmbiguity: boolean): Promise<unknown> {
   const fn = ev.registry.lookup(call.callee);
   if (fn === undefined) throw located(unknownFunction(ev.registry, call), call.calleeSpan, frames);
-  const here = [...frames, describeCall(ev, call)];
+  const here = [...frames, new Frame(call, ev.source)];
   const binding = bindArguments(ev.registry, fn, call, frames);
 
   // Evaluate every argument expression concurrently; fail on the first failure in source order.
@@ -498,7 +506,7 @@ async function invoke<Host>(
     },
     note: (message) => ev.notes.add(message),
   };
-  const running: Running = { description: here[here.length - 1] as string, startedAt: Date.now() };
+  const running: Running = { frame: here[here.length - 1] as Frame, startedAt: Date.now() };
   ev.running.add(running);
   let result: unknown;
   try {

@@ -146,6 +146,7 @@ export class Registry<Host = unknown> {
   readonly #functionList: RegisteredFunction<Host>[] = [];
   readonly #types = new Map<string, TypeDefinition>();
   readonly #conversions: RegisteredConversion<Host>[] = [];
+  readonly #signatures = new WeakMap<object, string>();
 
   /** Registers a function. Duplicate names or aliases (case-insensitive) are an error. */
   registerFunction(definition: FunctionDefinition<Host>): this {
@@ -240,12 +241,12 @@ export class Registry<Host = unknown> {
 
   /** `name(param: type, optional?: type) → result` */
   signature(fn: FunctionDefinition<Host> | RegisteredFunction<Host>): string {
-    const params = fn.parameters.map((p) => {
-      if (p.rest === 'positional') return `...${p.name}: ${p.type}`;
-      if (p.rest === 'named') return `...${p.name}: ${p.type}`;
-      return `${p.name}${p.optional === true ? '?' : ''}: ${p.type}`;
-    });
-    return `${fn.name}(${params.join(', ')}) → ${fn.returns}`;
+    let text = this.#signatures.get(fn);
+    if (text === undefined) {
+      text = formatSignature(fn);
+      this.#signatures.set(fn, text);
+    }
+    return text;
   }
 
   /**
@@ -278,6 +279,14 @@ export class Registry<Host = unknown> {
     for (const name of typeNames(t)) if (!this.#types.has(name)) throw new RegistryError(`${what}: unknown type "${name}" (register it first)`);
     return t;
   }
+}
+
+function formatSignature<Host>(fn: FunctionDefinition<Host>): string {
+  const params = fn.parameters.map((p) => {
+    if (p.rest !== undefined) return `...${p.name}: ${p.type}`;
+    return `${p.name}${p.optional === true ? '?' : ''}: ${p.type}`;
+  });
+  return `${fn.name}(${params.join(', ')}) → ${fn.returns}`;
 }
 
 /** Facets of a candidate spec: its refinement arguments. */
