@@ -65,7 +65,8 @@ export class LspBackend implements IdeBackend {
     readonly workspace: Workspace,
     options: LspBackendOptions = {},
   ) {
-    this.pool = new ServerPool(workspace.root, options);
+    // Documents reach servers through the workspace's one confinement check.
+    this.pool = new ServerPool(workspace.root, { ...options, readText: (absPath) => workspace.readText(absPath) });
     const custom = options.definitions ?? [];
     this.#definitions = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
   }

@@ -1,11 +1,20 @@
 /**
  * Walks workspace files the way `git` sees them: `.gitignore` files at every level (and
  * `.git/info/exclude`) are honoured, `.git` is skipped, symlinked folders are not followed.
+ * Only regular files are listed; a symlink is listed only when it leads to a regular file inside
+ * the workspace (`confine.ts` decides). `.gitignore` files are read through the same
+ * confinement check as everything else.
+ *
+ * It runs inside the file worker (`file-worker.ts`), never on the main thread: ignore rules are
+ * patterns the workspace writes, so walking is user-pattern work and runs under the time budget.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { Workspace } from './workspace.js';
+import { linkTarget, readConfined } from './confine.js';
+
+/** Ignore files larger than this are not read (real ones are a few kilobytes). */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 interface Rules {
   /** The folder the rules were written in, relative to the root ('' for the root). */
@@ -13,47 +22,62 @@ interface Rules {
   readonly matcher: Ignore;
 }
 
-export interface WalkOptions {
-  readonly signal?: AbortSignal;
-  /** Stop after this many files (the walk reports that it stopped). */
-  readonly limit?: number;
-}
-
+/** What a walk found, and what it left out that a person would want to know about. */
 export interface WalkResult {
   /** Workspace-relative paths with `/` separators, sorted. */
   readonly files: string[];
-  /** True when the walk stopped at `limit`. */
+  /** True when the walk stopped at its file limit. */
   readonly truncated: boolean;
+  /** Symlinks not listed because they lead outside the workspace (or nowhere). */
+  readonly linksOutside: number;
+  /** FIFOs, sockets and devices, never listed. */
+  readonly specialFiles: number;
 }
 
-/** Lists the files under `start` (a workspace-relative file or folder) that git would not ignore. */
-export async function walkFiles(workspace: Workspace, start: string, options: WalkOptions = {}): Promise<WalkResult> {
-  const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  const files: string[] = [];
-  const startAbs = await workspace.resolveReal(start);
-  const startRel = workspace.relative(startAbs) === '.' ? '' : workspace.relative(startAbs);
+/** What to walk. */
+export interface WalkRequest {
+  /** The absolute, real workspace root. */
+  readonly root: string;
+  /** The workspace-relative folder or file to start at ('' for the root); already confined. */
+  readonly start: string;
+  /** Stop after this many listed files. */
+  readonly limit: number;
+  /** Only list files this accepts (a glob, an extension filter); the limit counts accepted files. */
+  readonly accept?: (path: string) => boolean;
+}
 
-  // Rules from the root down to the starting folder apply to it.
+/** Lists the files under `start` that git would not ignore. Synchronous: it runs in a worker. */
+export function walkFilesSync(request: WalkRequest): WalkResult {
+  const { root, start, limit, accept } = request;
+  const files: string[] = [];
+  let linksOutside = 0;
+  let specialFiles = 0;
+  let truncated = false;
+
   const rules: Rules[] = [];
-  const exclude = await readRules(join(workspace.root, '.git', 'info', 'exclude'), '');
+  const exclude = readRules(root, join('.git', 'info', 'exclude'), '');
   if (exclude !== undefined) rules.push(exclude);
-  const parts = startRel === '' ? [] : startRel.split('/');
+  const parts = start === '' ? [] : start.split('/');
   for (let i = 0; i <= parts.length; i++) {
     const base = parts.slice(0, i).join('/');
-    const r = await readRules(join(workspace.root, base, '.gitignore'), base);
+    const r = readRules(root, base === '' ? '.gitignore' : `${base}/.gitignore`, base);
     if (r !== undefined) rules.push(r);
   }
-  if (startRel !== '' && isIgnored(rules, startRel, false)) return { files: [], truncated: false };
+  if (start !== '' && isIgnored(rules, start, false)) return { files, truncated, linksOutside, specialFiles };
 
-  let truncated = false;
-  const visit = async (dirRel: string, inherited: readonly Rules[]): Promise<void> => {
-    if (options.signal?.aborted === true || truncated) return;
-    const dirAbs = join(workspace.root, dirRel);
-    const own = dirRel === startRel ? undefined : await readRules(join(dirAbs, '.gitignore'), dirRel);
+  const list = (rel: string): void => {
+    if (accept !== undefined && !accept(rel)) return;
+    if (files.length >= limit) truncated = true;
+    else files.push(rel);
+  };
+
+  const visit = (dirRel: string, inherited: readonly Rules[]): void => {
+    if (truncated) return;
+    const own = dirRel === start ? undefined : readRules(root, `${dirRel}/.gitignore`, dirRel);
     const active = own !== undefined ? [...inherited, own] : inherited;
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await readdir(dirAbs, { withFileTypes: true });
+      entries = readdirSync(dirRel === '' ? root : join(root, dirRel), { withFileTypes: true });
     } catch {
       return; // unreadable folder: skip it like git does
     }
@@ -62,32 +86,38 @@ export async function walkFiles(workspace: Workspace, start: string, options: Wa
       if (truncated) return;
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name === '.git' || isIgnored(active, rel, true)) continue;
-        await visit(rel, active);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && !isIgnored(active, rel, false)) {
-        if (files.length >= limit) {
-          truncated = true;
-          return;
-        }
-        files.push(rel);
+        if (entry.name !== '.git' && !isIgnored(active, rel, true)) visit(rel, active);
+      } else if (isIgnored(active, rel, false)) {
+        continue;
+      } else if (entry.isFile()) {
+        list(rel);
+      } else if (entry.isSymbolicLink()) {
+        const target = linkTarget(root, join(root, rel));
+        if (target === 'file') list(rel);
+        else if (target === 'outside') linksOutside++;
+        else if (!isDirectoryLink(root, rel)) specialFiles++; // symlinked folders are just not followed
+      } else {
+        specialFiles++;
       }
     }
   };
 
-  const info = await stat(startAbs);
-  if (info.isFile()) return { files: [startRel], truncated: false };
-  await visit(startRel, rules);
-  return { files, truncated };
+  if (start !== '' && linkTarget(root, join(root, start)) === 'file') list(start);
+  else visit(start, rules);
+  return { files, truncated, linksOutside, specialFiles };
 }
 
-async function readRules(file: string, base: string): Promise<Rules | undefined> {
-  let text: string;
+function isDirectoryLink(root: string, rel: string): boolean {
   try {
-    text = await readFile(file, 'utf8');
+    return statSync(join(root, rel)).isDirectory();
   } catch {
-    return undefined;
+    return false;
   }
-  return { base, matcher: ignore().add(text) };
+}
+
+function readRules(root: string, rel: string, base: string): Rules | undefined {
+  const read = readConfined(root, join(root, rel), MAX_IGNORE_FILE_BYTES);
+  return read.ok ? { base, matcher: ignore().add(read.text) } : undefined;
 }
 
 function isIgnored(rules: readonly Rules[], rel: string, isDirectory: boolean): boolean {

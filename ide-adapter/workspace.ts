@@ -4,8 +4,9 @@
  * a symlink that leads out); every path we hand back is relative, with `/` separators.
  */
 import { realpathSync, statSync, type Stats } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isInside, readConfined, type RefusalReason } from './confine.js';
 import { DialectError } from '../dialect/index.js';
 
 /** Stable error codes of workspace access. */
@@ -19,6 +20,8 @@ export const WorkspaceCode = {
 
 /** Files larger than this are not read (they are not source code a person would ask about). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+const MIB = 1024 * 1024;
 
 interface CachedFile {
   readonly mtimeMs: number;
@@ -78,11 +81,7 @@ export class Workspace {
     try {
       real = await realpath(absolute);
     } catch {
-      throw new DialectError({
-        code: WorkspaceCode.NotFound,
-        message: `${this.relative(absolute)} does not exist in the workspace`,
-        hint: 'paths are relative to the workspace root; findFiles("**/name*") finds files by name',
-      });
+      throw missing(this.relative(absolute));
     }
     if (!this.contains(real)) throw outside(path);
     if (this.#realpaths.size > 4096) this.#realpaths.clear();
@@ -92,8 +91,7 @@ export class Workspace {
 
   /** Whether an absolute path lies inside the root. */
   contains(absolute: string): boolean {
-    const rel = relative(this.root, absolute);
-    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+    return isInside(this.root, absolute);
   }
 
   /** The workspace-relative form of an absolute path, with `/` separators (`.` for the root). */
@@ -155,20 +153,17 @@ export class Workspace {
       real = await this.resolveReal(path);
       info = statSync(real);
     }
-    if (!info.isFile()) {
-      throw new DialectError({ code: WorkspaceCode.NotAFile, message: `${this.relative(real)} is a folder, not a file`, hint: 'findFiles("*", path) lists what is inside' });
-    }
     const cached = this.#cache.get(real);
-    if (cached !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+    if (cached !== undefined && info.isFile() && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
       this.#cache.delete(real); // refresh its place in the LRU order
       this.#cache.set(real, cached);
       return cached;
     }
     if (cached !== undefined) this.#forget(real, cached);
-    if (info.size > MAX_FILE_BYTES) {
-      throw new DialectError({ code: WorkspaceCode.TooLarge, message: `${this.relative(real)} is ${Math.round(info.size / 1048576)} MB; files over ${MAX_FILE_BYTES / 1048576} MB are not read` });
-    }
-    const file: CachedFile = { mtimeMs: info.mtimeMs, size: info.size, text: await readFile(real, 'utf8') };
+    // Every read goes through the one confinement check (real location, regular file, size cap).
+    const read = readConfined(this.root, real, MAX_FILE_BYTES);
+    if (!read.ok) throw this.#refusal(path, read.reason, read.size);
+    const file: CachedFile = { mtimeMs: read.mtimeMs, size: read.size, text: read.text };
     this.#cache.set(real, file);
     this.#cachedChars += file.text.length;
     for (const [oldest, entry] of this.#cache) {
@@ -178,10 +173,40 @@ export class Workspace {
     return file;
   }
 
+  /** The error for a path the user named that the confinement check refused. */
+  #refusal(path: string, reason: RefusalReason, size: number | undefined): DialectError {
+    switch (reason) {
+      case 'outside':
+        return outside(path);
+      case 'missing':
+        return missing(path);
+      case 'not-a-file':
+        return new DialectError({
+          code: WorkspaceCode.NotAFile,
+          message: `${path} is not a regular file (a folder, FIFO, socket or device)`,
+          hint: 'findFiles("*", path) lists the files inside a folder',
+        });
+      case 'too-large':
+        return new DialectError({
+          code: WorkspaceCode.TooLarge,
+          message: `${path} is ${Math.round((size ?? 0) / MIB)} MB; files over ${MAX_FILE_BYTES / MIB} MB are not read`,
+          hint: 'search(path, regex) finds lines in smaller files; large generated files are not source code',
+        });
+    }
+  }
+
   #forget(real: string, entry: CachedFile): void {
     this.#cache.delete(real);
     this.#cachedChars -= entry.text.length;
   }
+}
+
+function missing(path: string): DialectError {
+  return new DialectError({
+    code: WorkspaceCode.NotFound,
+    message: `${path} does not exist in the workspace`,
+    hint: 'paths are relative to the workspace root; findFiles("**/name*") finds files by name',
+  });
 }
 
 function outside(path: string): DialectError {

@@ -47,7 +47,7 @@ export async function resolveWalkthrough(document: WalkthroughDocument, env: Wal
   const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
     Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines))),
     Promise.all(diffs.map((d) => resolveDiff(d, env, signal))),
-    Promise.all(document.links.map((l) => resolveLink(l, env))),
+    Promise.all(document.links.map((l) => resolveLink(l, env, signal))),
   ]);
   throwIfCancelled(signal);
   const linkWarnings: WalkthroughWarning[] = resolvedLinks.flatMap((l) =>
@@ -181,18 +181,13 @@ async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment,
   }
 }
 
-/** Reading to here returns the whole file (ranges past the end are cut at the end). */
-const WHOLE_FILE = Number.MAX_SAFE_INTEGER;
-
-async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise<ResolvedLink> {
+async function resolveLink(link: FileLink, env: WalkthroughEnvironment, signal: AbortSignal | undefined): Promise<ResolvedLink> {
   try {
     if (link.regex !== undefined) {
-      const pattern = compileRegex(link.regex);
-      if (typeof pattern === 'string') return { link, error: `${JSON.stringify(link.regex)} is not a valid regular expression (${pattern})` };
-      const lines = await env.readLines(link.path, 1, WHOLE_FILE);
-      const index = lines.findIndex((l) => pattern.test(l));
-      if (index < 0) return { link, error: `no line of ${link.path} matches /${link.regex}/` };
-      return { link, line: index + 1, text: lines[index] ?? '' };
+      // Matched by the environment under the search time budget, never here on the main thread.
+      const found = await env.findLine(link.path, link.regex, signal);
+      if (found === undefined) return { link, error: `no line of ${link.path} matches /${link.regex}/` };
+      return { link, line: found.line, text: found.text };
     }
     if (link.startLine !== undefined) {
       const lines = await env.readLines(link.path, link.startLine, link.startLine);
@@ -206,19 +201,6 @@ async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise
     return { link };
   } catch (error) {
     return { link, error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** A link's regex: Unicode-aware when it can be, else as plain JavaScript reads it; or the error. */
-function compileRegex(source: string): RegExp | string {
-  try {
-    return new RegExp(source, 'u');
-  } catch {
-    try {
-      return new RegExp(source);
-    } catch (error) {
-      return (error as Error).message;
-    }
   }
 }
 

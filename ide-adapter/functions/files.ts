@@ -2,12 +2,10 @@
  * File functions: regex search, finding files by glob, reading lines, and git diffs. They need no
  * language server and are confined to the workspace.
  */
-import picomatch from 'picomatch';
 import type { CallContext, Registry } from '../../dialect/index.js';
 import { gitDiff } from '../git.js';
 import { isSymbolDefinition, type Location, type SymbolDefinition } from '../model.js';
-import { searchWorkspace } from '../search.js';
-import { walkFiles } from '../walk.js';
+import { coverageNotes, searchWorkspace, walkFiles } from '../search.js';
 import type { IdeHost } from './host.js';
 import { flatten } from './symbols.js';
 
@@ -53,6 +51,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
       const extensions = ext === undefined ? [] : Array.isArray(ext) ? (ext as string[]) : [ext as string];
       const result = await searchWorkspace(ctx.host.workspace, args['path'] as string, args['regex'] as string, { extensions, signal: ctx.signal });
       if (result.total > result.matches.length) ctx.note(`showing the first ${result.matches.length} of ${result.total} matches; narrow the path or the pattern`);
+      for (const note of coverageNotes({ ...result.walk, tooLarge: result.tooLarge })) ctx.note(note);
       return result.matches;
     },
   });
@@ -69,10 +68,10 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     returns: 'string[]',
     examples: [{ program: 'findFiles("*.rs")' }, { program: 'findFiles("**/mod.rs", "src")' }],
     implementation: async (args, ctx) => {
-      const glob = args['glob'] as string;
-      const isMatch = picomatch(glob, { dot: true, basename: !glob.includes('/') });
-      const { files } = await walkFiles(ctx.host.workspace, args['path'] as string, { signal: ctx.signal });
-      const matched = files.filter((f) => isMatch(f));
+      // The glob is matched in the file worker, under the time budget: extglobs can backtrack.
+      const result = await walkFiles(ctx.host.workspace, args['path'] as string, { glob: args['glob'] as string, signal: ctx.signal });
+      for (const note of coverageNotes(result)) ctx.note(note);
+      const matched = result.files;
       if (matched.length > MAX_FILES) ctx.note(`showing ${MAX_FILES} of ${matched.length} files; narrow the pattern`);
       return matched.slice(0, MAX_FILES);
     },

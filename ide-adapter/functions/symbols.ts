@@ -7,7 +7,7 @@
 import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
 import type { Location, Position, SymbolDefinition } from '../model.js';
 import { searchWorkspace } from '../search.js';
-import { walkFiles } from '../walk.js';
+import { walkFiles } from '../search.js';
 
 /** Criteria of a lookup. */
 export interface SymbolQuery {

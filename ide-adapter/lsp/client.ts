@@ -76,6 +76,11 @@ export interface StartOptions {
   readonly stderrLimit?: number;
   /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms. */
   readonly settleMs?: number;
+  /**
+   * Reads a document's text. The backend passes the workspace's confined reader, so a server is
+   * never sent a file outside the workspace, a FIFO or a device. Default: the file on disk.
+   */
+  readonly readText?: (absPath: string) => Promise<string>;
 }
 
 /** A document the server has open, as the server sees it. */
@@ -390,12 +395,16 @@ export class LanguageServer {
     return [...this.#docs.values()].map((t) => t.doc);
   }
 
+  #readText(absPath: string): Promise<string> {
+    return this.#options.readText !== undefined ? this.#options.readText(absPath) : readFile(absPath, 'utf8');
+  }
+
   /** Lines of a file as the server sees it: the open document's text, else the file on disk. */
   async lines(absPath: string): Promise<TextLines> {
     const tracked = this.#docs.get(resolve(absPath));
     if (tracked !== undefined) return tracked.doc.lines;
     try {
-      return new TextLines(await readFile(absPath, 'utf8'));
+      return new TextLines(await this.#readText(absPath));
     } catch (error) {
       throw new LspClientError('document-unreadable', `cannot read ${absPath}: ${(error as Error).message}`, { cause: error });
     }
@@ -550,7 +559,7 @@ export class LanguageServer {
     if (existing?.generation === session.generation && existing.mtimeMs === info.mtimeMs && existing.size === info.size) return existing.doc;
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await this.#readText(path);
     } catch (error) {
       throw new LspClientError('document-unreadable', `cannot read ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
     }

@@ -110,6 +110,7 @@ function hostileEnvironment(): WalkthroughEnvironment {
       return rust.evaluate(expression, signal);
     },
     readLines: async (_path, start, end) => [`<script>window.__pwned='E3'</script>`, IMG, `\u2028${SCRIPT}`, '<!--', '-->', `' onmouseover='window.__pwned=1`, 'x'].slice(0, end - start + 1),
+    findLine: async () => ({ line: 1, text: `<script>window.__pwned='E4'</script>` }),
     gitDiff: async (range) => {
       if (range !== 'evil') throw new DialectError({ code: 'bad-revision', message: `bad revision ${range ?? ''}` });
       return [

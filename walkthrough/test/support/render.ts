@@ -28,6 +28,12 @@ export function stubEnvironment(answer: (expression: string) => Outcome | Promis
       if (file === undefined) throw new Error(`${path} does not exist`);
       return file.slice(start - 1, end);
     },
+    findLine: async (path, regex) => {
+      const file = lines[path];
+      if (file === undefined) throw new Error(`${path} does not exist`);
+      const index = file.findIndex((l) => new RegExp(regex, 'u').test(l));
+      return index < 0 ? undefined : { line: index + 1, text: file[index] ?? '' };
+    },
     gitDiff: async () => [],
   };
 }

@@ -1,0 +1,118 @@
+/**
+ * The one confinement check for every file the product reads from a workspace. A file is read
+ * only when
+ * - its real location (all symlinks resolved) is inside the workspace root,
+ * - the file actually opened is that real location (checked on the open descriptor, so a symlink
+ *   swapped between the check and the open cannot lead out),
+ * - it is a regular file (never a FIFO, socket or device: `/dev/zero` grows forever, a FIFO blocks
+ *   forever), and
+ * - it is at most `maxBytes` long (read with a cap, so a file growing while read cannot blow up).
+ *
+ * `readConfined` never throws for a file that fails a check; it says why, and the caller decides
+ * between an error (a path the user named) and a count in a note (a file met during a walk).
+ */
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+
+/** Why a file was not read. */
+export type RefusalReason = 'outside' | 'missing' | 'not-a-file' | 'too-large';
+
+/** The result of a confined read: the text, or why there is none. */
+export type ConfinedRead =
+  | { readonly ok: true; readonly real: string; readonly text: string; readonly size: number; readonly mtimeMs: number }
+  | { readonly ok: false; readonly reason: RefusalReason; readonly real?: string; readonly size?: number };
+
+/**
+ * Opened read-only, without becoming the controlling terminal, and without blocking: opening a
+ * FIFO that has no writer would otherwise wait forever (it is refused by the type check after).
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/** Where the kernel says an open descriptor leads (Linux); absent elsewhere. */
+const FD_LINK_DIR = '/proc/self/fd/';
+
+/** Whether `absolute` (a normalized absolute path) lies inside `root` (an absolute, real path). */
+export function isInside(root: string, absolute: string): boolean {
+  const rel = relative(root, absolute);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The policy on a file already opened: what it is and how large, against the cap. */
+function judge(info: Stats, maxBytes: number): RefusalReason | undefined {
+  if (!info.isFile()) return 'not-a-file';
+  if (info.size > maxBytes) return 'too-large';
+  return undefined;
+}
+
+/** Where an open descriptor really leads, when the platform can say. */
+function descriptorTarget(fd: number): string | undefined {
+  try {
+    return readlinkSync(`${FD_LINK_DIR}${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads `absolute` (a normalized absolute path) if it passes every check. `real` is returned
+ * whenever it was established, so callers can cache by real location. Synchronous on purpose: a
+ * source file reads in microseconds, the cap bounds the worst case, and one code path serves the
+ * main thread and the search worker alike.
+ */
+export function readConfined(root: string, absolute: string, maxBytes: number): ConfinedRead {
+  if (!isInside(root, absolute)) return { ok: false, reason: 'outside' };
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    return { ok: false, reason: 'missing' };
+  }
+  if (!isInside(root, real)) return { ok: false, reason: 'outside', real };
+  let fd: number;
+  try {
+    fd = openSync(real, OPEN_FLAGS);
+  } catch {
+    return { ok: false, reason: 'missing', real };
+  }
+  try {
+    const target = descriptorTarget(fd);
+    if (target !== undefined && !isInside(root, target)) return { ok: false, reason: 'outside', real };
+    const info = fstatSync(fd);
+    const refusal = judge(info, maxBytes);
+    if (refusal !== undefined) return { ok: false, reason: refusal, real, size: info.size };
+    const buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > maxBytes) return { ok: false, reason: 'too-large', real, size: length };
+    return { ok: true, real, text: buffer.toString('utf8', 0, length), size: length, mtimeMs: info.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What a symlink leads to, for a directory walk deciding whether to list it. */
+export type LinkTarget = 'file' | 'outside' | 'special';
+
+/**
+ * Whether `absolute` leads to a regular file inside `root` (`file`), out of it or nowhere
+ * (`outside`), or to something that is not a regular file (`special`: a folder, FIFO, device).
+ */
+export function linkTarget(root: string, absolute: string): LinkTarget {
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    return 'outside';
+  }
+  if (!isInside(root, real)) return 'outside';
+  try {
+    // stat, not open: opening a device can have effects of its own.
+    return statSync(real).isFile() ? 'file' : 'special';
+  } catch {
+    return 'outside';
+  }
+}

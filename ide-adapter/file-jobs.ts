@@ -1,0 +1,103 @@
+/**
+ * Runs file jobs (`file-worker.ts`) on a small pool of worker threads, each job under a time
+ * budget: past it, or on cancellation, the worker is terminated — the only way to stop a
+ * backtracking pattern — and the caller gets the error it chose. At most one worker per core
+ * runs (matching is CPU-bound); idle workers are kept for the next job.
+ */
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { DialectError } from '../dialect/index.js';
+import type { FileJob, FileJobReply, WorkerRequest, WorkerResponse } from './file-worker.js';
+
+/** The default time budget of one job: walking, globbing and regex matching together. */
+export const FILE_JOB_BUDGET_MS = 10_000;
+
+/** At most this many jobs run at once; more wait their turn. */
+const MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
+
+/** The worker's module: the compiled `.js` next to this file, or the `.ts` source under tests. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+function startWorker(): Worker {
+  if (!FROM_SOURCE) return new Worker(new URL('./file-worker.js', import.meta.url));
+  // From source (tests), the worker registers a TypeScript loader (tsx, a dev dependency) first.
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const entry = new URL('./file-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+/** How a job is bounded, and the error its overrun becomes. */
+export interface JobBudget {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal | undefined;
+  /** The error for a job stopped at its budget (it names the pattern and how to fix it). */
+  readonly overrun: (timeoutMs: number) => DialectError;
+}
+
+const idle: Worker[] = [];
+let busy = 0;
+const waiting: (() => void)[] = [];
+let nextId = 0;
+
+function cancelled(): DialectError {
+  return new DialectError({ code: 'cancelled', message: 'the file search was cancelled' });
+}
+
+async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
+  while (busy >= MAX_WORKERS) {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    if (signal?.aborted === true) throw cancelled();
+  }
+  busy++;
+  return idle.pop() ?? startWorker();
+}
+
+function releaseWorker(worker: Worker, reusable: boolean): void {
+  busy--;
+  worker.unref(); // an idle worker never keeps the process alive
+  if (reusable && idle.length < MAX_WORKERS) idle.push(worker);
+  else void worker.terminate();
+  waiting.shift()?.();
+}
+
+/** Runs `job` in a worker within its budget. */
+export async function runFileJob<J extends FileJob>(job: J, budget: JobBudget): Promise<FileJobReply<J>> {
+  if (budget.signal?.aborted === true) throw cancelled();
+  const timeoutMs = budget.timeoutMs ?? FILE_JOB_BUDGET_MS;
+  const worker = await takeWorker(budget.signal);
+  return new Promise((resolve, reject) => {
+    worker.ref(); // busy: keep the process alive until it answers
+    const id = nextId++;
+    let settled = false;
+    const finish = (fn: () => void, reusable: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      budget.signal?.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      releaseWorker(worker, reusable);
+      fn();
+    };
+    const timer = setTimeout(() => finish(() => reject(budget.overrun(timeoutMs)), false), timeoutMs);
+    const onAbort = (): void => finish(() => reject(cancelled()), false);
+    const onMessage = (response: WorkerResponse): void => {
+      if (response.id !== id) return;
+      if ('failure' in response) finish(() => reject(new Error(`the file worker failed: ${response.failure}`)), true);
+      else finish(() => resolve(response.reply as FileJobReply<J>), true);
+    };
+    const onError = (error: Error): void => finish(() => reject(error), false);
+    const onExit = (code: number): void => finish(() => reject(new Error(`the file worker exited with code ${code}`)), false);
+    budget.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    const request: WorkerRequest = { id, job };
+    worker.postMessage(request);
+  });
+}

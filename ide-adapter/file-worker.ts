@@ -1,0 +1,138 @@
+/**
+ * The file worker: every job that matches a user pattern — walking with `.gitignore` rules,
+ * globbing, regex search — runs here, on a worker thread that `file-jobs.ts` terminates when the
+ * job overruns its time budget (a backtracking pattern cannot be interrupted any other way).
+ * Every file is read through `confine.ts`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { codePointCount, SourceText } from '../dialect/source.js';
+import { readConfined } from './confine.js';
+import type { SearchMatch } from './model.js';
+import { compileUserGlob, compileUserRegex } from './patterns.js';
+import { walkFilesSync, type WalkResult } from './walk.js';
+
+/** A shown line is cut after this many characters; a shown match after this many. */
+const MAX_CONTENT_CHARS = 1000;
+const MAX_MATCH_CHARS = 200;
+
+/** Lists files under `start` (workspace-relative, '' for the root), optionally by glob. */
+export interface WalkJob {
+  readonly kind: 'walk';
+  readonly root: string;
+  readonly start: string;
+  readonly limit: number;
+  readonly glob?: string;
+}
+
+/** Searches the files under `start` for a regular expression, one result per match. */
+export interface SearchJob {
+  readonly kind: 'search';
+  readonly root: string;
+  readonly start: string;
+  /** Files the walk may list before it stops (the search then says it was cut short). */
+  readonly limit: number;
+  /** Only files ending with one of these (".rs"); empty for all. */
+  readonly extensions: readonly string[];
+  readonly pattern: string;
+  readonly maxResults: number;
+  readonly maxFileBytes: number;
+}
+
+/** A job the worker runs. */
+export type FileJob = WalkJob | SearchJob;
+
+/** What a search found, and the files it could not search. */
+export interface SearchReply {
+  readonly matches: SearchMatch[];
+  /** Matches found in total (more than `matches.length` when capped). */
+  readonly total: number;
+  readonly filesSearched: number;
+  /** Files skipped for their size, and binary files. */
+  readonly tooLarge: number;
+  readonly binary: number;
+  readonly walk: Omit<WalkResult, 'files'>;
+}
+
+/** The reply to a job. */
+export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : SearchReply;
+
+/** Runs one job to completion (synchronously: the worker's thread is its own). */
+export function runFileJob(job: FileJob): WalkResult | SearchReply {
+  if (job.kind === 'walk') {
+    const accept = job.glob !== undefined ? compileUserGlob(job.glob) : undefined;
+    return walkFilesSync({ root: job.root, start: job.start, limit: job.limit, ...(accept !== undefined ? { accept } : {}) });
+  }
+  return search(job);
+}
+
+function search(job: SearchJob): SearchReply {
+  const { files, ...walk } = walkFilesSync({
+    root: job.root,
+    start: job.start,
+    limit: job.limit,
+    ...(job.extensions.length > 0 ? { accept: (path: string) => job.extensions.some((e) => path.endsWith(e)) } : {}),
+  });
+  const re = compileUserRegex(job.pattern, 'g');
+  const matches: SearchMatch[] = [];
+  let total = 0;
+  let tooLarge = 0;
+  let binary = 0;
+  for (const path of files) {
+    const read = readConfined(job.root, `${job.root}/${path}`, job.maxFileBytes);
+    if (!read.ok) {
+      if (read.reason === 'too-large') tooLarge++;
+      continue;
+    }
+    if (read.text.includes('\u0000')) {
+      binary++;
+      continue;
+    }
+    const source = new SourceText(read.text);
+    for (let l = 1; l <= source.lineCount; l++) {
+      const line = source.lineText(l);
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(line)) !== null) {
+        total++;
+        if (matches.length < job.maxResults) {
+          const startColumn = codePointCount(line, 0, m.index) + 1;
+          const endColumn = startColumn + codePointCount(line, m.index, m.index + m[0].length);
+          matches.push({
+            path,
+            start: { line: l, column: startColumn },
+            end: { line: l, column: endColumn },
+            content: cut(line, MAX_CONTENT_CHARS),
+            match: cut(m[0], MAX_MATCH_CHARS),
+          });
+        }
+        // Past an empty match by one code point: a Unicode regex would find the same match again
+        // if left inside a surrogate pair.
+        if (m[0].length === 0) re.lastIndex = m.index + ((line.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+      }
+    }
+  }
+  return { matches, total, filesSearched: files.length, tooLarge, binary, walk };
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** A request from `file-jobs.ts`. */
+export interface WorkerRequest {
+  readonly id: number;
+  readonly job: FileJob;
+}
+
+/** The answer to a request: the reply, or the message of what went wrong. */
+export type WorkerResponse = { readonly id: number; readonly reply: WalkResult | SearchReply } | { readonly id: number; readonly failure: string };
+
+parentPort?.on('message', ({ id, job }: WorkerRequest) => {
+  let response: WorkerResponse;
+  try {
+    response = { id, reply: runFileJob(job) };
+  } catch (error) {
+    response = { id, failure: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort?.postMessage(response);
+});
