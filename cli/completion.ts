@@ -6,11 +6,10 @@
  * `complete` is pure: it reads the text before the cursor with a small scanner of its own (the
  * parser needs whole programs; this must understand half-typed ones) and asks `listDir` for paths.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import type { ParameterDefinition } from '../dialect/index.js';
-import type { Workspace } from '../ide-adapter/index.js';
+import { ignoreRulesFor, isIgnored, type Workspace } from '../ide-adapter/index.js';
 
 /** What completion needs of a registered function. */
 export interface CompletionFunction {
@@ -308,7 +307,8 @@ export function scanContext(text: string): Scan {
 
 /**
  * Lists workspace folders for path completion: confined to the workspace (`Workspace.resolve`),
- * without `.git` and what the `.gitignore` files on the way exclude (e.g. `target/`).
+ * without `.git` and what git ignores there (`.gitignore` files on the way, `.git/info/exclude`),
+ * with the same rules the file walk uses (`ide-adapter/walk.ts`).
  */
 export function workspaceLister(workspace: Workspace): (dir: string) => readonly DirEntry[] | undefined {
   return (dir) => {
@@ -326,7 +326,7 @@ export function workspaceLister(workspace: Workspace): (dir: string) => readonly
       return undefined;
     }
     const base = workspace.relative(abs) === '.' ? '' : workspace.relative(abs);
-    const rules = ignoreRules(workspace.root, base);
+    const rules = ignoreRulesFor(workspace.root, base);
     const out: DirEntry[] = [];
     for (const e of entries) {
       if (e.name === '.git') continue;
@@ -337,37 +337,6 @@ export function workspaceLister(workspace: Workspace): (dir: string) => readonly
     }
     return out;
   };
-}
-
-interface Rules {
-  readonly base: string;
-  readonly matcher: Ignore;
-}
-
-function ignoreRules(root: string, dir: string): Rules[] {
-  const rules: Rules[] = [];
-  const parts = dir === '' ? [] : dir.split('/');
-  for (let i = 0; i <= parts.length; i++) {
-    const base = parts.slice(0, i).join('/');
-    try {
-      rules.push({ base, matcher: ignore().add(readFileSync(join(root, base, '.gitignore'), 'utf8')) });
-    } catch {
-      // no .gitignore here
-    }
-  }
-  return rules;
-}
-
-function isIgnored(rules: readonly Rules[], path: string, directory: boolean): boolean {
-  let ignored = false;
-  for (const r of rules) {
-    const sub = r.base === '' ? path : path.startsWith(`${r.base}/`) ? path.slice(r.base.length + 1) : undefined;
-    if (sub === undefined || sub === '') continue;
-    const result = r.matcher.test(directory ? `${sub}/` : sub);
-    if (result.ignored) ignored = true;
-    else if (result.unignored) ignored = false;
-  }
-  return ignored;
 }
 
 function isDirectory(path: string): boolean {

@@ -16,7 +16,8 @@ import { linkTarget, readConfined } from './confine.js';
 /** Ignore files larger than this are not read (real ones are a few kilobytes). */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-interface Rules {
+/** The rules of one ignore file. */
+export interface IgnoreRules {
   /** The folder the rules were written in, relative to the root ('' for the root). */
   readonly base: string;
   readonly matcher: Ignore;
@@ -54,15 +55,7 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
   let specialFiles = 0;
   let truncated = false;
 
-  const rules: Rules[] = [];
-  const exclude = readRules(root, join('.git', 'info', 'exclude'), '');
-  if (exclude !== undefined) rules.push(exclude);
-  const parts = start === '' ? [] : start.split('/');
-  for (let i = 0; i <= parts.length; i++) {
-    const base = parts.slice(0, i).join('/');
-    const r = readRules(root, base === '' ? '.gitignore' : `${base}/.gitignore`, base);
-    if (r !== undefined) rules.push(r);
-  }
+  const rules = ignoreRulesFor(root, start);
   if (start !== '' && isIgnored(rules, start, false)) return { files, truncated, linksOutside, specialFiles };
 
   const list = (rel: string): void => {
@@ -71,7 +64,7 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
     else files.push(rel);
   };
 
-  const visit = (dirRel: string, inherited: readonly Rules[]): void => {
+  const visit = (dirRel: string, inherited: readonly IgnoreRules[]): void => {
     if (truncated) return;
     const own = dirRel === start ? undefined : readRules(root, `${dirRel}/.gitignore`, dirRel);
     const active = own !== undefined ? [...inherited, own] : inherited;
@@ -107,6 +100,23 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
   return { files, truncated, linksOutside, specialFiles };
 }
 
+/**
+ * The ignore rules that apply inside `dir` (workspace-relative, '' for the root): the repository's
+ * `.git/info/exclude`, then each `.gitignore` from the root down to `dir`. Read confined.
+ */
+export function ignoreRulesFor(root: string, dir: string): IgnoreRules[] {
+  const rules: IgnoreRules[] = [];
+  const exclude = readRules(root, join('.git', 'info', 'exclude'), '');
+  if (exclude !== undefined) rules.push(exclude);
+  const parts = dir === '' ? [] : dir.split('/');
+  for (let i = 0; i <= parts.length; i++) {
+    const base = parts.slice(0, i).join('/');
+    const r = readRules(root, base === '' ? '.gitignore' : `${base}/.gitignore`, base);
+    if (r !== undefined) rules.push(r);
+  }
+  return rules;
+}
+
 function isDirectoryLink(root: string, rel: string): boolean {
   try {
     return statSync(join(root, rel)).isDirectory();
@@ -115,12 +125,13 @@ function isDirectoryLink(root: string, rel: string): boolean {
   }
 }
 
-function readRules(root: string, rel: string, base: string): Rules | undefined {
+function readRules(root: string, rel: string, base: string): IgnoreRules | undefined {
   const read = readConfined(root, join(root, rel), MAX_IGNORE_FILE_BYTES);
   return read.ok ? { base, matcher: ignore().add(read.text) } : undefined;
 }
 
-function isIgnored(rules: readonly Rules[], rel: string, isDirectory: boolean): boolean {
+/** Whether git would ignore `rel` (workspace-relative) under these rules; the last match wins. */
+export function isIgnored(rules: readonly IgnoreRules[], rel: string, isDirectory: boolean): boolean {
   let ignored = false;
   for (const r of rules) {
     const sub = r.base === '' ? rel : rel.startsWith(`${r.base}/`) ? rel.slice(r.base.length + 1) : undefined;
