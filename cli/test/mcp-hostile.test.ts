@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { requireFreshBuild } from '../../cli/test/support/cli.js';
-import { repoRoot } from './support.js';
+import { repoRoot, requireFreshBuild } from './support/cli.js';
 
 let base: string;
 
