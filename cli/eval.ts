@@ -4,7 +4,7 @@
  * when the program needs them, and are always shut down before returning.
  */
 import { performance } from 'node:perf_hooks';
-import { outcomeToJson, parse, type Outcome } from '../dialect/index.js';
+import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
 import { presentOutcome, presentValue } from '../ide-adapter/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
@@ -69,7 +69,7 @@ function print(outcome: Outcome, options: EvalOptions): void {
     case 'value': {
       // The value alone on stdout (for pipes); notes such as "still indexing" on stderr.
       io.stdout.write(`${presentValue(outcome.value, { color })}\n`);
-      for (const note of outcome.notes) io.stderr.write(`${s.yellow('note:')} ${note}\n`);
+      for (const note of outcome.notes) io.stderr.write(`${s.yellow('note:')} ${showControls(note)}\n`);
       return;
     }
     case 'ambiguity':

@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { environmentFor, renderWalkthroughFile, WalkthroughError, WalkthroughErrorCode } from '../walkthrough/index.js';
+import { showControls } from '../dialect/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
@@ -49,7 +50,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
       throw error;
     }
-    io.stderr.write(`${rendered.summary}\n`);
+    io.stderr.write(`${showControls(rendered.summary)}\n`);
     if (options.json) io.stdout.write(`${JSON.stringify(rendered.json, null, 2)}\n`);
     const out = options.output !== undefined ? resolve(options.output) : !options.json || options.open ? join(dirname(file), `${basename(file, extname(file))}.html`) : undefined;
     if (out !== undefined) {

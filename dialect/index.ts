@@ -10,6 +10,7 @@ export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from '.
 export { printExpr, printValue, valueToExpr, type PrintOptions } from './printer.js';
 export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from './render.js';
 export { SourceText, codePointCount, type Position, type Range, type Span } from './source.js';
+export { controlPicture, showControls } from './display.js';
 export { createRegistry } from './builtins.js';
 export { planConversion, matches } from './conversions.js';
 export { helpFor, helpOverview, referenceMarkdown } from './help.js';

@@ -16,6 +16,7 @@
  * Long lines are cut to a window around the carets, tabs and control characters are shown
  * visibly, so the caret always sits under the right character.
  */
+import { controlPicture } from './display.js';
 import type { Span } from './source.js';
 import type { SourceText } from './source.js';
 
@@ -170,13 +171,12 @@ function displayText(text: string, from: number, to: number): { display: string;
     const units = cp > 0xffff ? 2 : 1;
     let shown: string;
     if (cp === 9) shown = ' '.repeat(TAB_WIDTH);
-    else if (cp < 0x20) shown = String.fromCharCode(0x2400 + cp);
-    else if (cp === 0x7f) shown = '\u2421';
+    else if (controlPicture(cp) !== undefined) shown = controlPicture(cp) as string; // one column, or `\xNN` for C1
     else if (cp >= 0xd800 && cp <= 0xdfff) shown = '\ufffd';
     else shown = String.fromCodePoint(cp);
     for (let u = 0; u < units; u++) columns[i - from + u] = column;
     display += shown;
-    column += cp === 9 ? TAB_WIDTH : 1;
+    column += cp === 9 ? TAB_WIDTH : cp > 0xffff ? 1 : shown.length;
     i += units;
   }
   columns[to - from] = column;

@@ -3,7 +3,7 @@
  * by the line's text (terminals and editors turn that into links), symbols with their kind,
  * diffs as hunks. Anything else is printed as Dialect. Used by the REPL, `dialect eval` and MCP.
  */
-import { printValue, renderOutcome, type Outcome } from '../dialect/index.js';
+import { printValue, renderOutcome, showControls, type Outcome } from '../dialect/index.js';
 import { formatLocation, isLocation, isReference, isSymbolDefinition, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
 
 export interface PresentOptions {
@@ -23,13 +23,24 @@ const style = (color: boolean | undefined) => ({
 
 /** An outcome as text: values presented, errors and ambiguities as the core renders them. */
 export function presentOutcome(outcome: Outcome, options: PresentOptions = {}): string {
-  if (outcome.kind !== 'value') return renderOutcome(outcome, { color: options.color === true });
+  if (outcome.kind !== 'value') return safe(renderOutcome(outcome, { color: options.color === true }), options);
   const notes = outcome.notes.map((n) => (options.color === true ? `\u001b[33mnote:\u001b[0m ${n}` : `note: ${n}`));
-  return [presentValue(outcome.value, options), ...notes].join('\n');
+  return safe([valueText(outcome.value, options), ...notes].join('\n'), options);
 }
 
-/** A value as text. */
+/**
+ * A value as text. Like everything presented, its control characters are shown as pictures: file
+ * contents and names come from the workspace and must not drive the reader's terminal.
+ */
 export function presentValue(value: unknown, options: PresentOptions = {}): string {
+  return safe(valueText(value, options), options);
+}
+
+function safe(text: string, options: PresentOptions): string {
+  return showControls(text, { keepColours: options.color === true });
+}
+
+function valueText(value: unknown, options: PresentOptions): string {
   const s = style(options.color);
   const max = options.maxItems ?? 200;
   if (typeof value === 'string') return value;

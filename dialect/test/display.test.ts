@@ -1,0 +1,29 @@
+/** `showControls`: workspace text cannot drive a terminal; our own colours survive. */
+import { describe, expect, it } from 'vitest';
+import { showControls } from '../display.js';
+
+const OSC_TITLE = '\u001b]0;PWNED\u0007';
+const OSC_CLIPBOARD = '\u001b]52;c;ZWNobyBoaQ==\u0007';
+
+describe('showControls', () => {
+  it('shows escape sequences, bells, carriage returns and C1 controls as visible text', () => {
+    const shown = showControls(`let x = "${OSC_TITLE}${OSC_CLIPBOARD}\rhidden\u009b31m";`);
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(shown).toContain('␛]0;PWNED␇');
+    expect(shown).toContain('␍hidden');
+    expect(shown).toContain('\\x9B31m');
+  });
+
+  it('keeps line feeds and tabs, and leaves plain text untouched', () => {
+    expect(showControls('a\tb\nc')).toBe('a\tb\nc');
+    expect(showControls('é😀 plain')).toBe('é😀 plain');
+  });
+
+  it('keeps only our own colour sequences, and only when asked', () => {
+    const ours = '\u001b[36msrc/a.rs\u001b[0m';
+    expect(showControls(ours, { keepColours: true })).toBe(ours);
+    expect(showControls(ours)).toBe('␛[36msrc/a.rs␛[0m');
+    // Not ours: conceal (8) would hide text; cursor movement would redraw lines.
+    expect(showControls('\u001b[8msecret\u001b[2A', { keepColours: true })).toBe('␛[8msecret␛[2A');
+  });
+});
