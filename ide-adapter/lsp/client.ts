@@ -709,7 +709,16 @@ export class LanguageServer {
     const tempDir = await this.#createTempDir(serverEnv);
     const env = { ...serverEnv, ...tempEnvironment(tempDir) };
     const { command, args } = launchCommand(this.binary.path, this.definition.args);
-    const child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    let child;
+    try {
+      child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    } catch (error) {
+      await removePrivateTemp(tempDir);
+      throw new LspClientError('spawn-failed', `${this.definition.displayName} (${this.binary.path}) could not be spawned: ${(error as Error).message}`, {
+        serverId: this.definition.id,
+        cause: error,
+      });
+    }
     const logger: Logger = {
       error: (m) => this.#messages.append(`[jsonrpc error] ${m}\n`),
       warn: (m) => this.#messages.append(`[jsonrpc warn] ${m}\n`),
