@@ -1,7 +1,8 @@
 /**
  * Faults of real language servers: a tsgo process that stops answering (SIGSTOP) is detected,
- * killed and restarted; 200 concurrent calls sharing one AbortSignal add one listener to it, not
- * 200; rust-analyzer's proc-macro-srv temp folders go away with the server's private temp folder.
+ * killed and restarted; 200 concurrent calls sharing one AbortSignal (directly, and as one Dialect
+ * evaluation) add one listener to it, not 200; rust-analyzer's proc-macro-srv temp folders go away
+ * with the server's private temp folder.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { LanguageServer, LIVENESS_PROBE_TIMEOUT_MS } from '../lsp/client.js';
 import { isLspClientError, type LspClientError } from '../lsp/errors.js';
 import { rustAnalyzerServer, typeScriptServer } from '../lsp/servers.js';
 import { uriToPath } from '../lsp/uris.js';
+import { IdeSession } from '../session.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { copyFixture, isAlive, requireServer } from './support/servers.js';
 
@@ -129,6 +131,32 @@ describe.skipIf(tsBinary === undefined)('tsgo faults (real server, fixtures/ts-a
     expect(states[0]).toBe('crashed');
     expect(states).toContain('starting');
     subscription.dispose();
+  });
+});
+
+describe.skipIf(tsBinary === undefined)('200 concurrent calls in one evaluation (real tsgo, fixtures/ts-app)', () => {
+  it('evaluates a program of 200 concurrent IDE calls without a MaxListenersExceededWarning', async () => {
+    const workspace = await copyFixture('ts-app');
+    const session = IdeSession.open({ workspaceRoot: workspace.root });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      expect(await session.waitUntilReady({ timeoutMs: 60_000 })).toBe(true);
+      // Every call gets the evaluation's one AbortSignal.
+      const call = 'getSymbolInfo(findDefinition("Config", file: "config.ts"))';
+      const outcome = await session.evaluate(`[${Array.from({ length: 200 }, () => call).join(', ')}]`, { deadlineMs: 60_000 });
+      expect(outcome.kind, JSON.stringify(outcome).slice(0, 500)).toBe('value');
+      const infos = (outcome as { value: { name: string; definedAt: { path: string } }[] }).value;
+      expect(infos).toHaveLength(200);
+      for (const info of infos) expect(info).toMatchObject({ name: 'Config', definedAt: { path: 'src/config.ts' } });
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+      await session.shutdown();
+      await workspace.dispose();
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
   });
 });
 
