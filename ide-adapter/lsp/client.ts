@@ -608,7 +608,7 @@ export class LanguageServer {
       )
       .then((alive) => {
         if (alive) session.probe = undefined; // a later timeout probes afresh
-        else this.#killUnresponsive(session, `stopped answering (no reply to a liveness probe within ${probeMs} ms)`);
+        else this.#killUnresponsive(session, `stopped answering: no reply to a liveness probe within ${probeMs} ms`);
         return alive;
       });
     return session.probe;
