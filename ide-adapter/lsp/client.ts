@@ -5,7 +5,10 @@
  * Invariants:
  * - Every request and every child process has a timeout; nothing here can hang forever.
  * - Server stderr goes to a bounded ring buffer, never to our stdout/stderr.
- * - Each server runs in its own process group, which shutdown kills as a whole.
+ * - Each server runs in its own process group, which shutdown kills as a whole, and has its own
+ *   temp folder (TMPDIR/TEMP/TMP), deleted once the process is gone.
+ * - A server that stops answering (a request timed out and a liveness probe got no answer) is
+ *   killed and restarted like a crashed one; the caller gets `server-unresponsive`.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,6 +29,7 @@ import {
   type RequestType,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
+import { onAbort } from './abort.js';
 import { clientCapabilities, lookupSetting } from './capabilities.js';
 import { findServerBinary, killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
@@ -43,7 +47,8 @@ import {
 } from './positions.js';
 import { RingLog } from './ring-log.js';
 import { languageFor, type ServerDefinition } from './servers.js';
-import { clampDelay, Session, sleep, trackGroup, untrackGroup } from './session.js';
+import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
+import { clampDelay, Session, sleep } from './session.js';
 import { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
@@ -64,13 +69,18 @@ export interface StartOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Use this binary instead of probing the definition's candidates. */
   readonly binary?: ResolvedBinary;
-  /** Default deadline of requests; 30 000 ms. */
+  /** Default deadline of requests; {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   readonly requestTimeoutMs?: number;
-  /** Deadline of the `initialize` handshake; 30 000 ms. */
+  /** Deadline of the `initialize` handshake; {@link DEFAULT_INITIALIZE_TIMEOUT_MS}. */
   readonly initializeTimeoutMs?: number;
-  /** Restarts allowed after crashes (the count resets once a server ran for a minute); 3. */
+  /**
+   * How long a server may take to answer the liveness probe sent after a request timed out before
+   * it counts as hung and is killed and restarted; {@link LIVENESS_PROBE_TIMEOUT_MS}.
+   */
+  readonly livenessProbeTimeoutMs?: number;
+  /** Restarts allowed after crashes or hangs (the count resets once a server ran for a minute); 3. */
   readonly maxRestarts?: number;
-  /** First restart delay, doubled per consecutive crash; 250 ms. */
+  /** First restart delay, doubled per consecutive crash; {@link DEFAULT_RESTART_DELAY_MS}. */
   readonly restartDelayMs?: number;
   /** Characters of stderr kept; 64 KiB. */
   readonly stderrLimit?: number;
@@ -107,11 +117,45 @@ const STATUS_WARNING_LIMIT = 20;
 /** Requests that answer errors we retry: the server had to throw away work, asking again is fine. */
 const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPErrorCodes.ServerCancelled]);
 const MAX_RETRIES = 3;
+/** First delay before retrying a retryable error answer, doubled per retry. */
+const RETRY_DELAY_MS = 50;
 /** A server that ran this long before crashing gets a fresh restart budget. */
 const HEALTHY_UPTIME_MS = 60_000;
 /** How long after a server closes its connection we wait for its exit before killing it. */
 const CLOSE_GRACE_MS = 200;
-
+/** Default deadline of a request, retries included. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default deadline of the `initialize` handshake. */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
+/** Default deadline of {@link LanguageServer.waitUntilReady}. */
+export const DEFAULT_READY_TIMEOUT_MS = 120_000;
+/** Default first delay before restarting a crashed or hung server (doubled per consecutive restart). */
+export const DEFAULT_RESTART_DELAY_MS = 250;
+/** Default number of restarts before giving up. */
+const DEFAULT_MAX_RESTARTS = 3;
+/**
+ * Default deadline of the liveness probe. Any answer proves the server's message loop runs, and
+ * servers answer unknown methods from that loop without queueing behind work, so a healthy but
+ * busy server answers in milliseconds; 5 s leaves room for a loaded machine while keeping a hung
+ * server's callers waiting only that much longer than their own deadline.
+ */
+export const LIVENESS_PROBE_TIMEOUT_MS = 5_000;
+/**
+ * The probe: LSP reserves `$/` methods for implementation-specific messages and requires a server
+ * that does not implement one to answer it with MethodNotFound, so every live server answers it
+ * (cheaply, without touching its analysis) and none acts on it.
+ */
+export const LIVENESS_PROBE_METHOD = '$/dialect/alive';
+/** Default overall deadline of {@link LanguageServer.shutdown}. */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 3000;
+/** Upper bound on waiting for the `shutdown` request during a shutdown. */
+const SHUTDOWN_REQUEST_MAX_MS = 2000;
+/** Deadline of `shutdown` for a session whose `initialize` failed. */
+const FAILED_START_SHUTDOWN_MS = 1000;
+/** How long we wait for the process to exit after `exit`, and again after SIGTERM. */
+const EXIT_WAIT_MS = 1000;
+/** How long we wait for the process to disappear after SIGKILL. */
+const KILL_WAIT_MS = 2000;
 /**
  * A client for one language server process serving one workspace root. Create it with
  * {@link LanguageServer.start}; share one instance among concurrent callers.
@@ -280,7 +324,7 @@ export class LanguageServer {
    */
   waitUntilReady(options: RequestOptions = {}): Promise<ReadyReport> {
     const started = Date.now();
-    const timeoutMs = options.timeoutMs ?? 120_000;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
     const report = (ready: boolean): ReadyReport => {
       const waitedMs = Date.now() - started;
       const status = this.#statusEvent();
@@ -299,12 +343,13 @@ export class LanguageServer {
     if (finished()) return Promise.resolve(report(false));
     return new Promise((resolvePromise, reject) => {
       const { signal } = options;
+      let unsubscribe: () => void = noop;
       const cleanup = () => {
         clearTimeout(timer);
         subscription.dispose();
-        signal?.removeEventListener('abort', onAbort);
+        unsubscribe();
       };
-      const onAbort = () => {
+      const cancelled = () => {
         cleanup();
         reject(new LspClientError('request-cancelled', `waiting for ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
       };
@@ -321,23 +366,25 @@ export class LanguageServer {
         cleanup();
         resolvePromise(report(false));
       }, clampDelay(timeoutMs));
-      if (signal?.aborted === true) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
+      unsubscribe = onAbort(signal, cancelled);
     });
   }
 
   /**
    * Sends a request and returns its result. Retries `ContentModified`/`ServerCancelled` answers
    * up to 3 times with a small backoff; when the server crashes mid-request it is restarted and
-   * the request retried once. Errors: `request-timeout` (names the method and what the server was
-   * doing), `request-cancelled`, `request-failed` (server error; `lspCode`), `server-crashed`,
-   * `server-stopped`.
+   * the request retried once. When the deadline passes, the server is probed
+   * ({@link LIVENESS_PROBE_METHOD}); one that does not answer within the probe deadline is hung: it
+   * is killed and restarted, and the call fails with `server-unresponsive` after at most
+   * `timeoutMs` + the probe deadline. Errors: `request-timeout` (names the method and what the
+   * server was doing), `server-unresponsive`, `request-cancelled`, `request-failed` (server
+   * error; `lspCode`), `server-crashed`, `server-stopped`.
    */
   request<P, R, E>(type: RequestType<P, R, E>, params: P, options?: RequestOptions): Promise<R>;
   request<R = unknown>(method: string, params?: unknown, options?: RequestOptions): Promise<R>;
   async request(typeOrMethod: string | { readonly method: string }, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
     const method = typeof typeOrMethod === 'string' ? typeOrMethod : typeOrMethod.method;
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 30_000;
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const { signal } = options;
     let crashRetried = false;
@@ -347,13 +394,14 @@ export class LanguageServer {
       try {
         return await session.send(method, params, deadline, signal, this.#errorFactory(method, timeoutMs));
       } catch (error) {
+        if (isLspClientError(error, 'request-timeout')) throw await this.#timeoutVerdict(session, error, timeoutMs, signal);
         if (isLspClientError(error, 'server-crashed') && !crashRetried && !this.#stopping && !this.#gaveUp) {
           crashRetried = true;
           continue;
         }
         if (isLspClientError(error, 'request-failed') && error.lspCode !== undefined && RETRYABLE_CODES.has(error.lspCode) && retries < MAX_RETRIES) {
           retries++;
-          await sleep(Math.min(50 * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
+          await sleep(Math.min(RETRY_DELAY_MS * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
           if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
           continue;
         }
@@ -427,10 +475,11 @@ export class LanguageServer {
 
   /**
    * Stops the server: LSP `shutdown` + `exit` (bounded by `timeoutMs`, default 3000), then SIGTERM,
-   * then SIGKILL to its whole process group. Idempotent; never leaves a process behind.
+   * then SIGKILL to its whole process group, and deletes its private temp folder. Idempotent;
+   * never leaves a process or a temp file behind.
    */
   shutdown(options: { timeoutMs?: number } = {}): Promise<void> {
-    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? 3000);
+    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
     return this.#shutdown;
   }
 
@@ -454,7 +503,7 @@ export class LanguageServer {
     const pid = session.child.pid;
     if (session.alive && session.initialized) {
       try {
-        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, 2000), undefined, this.#errorFactory('shutdown', timeoutMs));
+        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, SHUTDOWN_REQUEST_MAX_MS), undefined, this.#errorFactory('shutdown', timeoutMs));
         session.notify('exit', undefined);
       } catch {
         // Unresponsive or dead: signals below.
@@ -463,15 +512,16 @@ export class LanguageServer {
     session.kill('the server was shut down');
     // A server that never completed `initialize` gets no grace period.
     if (!session.initialized) killGroup(pid, 'SIGTERM');
-    if (!(await session.waitExit(1000))) {
+    if (!(await session.waitExit(EXIT_WAIT_MS))) {
       killGroup(pid, 'SIGTERM');
-      if (!(await session.waitExit(1000))) {
+      if (!(await session.waitExit(EXIT_WAIT_MS))) {
         killGroup(pid, 'SIGKILL');
-        await session.waitExit(2000);
+        await session.waitExit(KILL_WAIT_MS);
       }
     }
-    // Helpers the server started (proc-macro servers, launchers' children) share its group.
-    killGroup(pid, 'SIGKILL');
+    // Helpers the server started (proc-macro servers, launchers' children) share its group; its
+    // temp folder goes with them.
+    await session.release();
     session.dispose();
     this.#sessions.delete(session);
   }
@@ -510,6 +560,81 @@ export class LanguageServer {
     return tail === '' ? '' : `; stderr ends with:\n${tail}`;
   }
 
+  /** Creates the private temp folder of the next process (see private-temp.ts). */
+  async #createTempDir(env: NodeJS.ProcessEnv): Promise<string> {
+    const parent = tempParent(env);
+    let dir: string;
+    try {
+      dir = await createPrivateTemp(this.definition.id, parent);
+    } catch (error) {
+      throw new LspClientError(
+        'spawn-failed',
+        `${this.definition.displayName} was not started: cannot create its temp folder in ${parent} (${(error as Error).message}); make ${parent} writable or point TMPDIR at a writable folder`,
+        { serverId: this.definition.id, cause: error },
+      );
+    }
+    if (this.#stopping) {
+      await removePrivateTemp(dir);
+      throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
+    }
+    return dir;
+  }
+
+  /**
+   * What a timed-out request reports: the timeout itself when the server still answers the
+   * liveness probe (it is only slow), else `server-unresponsive` after the hung process was
+   * killed (recovery restarts it). Concurrent timeouts share one probe.
+   */
+  async #timeoutVerdict(session: Session, timeout: LspClientError, timeoutMs: number, signal: AbortSignal | undefined): Promise<LspClientError> {
+    const method = timeout.method ?? 'a request';
+    const probeMs = this.#options.livenessProbeTimeoutMs ?? LIVENESS_PROBE_TIMEOUT_MS;
+    if (this.#stopping || !session.alive) return timeout;
+    let unsubscribe: () => void = noop;
+    const cancelled = new Promise<'cancelled'>((resolvePromise) => {
+      unsubscribe = onAbort(signal, () => resolvePromise('cancelled'));
+    });
+    const verdict = await Promise.race([this.#probe(session, probeMs), cancelled]).finally(() => unsubscribe());
+    if (verdict === 'cancelled') return new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
+    if (verdict) return timeout;
+    const name = this.definition.displayName;
+    const hint = 'ask again: the next request waits for the restarted server, which re-opens the open documents';
+    return new LspClientError(
+      'server-unresponsive',
+      `${name} stopped answering: ${method} got no answer within ${timeoutMs} ms and a liveness probe none within ${probeMs} ms, ` +
+        `so the server (pid ${session.child.pid ?? '?'}) was killed and is being restarted; ${hint}${this.#stderrHint()}`,
+      { serverId: this.definition.id, method, hint, cause: timeout },
+    );
+  }
+
+  /** Resolves whether `session` answered the liveness probe in time; a hung one is killed. */
+  #probe(session: Session, probeMs: number): Promise<boolean> {
+    session.probe ??= session
+      .send(LIVENESS_PROBE_METHOD, undefined, Date.now() + probeMs, undefined, this.#errorFactory(LIVENESS_PROBE_METHOD, probeMs))
+      // Any answer proves liveness, MethodNotFound included; a death is the crash path's business.
+      .then(
+        () => true,
+        (error: unknown) => !isLspClientError(error, 'request-timeout'),
+      )
+      .then((alive) => {
+        if (alive) session.probe = undefined; // a later timeout probes afresh
+        else this.#killUnresponsive(session, `stopped answering: no reply to a liveness probe within ${probeMs} ms`);
+        return alive;
+      });
+    return session.probe;
+  }
+
+  /**
+   * Kills a hung process group. SIGKILL ends even a stopped (SIGSTOP) process; its exit then runs
+   * the usual crash recovery, and requests still pending on it are retried on the new process.
+   */
+  #killUnresponsive(session: Session, reason: string): void {
+    if (!session.alive || session.exited || this.#stopping) return;
+    session.unresponsive = reason;
+    if (session === this.#session) this.#setState('crashed', reason);
+    session.kill(reason);
+    killGroup(session.child.pid, 'SIGKILL');
+  }
+
   /** The running, initialized session, waiting through a (re)start if one is in progress. */
   async #usableSession(method: string, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Session> {
     for (;;) {
@@ -522,15 +647,14 @@ export class LanguageServer {
       if (this.#starting !== undefined) {
         const starting = this.#starting;
         const waker = new AbortController();
-        const onAbort = () => waker.abort();
-        signal?.addEventListener('abort', onAbort, { once: true });
+        const unsubscribe = onAbort(signal, () => waker.abort());
         try {
           // A failed (re)start is judged by the checks above on the next turn; never leave its
           // rejection unhandled once the race is decided.
           await Promise.race([starting.then(noop, noop), sleep(remaining, waker.signal)]);
         } finally {
           waker.abort();
-          signal?.removeEventListener('abort', onAbort);
+          unsubscribe();
         }
         continue;
       }
@@ -546,7 +670,7 @@ export class LanguageServer {
   }
 
   async #syncDocument(path: string, options: RequestOptions): Promise<OpenDocument> {
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 30_000;
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     let info;
     try {
@@ -590,9 +714,20 @@ export class LanguageServer {
     this.#sawServerStatus = false;
     clearTimeout(this.#settleTimer);
     this.#setState('starting');
-    const env = LanguageServer.#environment(this.definition, this.#options);
+    const serverEnv = LanguageServer.#environment(this.definition, this.#options);
+    const tempDir = await this.#createTempDir(serverEnv);
+    const env = { ...serverEnv, ...tempEnvironment(tempDir) };
     const { command, args } = launchCommand(this.binary.path, this.definition.args);
-    const child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    let child;
+    try {
+      child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    } catch (error) {
+      await removePrivateTemp(tempDir);
+      throw new LspClientError('spawn-failed', `${this.definition.displayName} (${this.binary.path}) could not be spawned: ${(error as Error).message}`, {
+        serverId: this.definition.id,
+        cause: error,
+      });
+    }
     const logger: Logger = {
       error: (m) => this.#messages.append(`[jsonrpc error] ${m}\n`),
       warn: (m) => this.#messages.append(`[jsonrpc warn] ${m}\n`),
@@ -600,9 +735,8 @@ export class LanguageServer {
       log: () => undefined,
     };
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin), logger);
-    const session = new Session(generation, child, connection);
+    const session = new Session(generation, child, connection, tempDir);
     this.#sessions.add(session);
-    if (child.pid !== undefined) trackGroup(child.pid);
 
     child.stdin.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
     child.stderr.setEncoding('utf8');
@@ -614,13 +748,16 @@ export class LanguageServer {
       this.#stderr.append(`[spawn error] ${error.message}\n`);
       session.kill(`could not be started (${error.message})`);
       session.markExited();
+      void session.release();
       this.#onSessionExit(session, `could not be started (${error.message})`);
     });
     child.on('exit', (code, signal) => {
       const reason = signal !== null ? `was killed by ${signal}` : `exited with code ${code ?? '?'}`;
       session.kill(reason);
       session.markExited();
-      this.#onSessionExit(session, reason);
+      // Helpers still running in the group would keep (and refill) the temp folder.
+      void session.release();
+      this.#onSessionExit(session, session.unresponsive ?? reason);
     });
     connection.onClose(() => {
       if (!session.alive) return;
@@ -650,13 +787,13 @@ export class LanguageServer {
       capabilities: clientCapabilities(this.definition),
       initializationOptions: this.definition.initializationOptions ?? null,
     };
-    const initTimeoutMs = this.#options.initializeTimeoutMs ?? 30_000;
+    const initTimeoutMs = this.#options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
     let result: InitializeResult;
     try {
       result = (await session.send('initialize', params, Date.now() + initTimeoutMs, this.#stopController.signal, this.#errorFactory('initialize', initTimeoutMs))) as InitializeResult;
       if (this.#stopping) throw new Error('shut down while starting');
     } catch (error) {
-      await this.#stopSession(session, 1000);
+      await this.#stopSession(session, FAILED_START_SHUTDOWN_MS);
       if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
       const crashed = isLspClientError(error, 'server-crashed');
       throw new LspClientError(
@@ -734,15 +871,12 @@ export class LanguageServer {
   }
 
   #onSessionExit(session: Session, reason: string): void {
-    if (session.child.pid !== undefined) untrackGroup(session.child.pid);
     // Initialization failures are reported by #launch; superseded sessions need nothing.
     if (session !== this.#session) return;
     this.#session = undefined;
     session.dispose();
     this.#sessions.delete(session);
     if (this.#stopping) return;
-    // The group may still hold helpers of the dead server.
-    killGroup(session.child.pid, 'SIGKILL');
     if (Date.now() - session.startedAt > HEALTHY_UPTIME_MS) this.#restarts = 0;
     this.#setState('crashed', reason);
     if (this.#starting !== undefined) return;
@@ -760,7 +894,7 @@ export class LanguageServer {
 
   /** Restarts after a crash with exponential backoff, up to `maxRestarts` times. */
   async #recover(): Promise<Session> {
-    const maxRestarts = this.#options.maxRestarts ?? 3;
+    const maxRestarts = this.#options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
     for (;;) {
       if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down`, { serverId: this.definition.id });
       if (this.#restarts >= maxRestarts) {
@@ -770,7 +904,7 @@ export class LanguageServer {
           serverId: this.definition.id,
         });
       }
-      const delay = (this.#options.restartDelayMs ?? 250) * 2 ** this.#restarts;
+      const delay = (this.#options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS) * 2 ** this.#restarts;
       this.#restarts++;
       await sleep(delay, this.#stopController.signal);
       if (this.#stopping) continue;

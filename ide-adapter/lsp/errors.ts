@@ -13,6 +13,11 @@ export type LspErrorCode =
   | 'initialize-failed'
   /** A request got no answer within its deadline; the message names the method and what the server was doing. */
   | 'request-timeout'
+  /**
+   * A request timed out and the server did not answer a liveness probe either: it was killed and
+   * is being restarted (the message says so; `hint`: ask again).
+   */
+  | 'server-unresponsive'
   /** The caller's AbortSignal fired. */
   | 'request-cancelled'
   /** The server answered with an error response (`lspCode` holds the JSON-RPC code). */
@@ -32,6 +37,8 @@ export interface LspErrorDetails {
   readonly method?: string;
   /** JSON-RPC error code of a `request-failed` error. */
   readonly lspCode?: number;
+  /** How to go on, when there is more to say than the message (e.g. "ask again"). */
+  readonly hint?: string;
   readonly cause?: unknown;
 }
 
@@ -42,6 +49,7 @@ export class LspClientError extends Error {
   readonly serverId: string | undefined;
   readonly method: string | undefined;
   readonly lspCode: number | undefined;
+  readonly hint: string | undefined;
 
   constructor(code: LspErrorCode, message: string, details: LspErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -49,6 +57,7 @@ export class LspClientError extends Error {
     this.serverId = details.serverId;
     this.method = details.method;
     this.lspCode = details.lspCode;
+    this.hint = details.hint;
   }
 }
 

@@ -3,8 +3,11 @@
  * clients and per-workspace pools. IDE functions build on this API.
  */
 export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
   formatStatus,
   LanguageServer,
+  LIVENESS_PROBE_METHOD,
+  LIVENESS_PROBE_TIMEOUT_MS,
   type Disposable,
   type OpenDocument,
   type ReadyReport,

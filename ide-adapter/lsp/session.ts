@@ -1,28 +1,32 @@
 /**
  * One spawned server process and its JSON-RPC connection: requests that settle on the answer, a
- * deadline, an abort or the process's death; exit tracking; process-group bookkeeping.
+ * deadline, an abort or the process's death; exit tracking; process-group bookkeeping and the
+ * process's private temp folder.
  */
 import type { ChildProcess } from 'node:child_process';
 import { CancellationTokenSource, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { onAbort } from './abort.js';
 import { killGroup } from './discovery.js';
 import { LspClientError } from './errors.js';
+import { removePrivateTemp, removePrivateTempSync } from './private-temp.js';
 
-/** Process groups of live servers, killed if our process exits without shutting them down. */
-const liveGroups = new Set<number>();
+/**
+ * Process groups of live servers and their private temp folders, killed and deleted if our process
+ * exits without shutting them down.
+ */
+const liveGroups = new Map<number, string | undefined>();
 let exitHookInstalled = false;
-export function trackGroup(pid: number): void {
-  liveGroups.add(pid);
+function trackGroup(pid: number, tempDir: string | undefined): void {
+  liveGroups.set(pid, tempDir);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
-      for (const group of liveGroups) killGroup(group, 'SIGKILL');
+      for (const [group, dir] of liveGroups) {
+        killGroup(group, 'SIGKILL');
+        if (dir !== undefined) removePrivateTempSync(dir);
+      }
     });
   }
-}
-
-/** Forgets a process group that exited. */
-export function untrackGroup(pid: number): void {
-  liveGroups.delete(pid);
 }
 
 /** One spawned server process and its connection. */
@@ -30,18 +34,27 @@ export class Session {
   readonly generation: number;
   readonly child: ChildProcess;
   readonly connection: ProtocolConnection;
+  /** The process's own temp folder (its TMPDIR/TEMP/TMP), deleted by {@link release}. */
+  readonly tempDir: string | undefined;
   readonly startedAt = Date.now();
   initialized = false;
   /** Why the session is unusable, once it is. */
   deadReason: string | undefined;
+  /** Set when the client killed the process for not answering: why, for the crash report. */
+  unresponsive: string | undefined;
+  /** The liveness probe in flight (resolves `true` when the server answered it), shared by all callers. */
+  probe: Promise<boolean> | undefined;
   #pending = new Set<(reason: string) => void>();
   #exited = false;
   #exitWaiters: (() => void)[] = [];
+  #released: Promise<void> | undefined;
 
-  constructor(generation: number, child: ChildProcess, connection: ProtocolConnection) {
+  constructor(generation: number, child: ChildProcess, connection: ProtocolConnection, tempDir?: string) {
     this.generation = generation;
     this.child = child;
     this.connection = connection;
+    this.tempDir = tempDir;
+    if (child.pid !== undefined) trackGroup(child.pid, tempDir);
   }
 
   get alive(): boolean {
@@ -60,6 +73,26 @@ export class Session {
     this.#pending.clear();
   }
 
+  /**
+   * Kills whatever is left of the process group (helpers such as proc-macro servers) and deletes
+   * the private temp folder. Call it once the process exited (or never started); idempotent.
+   */
+  release(): Promise<void> {
+    this.#released ??= this.#release();
+    return this.#released;
+  }
+
+  async #release(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid !== undefined) {
+      killGroup(pid, 'SIGKILL');
+      liveGroups.delete(pid);
+    }
+    // SIGKILLed helpers never run again, so nothing refills the folder once it is gone.
+    if (this.tempDir !== undefined) await removePrivateTemp(this.tempDir);
+  }
+
+  /** Records that the process exited (wakes {@link waitExit}). */
   markExited(): void {
     this.#exited = true;
     for (const wake of this.#exitWaiters) wake();
@@ -101,11 +134,12 @@ export class Session {
       }
       const cts = new CancellationTokenSource();
       let settled = false;
+      let unsubscribe: () => void = () => undefined;
       const finish = (settle: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        unsubscribe();
         this.#pending.delete(onDead);
         settle();
       };
@@ -116,12 +150,12 @@ export class Session {
         },
         clampDelay(deadline - Date.now()),
       );
-      const onAbort = () => {
+      const cancelled = () => {
         cts.cancel();
         finish(() => reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method })));
       };
       const onDead = (reason: string) => finish(() => reject(errors.dead(reason)));
-      signal?.addEventListener('abort', onAbort, { once: true });
+      unsubscribe = onAbort(signal, cancelled);
       this.#pending.add(onDead);
       let sent: Promise<unknown>;
       try {
@@ -170,13 +204,17 @@ export function clampDelay(ms: number): number {
 /** Resolves after `ms`, or early when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolvePromise) => {
+    if (signal?.aborted === true) {
+      resolvePromise();
+      return;
+    }
     const timer = setTimeout(done, clampDelay(ms));
+    const unsubscribe = onAbort(signal, done);
     function done() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      unsubscribe();
       resolvePromise();
     }
-    signal?.addEventListener('abort', done, { once: true });
   });
 }
 

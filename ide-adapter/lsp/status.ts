@@ -2,7 +2,10 @@
  * Server lifecycle states, progress and status events, and their one-line rendering for UIs.
  */
 
-/** Lifecycle state of a server. `crashed` is followed by `starting` while restarts remain. */
+/**
+ * Lifecycle state of a server. `crashed` (the process died, or hung and was killed: `detail` says
+ * which) is followed by `starting` while restarts remain.
+ */
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped';
 
 /** The server's current (or last) work-done progress. */

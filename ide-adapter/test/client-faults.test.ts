@@ -1,8 +1,10 @@
 /**
  * Fault handling of LanguageServer against small fake servers (test/fakes/fake-server.js): crashes
- * mid-request, servers that never answer, stderr floods, ContentModified, cancellation, progress.
+ * mid-request, servers that never answer, stopped (hung) servers, stderr floods, ContentModified,
+ * cancellation, progress, temp files left behind.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HoverRequest, type Hover } from 'vscode-languageserver-protocol';
@@ -46,7 +48,20 @@ function hover(server: LanguageServer, options: { timeoutMs?: number; signal?: A
   return server.request(HoverRequest.type, { textDocument: { uri: `file://${file}` }, position: { line: 0, character: 3 } }, options);
 }
 
-async function stats(server: LanguageServer): Promise<{ cancelled: number; opened: { uri: string; languageId: string; version: number }[]; changed: number; hovers: number; configuration: unknown; pid: number }> {
+interface FakeStats {
+  cancelled: number;
+  opened: { uri: string; languageId: string; version: number }[];
+  changed: number;
+  hovers: number;
+  configuration: unknown;
+  pid: number;
+  /** The server's temp dir (its TMPDIR). */
+  tmpdir: string;
+  /** With --litter: the folder it left in its temp dir. */
+  litter: string | null;
+}
+
+async function stats(server: LanguageServer): Promise<FakeStats> {
   return server.request('fake/stats', {});
 }
 
@@ -146,6 +161,9 @@ describe('LanguageServer against fake servers', () => {
     expect(isLspClientError(error, 'request-timeout')).toBe(true);
     expect((error as Error).message).toContain('textDocument/hover');
     expect((error as Error).message).toContain('300 ms');
+    // Its message loop still runs (it answers the liveness probe): slow is not hung, it stays.
+    expect(server.pid).toBe(pid);
+    expect(server.state).toBe('ready');
     const { readFile } = await import('node:fs/promises');
     await eventually(async () => (await readFile(pidfile, 'utf8').catch(() => '')) !== '');
     const grandchild = Number(await readFile(pidfile, 'utf8'));
@@ -156,6 +174,67 @@ describe('LanguageServer against fake servers', () => {
     expect(isAlive(pid)).toBe(false);
     await eventually(() => !isAlive(grandchild));
     await expect(hover(server)).rejects.toMatchObject({ code: 'server-stopped' });
+  });
+
+  it('kills and restarts a server that stops answering (SIGSTOP), says so to the caller and retries the other pending calls', async () => {
+    const probeMs = 500;
+    const timeoutMs = 300;
+    /** Scheduling slack on a loaded machine. */
+    const slackMs = 2000;
+    const server = await start(fake('ok'), { livenessProbeTimeoutMs: probeMs });
+    await server.ensureOpen(file);
+    const hungPid = server.pid as number;
+    const states: string[] = [];
+    server.onStatus((s) => states.push(s.state));
+    process.kill(hungPid, 'SIGSTOP');
+    const began = Date.now();
+    // A second caller with a longer deadline is pending on the hung process when it is killed.
+    const patient = hover(server, { timeoutMs: 20_000 });
+    const error = await hover(server, { timeoutMs }).catch((e: unknown) => e);
+    const took = Date.now() - began;
+    expect(isLspClientError(error, 'server-unresponsive'), String(error)).toBe(true);
+    const { message, hint } = error as LspClientError;
+    expect(message).toContain('textDocument/hover');
+    expect(message).toContain(`pid ${hungPid}`);
+    expect(message).toContain('restarted');
+    expect(hint).toContain('ask again');
+    // Bounded: its own deadline plus the probe's.
+    expect(took).toBeGreaterThanOrEqual(timeoutMs + probeMs - 20);
+    expect(took).toBeLessThan(timeoutMs + probeMs + slackMs);
+    expect(server.state).not.toBe('ready');
+    expect(states[0]).toBe('crashed');
+    expect(server.status.text).toContain('stopped answering');
+    // The pending call is answered by the new process; the next call too.
+    const retried = await patient;
+    expect(server.pid).not.toBe(hungPid);
+    expect(JSON.stringify(retried)).toContain(`pid ${server.pid}`);
+    const next = await hover(server, { timeoutMs: 5000 });
+    expect(JSON.stringify(next)).toContain(`pid ${server.pid}`);
+    expect(server.state).toBe('ready');
+    expect(states).toEqual(expect.arrayContaining(['crashed', 'starting', 'ready']));
+    expect(server.restartCount).toBe(1);
+    expect(isAlive(hungPid)).toBe(false);
+    // The document was re-opened in the new process.
+    expect((await stats(server)).opened.map((o) => o.uri)).toEqual([`file://${file}`]);
+  });
+
+  it('gives each server process a private temp folder and deletes it after a crash and after shutdown', async () => {
+    const parent = join(dir, 'tmp-parent');
+    await mkdir(parent);
+    const server = await start(fake('crash', ['--litter', `--state=${join(dir, 'crashed-litter')}`]), { env: { TMPDIR: parent } });
+    const first = await stats(server);
+    // The server's temp dir is its own folder inside the temp dir it was given.
+    expect(first.tmpdir.startsWith(`${parent}/dialect-fake-crash-`)).toBe(true);
+    expect(first.litter !== null && existsSync(first.litter)).toBe(true);
+    await server.ensureOpen(file);
+    await hover(server, { timeoutMs: 10_000 }); // crashes once, answered by the restarted process
+    const second = await stats(server);
+    expect(second.pid).not.toBe(first.pid);
+    expect(second.tmpdir).not.toBe(first.tmpdir);
+    await eventually(() => !existsSync(first.tmpdir));
+    expect(existsSync(second.tmpdir)).toBe(true);
+    await server.shutdown();
+    expect(await readdir(parent)).toEqual([]);
   });
 
   it('keeps a bounded log of a server that floods stderr and keeps working', async () => {

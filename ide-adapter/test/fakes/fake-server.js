@@ -7,12 +7,15 @@
 //   content-modified  answers the first hover with ContentModified (-32801), then normally
 //   progress          reports $/progress work (begin/report/end) after `initialized`
 //   die-on-init       exits while handling `initialize`; refuse-init answers it with an error
-// Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32.
+// Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32,
+//   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw.
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createProtocolConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 const args = Object.fromEntries(
@@ -26,7 +29,13 @@ if (args.version) {
   process.exit(0);
 }
 const mode = args.mode ?? 'ok';
-const stats = { cancelled: 0, opened: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid };
+const stats = { cancelled: 0, opened: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null };
+
+if (args.litter) {
+  stats.litter = join(tmpdir(), `fake-litter-${process.pid}`);
+  mkdirSync(stats.litter, { recursive: true });
+  writeFileSync(join(stats.litter, 'left-behind'), 'never removed by the server');
+}
 
 const connection = createProtocolConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 
