@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DialectError } from '../dialect/index.js';
 import type { FileJob, FileJobReply, WorkerRequest, WorkerResponse } from './file-worker.js';
+import { onAbort } from './lsp/abort.js';
 
 /** The default time budget of one job: walking, globbing and regex matching together. */
 export const FILE_JOB_BUDGET_MS = 10_000;
@@ -73,11 +74,12 @@ export async function runFileJob<J extends FileJob>(job: J, budget: JobBudget): 
     worker.ref(); // busy: keep the process alive until it answers
     const id = nextId++;
     let settled = false;
+    let stopListening = (): void => undefined;
     const finish = (fn: () => void, reusable: boolean): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      budget.signal?.removeEventListener('abort', onAbort);
+      stopListening();
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
@@ -85,7 +87,6 @@ export async function runFileJob<J extends FileJob>(job: J, budget: JobBudget): 
       fn();
     };
     const timer = setTimeout(() => finish(() => reject(budget.overrun(timeoutMs)), false), timeoutMs);
-    const onAbort = (): void => finish(() => reject(cancelled()), false);
     const onMessage = (response: WorkerResponse): void => {
       if (response.id !== id) return;
       if ('failure' in response) finish(() => reject(new Error(`the file worker failed: ${response.failure}`)), true);
@@ -93,10 +94,12 @@ export async function runFileJob<J extends FileJob>(job: J, budget: JobBudget): 
     };
     const onError = (error: Error): void => finish(() => reject(error), false);
     const onExit = (code: number): void => finish(() => reject(new Error(`the file worker exited with code ${code}`)), false);
-    budget.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', onMessage);
     worker.once('error', onError);
     worker.once('exit', onExit);
+    // One shared listener per signal (an evaluation hands one signal to every call it makes).
+    stopListening = onAbort(budget.signal, () => finish(() => reject(cancelled()), false));
+    if (settled) return; // it was cancelled meanwhile
     const request: WorkerRequest = { id, job };
     worker.postMessage(request);
   });

@@ -8,6 +8,7 @@ const OSC_CLIPBOARD = '\u001b]52;c;ZWNobyBoaQ==\u0007';
 describe('showControls', () => {
   it('shows escape sequences, bells, carriage returns and C1 controls as visible text', () => {
     const shown = showControls(`let x = "${OSC_TITLE}${OSC_CLIPBOARD}\rhidden\u009b31m";`);
+    // eslint-disable-next-line no-control-regex
     expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(shown).toContain('␛]0;PWNED␇');
     expect(shown).toContain('␍hidden');
