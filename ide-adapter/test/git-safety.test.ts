@@ -200,7 +200,8 @@ describe('gitdiff runs no program a repository configures', () => {
     const o = await evaluate(repo, 'gitdiff("HEAD~1..HEAD")');
     expect(repo.fired()).toEqual([]);
     // The blob cannot be had without the network, which gitdiff never uses: a clear error.
-    expect(o.kind === 'error' && o.error.message).toMatch(/not allowed/);
+    expect(o.kind === 'error' && o.error.code).toBe('git-failed');
+    expect(o.kind === 'error' && o.error.message).toMatch(/lazy fetching disabled|not allowed/);
   });
 
   it('ignores git variables in the caller environment (GIT_CONFIG_*, GIT_DIR, GIT_EXTERNAL_DIFF)', async () => {
