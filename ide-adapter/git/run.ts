@@ -25,7 +25,8 @@
  *   submodule still show) and `--submodule=short` (no `git diff` inside it).
  * - lazy fetches of missing objects in a partial clone, whose remote URL can be `ext::<command>`
  *   or a remote helper (`protocol.<name>.allow` in the repository beats `protocol.allow`) →
- *   `GIT_ALLOW_PROTOCOL=` (empty: no transport at all), `GIT_NO_LAZY_FETCH=1` (git ≥ 2.44),
+ *   `GIT_NO_LAZY_FETCH=1` (honoured by current gits, e.g. 2.39.5; older ones ignore it) and
+ *   `GIT_ALLOW_PROTOCOL=` (empty: no transport at all, whatever the repository allows),
  *   `protocol.allow=never`; with them credential helpers, `core.askPass`, `core.sshCommand`,
  *   `core.alternateRefsCommand` are unreachable and emptied anyway, `GIT_TERMINAL_PROMPT=0`.
  * - pager (`core.pager`, `pager.<cmd>`; git pages only to a terminal, but say so) → `--no-pager`,

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Interpreter, type Outcome } from '../../dialect/index.js';
 import type { IdeBackend } from '../backend.js';
 import { createIdeRegistry, type IdeHost } from '../functions/index.js';
+import { runGit } from '../git/run.js';
 import type { DiffFile } from '../model.js';
 import { Workspace } from '../workspace.js';
 import { ADDED_LINE, CHANGED_TEXT, createHostileRepo, makeStatDirty, type HostileRepo } from './support/hostile-repo.js';
@@ -88,6 +89,15 @@ describe('gitdiff runs no program a repository configures', () => {
     commitAttributes(repo, '*.txt filter=scrub\n');
     repo.config('filter.scrub.clean', repo.program('clean', 'pass-stdin'));
     repo.config('filter.scrub.required', 'true');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('clean filter whose driver name holds "=" and "." (names are read exactly, not guessed)', async () => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt filter=x=y.z\n');
+    repo.config('filter.x=y.z.clean', repo.program('odd-name-clean', 'pass-stdin'));
     repo.write(repo.changedPath, CHANGED_TEXT);
     expectChangeShown(repo, await diff(repo, 'gitdiff()'));
     expect(repo.fired()).toEqual([]);
@@ -229,5 +239,12 @@ describe('gitdiff runs no program a repository configures', () => {
     expect(repo.fired()).toEqual([]);
     expectChangeShown(repo, files);
     expect(files.map((f) => f.path)).toEqual([repo.changedPath]);
+  });
+
+  it('refuses caller flags that would undo a safety flag', async () => {
+    const repo = hostile();
+    await expect(runGit(repo.root, 'diff', ['--textconv', 'HEAD', '--'])).rejects.toThrow(/would undo a safety flag/);
+    await expect(runGit(repo.root, 'diff', ['--ext-diff'])).rejects.toThrow(/would undo a safety flag/);
+    await expect(runGit(repo.root, 'diff', ['--submodule=diff'])).rejects.toThrow(/would undo a safety flag/);
   });
 });
