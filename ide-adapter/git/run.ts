@@ -17,9 +17,11 @@
  *   writing blobs to temporary files) → every driver configured at any scope emptied and made
  *   not required. Driver names are arbitrary, so they are read per call from
  *   `git config --list -z --includes` in the same environment as the call, which resolves
- *   `include.path` and `includeIf` exactly as the call will. Filters the user configured (e.g.
- *   git-lfs) are off too: they would run on content and settings (`.lfsconfig`) the repository
- *   controls. An LFS-tracked file whose stat data changed can therefore show as its content.
+ *   `include.path` and `includeIf` exactly as the call will. (Attributes themselves cannot be
+ *   switched off: `$GIT_DIR/info/attributes` always applies and `--attr-source` needs git 2.40.)
+ *   Filters the user configured (e.g. git-lfs) are off too: they would run on content and
+ *   settings (`.lfsconfig`) the repository controls. An LFS-tracked file whose stat data
+ *   changed can therefore show as its content.
  * - submodules: `git diff` runs `git status` inside each submodule (whose own config names its
  *   own filters) to see whether it is dirty → `--ignore-submodules=dirty` (commit changes of a
  *   submodule still show) and `--submodule=short` (no `git diff` inside it).
