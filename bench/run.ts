@@ -7,10 +7,11 @@
  * workloads (after a 1 MB parse, small parses were measured 3× slower in the same process);
  * within a section every comparison is interleaved in the same process.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { runGit } from '../ide-adapter/git/run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The V8 flags `bin/dialect.js` sets, so sections measure the product as it runs. */
@@ -57,7 +58,7 @@ if (args[0] === '--section') {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    commit = (await runGit(root, 'rev-parse', ['--short', 'HEAD'])).trim();
   } catch {
     // not a git checkout
   }

@@ -48,7 +48,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
     const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
     const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: remaining });
     print(outcome, options);
-    if (interrupt.interrupted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return interrupt.exitCode;
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
   } finally {
     live.clear();

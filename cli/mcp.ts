@@ -4,10 +4,11 @@
  * client goes away or a signal arrives.
  */
 import { runMcpServer } from '../mcp/index.js';
+import { signalExitCode } from './interrupt.js';
 import { ExitCode } from './usage.js';
 
 export async function runMcp(options: { readonly workspace: string }): Promise<number> {
   const reason = await runMcpServer({ workspaceRoot: options.workspace });
   // A client closing the connection is the normal end; a signal ends it the way shells expect.
-  return reason === 'SIGINT' || reason === 'SIGTERM' ? ExitCode.Interrupted : ExitCode.Value;
+  return reason === 'SIGINT' || reason === 'SIGTERM' ? signalExitCode(reason) : ExitCode.Value;
 }

@@ -85,7 +85,7 @@ export async function runTour(options: TourOptions): Promise<number> {
       .waitUntilSettled({ signal: interrupt.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
       .catch(() => false);
     live.clear();
-    if (interrupt.interrupted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return interrupt.exitCode;
     const settled = cli.settledText();
     if (!settled.ok) {
       io.stdout.write(`${s.yellow('!')} ${settled.text}\n`);
@@ -101,7 +101,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     let previous: Previous | undefined;
     let number = 0;
     for (const step of steps) {
-      if (interrupt.interrupted) return ExitCode.Interrupted;
+      if (interrupt.interrupted) return interrupt.exitCode;
       const program = typeof step.program === 'string' ? step.program : step.program(previous);
       if (program === undefined) continue;
       number++;
@@ -112,7 +112,7 @@ export async function runTour(options: TourOptions): Promise<number> {
       if (step.expect !== undefined && outcome.kind !== step.expect) healthy = false;
       previous = { program, outcome };
     }
-    if (interrupt.interrupted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return interrupt.exitCode;
     io.stdout.write(`\n${nextSteps(s, bundled ? undefined : cli.root)}\n`);
     return healthy ? ExitCode.Value : ExitCode.Error;
   } finally {

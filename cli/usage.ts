@@ -17,8 +17,10 @@ export const ExitCode = {
   Ambiguity: 2,
   /** The command line is wrong: unknown option, missing argument, bad workspace. */
   Usage: 3,
-  /** Interrupted (Ctrl-C / SIGINT). */
+  /** Interrupted (Ctrl-C / SIGINT): 128 + 2, as shells report it (see `interrupt.ts`). */
   Interrupted: 130,
+  /** Terminated (SIGTERM): 128 + 15. */
+  Terminated: 143,
 } as const;
 
 /** A wrong command line; printed as `dialect: message` plus a hint, exit code 3. */
@@ -95,7 +97,7 @@ ${WORKSPACE_HELP}
   -h, --help            show this help
 
 Exit codes: 0 a value, 1 an error, 2 an ambiguity (run one of the refinement programs),
-3 a usage error, 130 interrupted.
+3 a usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 
 Examples:
   dialect eval 'findReferences(findDefinitions("User"))'
@@ -165,7 +167,7 @@ Options:
 Programs are JSON with calls, e.g.  findReferences(findDefinitions("User")).
 Run  dialect eval 'help()'  for the functions, or  dialect tour  to see it work.
 
-Exit codes: 0 value, 1 error, 2 ambiguity, 3 usage error, 130 interrupted.
+Exit codes: 0 value, 1 error, 2 ambiguity, 3 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 Environment: NO_COLOR / FORCE_COLOR, XDG_STATE_HOME or DIALECT_HISTORY (REPL history).`;
 }
 

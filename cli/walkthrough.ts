@@ -41,12 +41,12 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
       .waitUntilSettled({ signal: interrupt.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
       .catch(() => false);
     live.clear();
-    if (interrupt.interrupted) return ExitCode.Interrupted;
+    if (interrupt.interrupted) return interrupt.exitCode;
     let rendered;
     try {
       rendered = await renderWalkthroughFile(file, environmentFor(cli.session), { signal: interrupt.signal });
     } catch (error) {
-      if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.Cancelled) return ExitCode.Interrupted;
+      if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.Cancelled) return interrupt.exitCode;
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
       throw error;
     }

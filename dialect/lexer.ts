@@ -8,6 +8,7 @@ import {
   NumberLiteral, Operator, RBrace, RBracket, RParen, Semicolon, StringLiteral, keywordTokenTypes,
 } from './tokens.js';
 import type { TokenType } from 'chevrotain';
+import { programStart } from './source.js';
 
 /** What the scanner produced. */
 export interface LexResult {
@@ -88,6 +89,7 @@ class Scanner {
   run(): LexResult {
     const { text } = this;
     const n = text.length;
+    this.i = programStart(text);
     while (this.i < n) {
       const c = text.charCodeAt(this.i);
       if (c === CH.space || c === CH.lf || c === CH.cr || c === CH.tab) {

@@ -4,7 +4,19 @@
  * The parser works in UTF-16 offsets (what JavaScript strings index by). Everything a person or a
  * model sees uses 1-based lines and 1-based columns counted in Unicode code points, so a column
  * never lands inside a surrogate pair. This module is the single place that converts between them.
+ *
+ * A byte-order mark (U+FEFF) at the very start of a program (what some editors save) is ignored:
+ * the scanner skips it, spans stay offsets into the text as given (so they still slice it), and
+ * line 1 starts after it, so columns do not count it.
  */
+
+/** U+FEFF, the byte-order mark. */
+export const BYTE_ORDER_MARK = 0xfeff;
+
+/** Where the program proper starts: after a leading byte-order mark, if any. */
+export function programStart(text: string): number {
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
+}
 
 /** A half-open range of UTF-16 offsets into the source, `[start, end)`. */
 export interface Span {
@@ -34,7 +46,10 @@ export class SourceText {
     this.text = text;
   }
 
-  /** Offsets at which each line begins (line 1 starts at 0). Lines end at `\n`, `\r\n` or `\r`. */
+  /**
+   * Offsets at which each line begins (line 1 at 0, or at 1 after a leading byte-order mark).
+   * Lines end at `\n`, `\r\n` or `\r`.
+   */
   get lineStarts(): readonly number[] {
     if (this.#lineStarts === undefined) this.#lineStarts = computeLineStarts(this.text);
     return this.#lineStarts;
@@ -82,8 +97,9 @@ export class SourceText {
 }
 
 function computeLineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
+  const first = programStart(text);
+  const starts = [first];
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 10) starts.push(i + 1);
     else if (c === 13) {

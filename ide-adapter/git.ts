@@ -2,17 +2,12 @@
  * `gitdiff`: the changes in a revision range (or in the working tree) as files and hunks, read
  * from real git. Untracked files count as added when the working tree is part of the diff.
  */
-import { execFile } from 'node:child_process';
 import { DialectError } from '../dialect/index.js';
+import { GitCode, runGit, type GitSubcommand } from './git/run.js';
 import type { DiffFile, DiffHunk, DiffLine } from './model.js';
 import type { Workspace } from './workspace.js';
 
-export const GitCode = {
-  NotARepository: 'not-a-repository',
-  BadRevision: 'bad-revision',
-  GitFailed: 'git-failed',
-  GitMissing: 'git-not-found',
-} as const;
+export { GitCode };
 
 export interface GitDiffOptions {
   /** Leave out changes not yet staged. */
@@ -33,8 +28,8 @@ const MAX_UNTRACKED_BYTES = 256 * 1024;
  *   unstaged changes unless excluded (both excluded: A against HEAD).
  */
 export async function gitDiff(workspace: Workspace, range: string | undefined, options: GitDiffOptions = {}): Promise<DiffFile[]> {
-  const git = (args: string[]): Promise<string> => runGit(workspace.root, args, options);
-  await git(['rev-parse', '--git-dir']).catch((error: unknown) => {
+  const git: Git = (subcommand, args) => runGit(workspace.root, subcommand, args, options);
+  await git('rev-parse', ['--git-dir']).catch((error: unknown) => {
     if (error instanceof DialectError && error.code === GitCode.GitFailed) {
       throw new DialectError({ code: GitCode.NotARepository, message: `the workspace ${workspace.root} is not inside a git repository`, hint: 'gitdiff needs a git repository; run git init, or leave gitdiff out' });
     }
@@ -44,29 +39,36 @@ export async function gitDiff(workspace: Workspace, range: string | undefined, o
   if (spec.startsWith('-')) throw badRevision(spec, 'a revision cannot start with "-"');
   // --relative: a workspace inside a larger repository sees only its own changes, with paths
   // relative to the workspace like every other result.
-  const base = ['-c', 'core.quotepath=off', 'diff', '--relative', '--no-color', '--no-ext-diff', '--find-renames', '--unified=3'];
+  const base = ['--relative', '--no-color', '--find-renames', '--unified=3'];
 
-  if (spec.includes('..')) return parseUnifiedDiff(await git([...base, spec, '--']).catch((e: unknown) => rethrowRevision(e, spec)));
+  if (spec.includes('..')) {
+    // Checked first, so that only an unknown revision reads as one; other failures keep git's message.
+    await git('rev-parse', [spec, '--']).catch((e: unknown) => rethrowRevision(e, spec));
+    return parseUnifiedDiff(await git('diff', [...base, spec, '--']));
+  }
 
   const from = spec === '' ? 'HEAD' : spec;
-  await git(['rev-parse', '--verify', '--quiet', `${from}^{commit}`]).catch((e: unknown) => rethrowRevision(e, from));
+  await git('rev-parse', ['--verify', '--quiet', `${from}^{commit}`]).catch((e: unknown) => rethrowRevision(e, from));
   const excludeStaged = options.excludeStaged === true;
   const excludeUnstaged = options.excludeUnstaged === true;
   const parts: DiffFile[][] = [];
-  if (!excludeStaged && !excludeUnstaged) parts.push(parseUnifiedDiff(await git([...base, from, '--'])));
-  else if (excludeStaged && excludeUnstaged) parts.push(parseUnifiedDiff(await git([...base, from, 'HEAD', '--'])));
-  else if (excludeUnstaged) parts.push(parseUnifiedDiff(await git([...base, '--cached', from, '--'])));
+  if (!excludeStaged && !excludeUnstaged) parts.push(parseUnifiedDiff(await git('diff', [...base, from, '--'])));
+  else if (excludeStaged && excludeUnstaged) parts.push(parseUnifiedDiff(await git('diff', [...base, from, 'HEAD', '--'])));
+  else if (excludeUnstaged) parts.push(parseUnifiedDiff(await git('diff', [...base, '--cached', from, '--'])));
   else {
     // Committed since `from`, plus what is not yet staged; what is only staged is left out.
-    parts.push(parseUnifiedDiff(await git([...base, from, 'HEAD', '--'])));
-    parts.push(parseUnifiedDiff(await git([...base, '--'])));
+    parts.push(parseUnifiedDiff(await git('diff', [...base, from, 'HEAD', '--'])));
+    parts.push(parseUnifiedDiff(await git('diff', [...base, '--'])));
   }
   if (!excludeUnstaged) parts.push(await untrackedFiles(workspace, git));
   return mergeFiles(parts.flat());
 }
 
-async function untrackedFiles(workspace: Workspace, git: (args: string[]) => Promise<string>): Promise<DiffFile[]> {
-  const listed = (await git(['-c', 'core.quotepath=off', 'ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter((p) => p !== '');
+/** One git call in the workspace (see `git/run.ts`). */
+type Git = (subcommand: GitSubcommand, args: string[]) => Promise<string>;
+
+async function untrackedFiles(workspace: Workspace, git: Git): Promise<DiffFile[]> {
+  const listed = (await git('ls-files', ['--others', '--exclude-standard', '-z'])).split('\0').filter((p) => p !== '');
   const out: DiffFile[] = [];
   for (const path of listed) {
     let text: string | undefined;
@@ -177,28 +179,4 @@ function badRevision(range: string, detail: string): DialectError {
 function rethrowRevision(error: unknown, range: string): never {
   if (error instanceof DialectError && error.code === GitCode.GitFailed) throw badRevision(range, error.message.split('\n')[0] ?? '');
   throw error;
-}
-
-function runGit(cwd: string, args: string[], options: GitDiffOptions): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        timeout: options.timeoutMs ?? 20_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-        ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      },
-      (error, stdout, stderr) => {
-        if (error === null) return resolve(stdout);
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(new DialectError({ code: GitCode.GitMissing, message: 'git is not installed', hint: 'install it: apt-get install -y git' }));
-        }
-        const detail = stderr.trim() || error.message;
-        reject(new DialectError({ code: GitCode.GitFailed, message: detail }));
-      },
-    );
-  });
 }

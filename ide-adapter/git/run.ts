@@ -1,0 +1,133 @@
+/**
+ * `runGit`: the only way Dialect runs git. A workspace is untrusted input, and git will happily
+ * run programs its configuration (`.git/config`, files it includes, `.gitattributes`) names;
+ * every call made here makes that impossible, and only the read-only subcommands Dialect needs
+ * (`diff`, `ls-files`, `rev-parse`) can be run.
+ *
+ * What could run a program, and what closes it (each checked against real git; tests in
+ * `ide-adapter/test/git-safety.test.ts`):
+ * - `core.fsmonitor` hook (any command reading the index) → `core.fsmonitor=false`.
+ * - hooks, e.g. `post-index-change`, which fires when `git diff` refreshes and rewrites the
+ *   index even under `GIT_OPTIONAL_LOCKS=0` → `core.hooksPath=/dev/null` (no hook can exist).
+ * - `diff.<driver>.textconv` (via `.gitattributes` `diff=driver`) → `--no-textconv`, and each
+ *   configured one emptied (an empty textconv makes git fail rather than run anything).
+ * - `diff.external`, `diff.<driver>.command`, `GIT_EXTERNAL_DIFF` → `--no-ext-diff`, the keys
+ *   emptied, the variable dropped.
+ * - `filter.<driver>.clean|smudge|process` (clean when hashing work-tree files, smudge when
+ *   writing blobs to temporary files) → every driver configured at any scope emptied and made
+ *   not required. Driver names are arbitrary, so they are read per call from
+ *   `git config --list -z --includes` in the same environment as the call, which resolves
+ *   `include.path` and `includeIf` exactly as the call will. (Attributes themselves cannot be
+ *   switched off: `$GIT_DIR/info/attributes` always applies and `--attr-source` needs git 2.40.)
+ *   Filters the user configured (e.g. git-lfs) are off too: they would run on content and
+ *   settings (`.lfsconfig`) the repository controls. An LFS-tracked file whose stat data
+ *   changed can therefore show as its content.
+ * - submodules: `git diff` runs `git status` inside each submodule (whose own config names its
+ *   own filters) to see whether it is dirty → `--ignore-submodules=dirty` (commit changes of a
+ *   submodule still show) and `--submodule=short` (no `git diff` inside it).
+ * - lazy fetches of missing objects in a partial clone, whose remote URL can be `ext::<command>`
+ *   or a remote helper (`protocol.<name>.allow` in the repository beats `protocol.allow`) →
+ *   `GIT_NO_LAZY_FETCH=1` (honoured by current gits, e.g. 2.39.5; older ones ignore it) and
+ *   `GIT_ALLOW_PROTOCOL=` (empty: no transport at all, whatever the repository allows),
+ *   `protocol.allow=never`; with them credential helpers, `core.askPass`, `core.sshCommand`,
+ *   `core.alternateRefsCommand` are unreachable and emptied anyway, `GIT_TERMINAL_PROMPT=0`.
+ * - pager (`core.pager`, `pager.<cmd>`; git pages only to a terminal, but say so) → `--no-pager`,
+ *   `core.pager=cat`.
+ * - the caller's environment: every `GIT_*` variable (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CONFIG_*`,
+ *   `GIT_CONFIG_PARAMETERS`, `GIT_EXTERNAL_DIFF`, `GIT_PAGER`, `GIT_SSH*`, `GIT_ASKPASS`,
+ *   `GIT_EXEC_PATH`…) is dropped; only the ones set here are passed. stdin is closed.
+ * Not reachable from these subcommands, so not overridden: `core.editor`, `sequence.editor`,
+ * `gpg.program`, `merge.<driver>.driver`, `uploadpack.*`, `remote.<name>.uploadpack` (needs a
+ * transport). Overrides are passed as `GIT_CONFIG_COUNT` variables, the highest configuration
+ * scope, which git also hands to every git it starts itself (submodule status, lazy fetch).
+ */
+import { execFile } from 'node:child_process';
+import { DialectError } from '../../dialect/index.js';
+import { FIXED_OVERRIDES, configEnvironment, driverOverrides } from './overrides.js';
+
+/** Error codes of git calls (and of `gitDiff`). */
+export const GitCode = {
+  NotARepository: 'not-a-repository',
+  BadRevision: 'bad-revision',
+  GitFailed: 'git-failed',
+  GitMissing: 'git-not-found',
+} as const;
+
+/** The git subcommands Dialect may run. */
+export type GitSubcommand = 'diff' | 'ls-files' | 'rev-parse';
+
+/** Options of one git call. */
+export interface GitRunOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+/** Flags every call of a subcommand gets, right after the subcommand name. */
+const REQUIRED_FLAGS: Readonly<Record<GitSubcommand, readonly string[]>> = {
+  diff: ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--submodule=short'],
+  'ls-files': [],
+  'rev-parse': [],
+};
+
+/** Caller flags that would undo a required flag (a later flag wins in git). */
+const FORBIDDEN_FLAG = /^--(ext-diff|textconv|submodule|ignore-submodules|output|paginate)(=|$)/;
+
+/** Variables set on every call (the caller's `GIT_*` variables are dropped first). */
+const SAFE_ENV: Readonly<Record<string, string>> = {
+  // Read-only commands should not take the index lock just to refresh it.
+  GIT_OPTIONAL_LOCKS: '0',
+  GIT_TERMINAL_PROMPT: '0',
+  // Empty list: no transport (ext::, file, ssh, https, remote helpers) is allowed.
+  GIT_ALLOW_PROTOCOL: '',
+  GIT_NO_LAZY_FETCH: '1',
+  LC_ALL: 'C',
+};
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Runs `git <subcommand> <required flags> <args>` in `cwd` and returns its stdout. Throws
+ * `git-not-found`, or `git-failed` with git's message. Arguments must not re-enable what the
+ * required flags turn off (a programming error, thrown as a plain `Error`).
+ */
+export async function runGit(cwd: string, subcommand: GitSubcommand, args: readonly string[], options: GitRunOptions = {}): Promise<string> {
+  const end = args.indexOf('--');
+  const bad = (end < 0 ? args : args.slice(0, end)).find((a) => FORBIDDEN_FLAG.test(a));
+  if (bad !== undefined) throw new Error(`runGit: ${bad} would undo a safety flag`);
+  // The configuration is read per call, so the driver names match what this very call sees.
+  const listing = await execGit(cwd, ['config', '--list', '-z', '--includes'], FIXED_OVERRIDES, options);
+  const overrides = [...FIXED_OVERRIDES, ...driverOverrides(listing)];
+  return execGit(cwd, [subcommand, ...REQUIRED_FLAGS[subcommand], ...args], overrides, options);
+}
+
+function execGit(cwd: string, args: readonly string[], overrides: Parameters<typeof configEnvironment>[0], options: GitRunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      ['--no-pager', ...args],
+      {
+        cwd,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxBuffer: MAX_OUTPUT_BYTES,
+        env: { ...callerEnvironment(), ...SAFE_ENV, ...configEnvironment(overrides) },
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      },
+      (error, stdout, stderr) => {
+        if (error === null) return resolve(stdout);
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          return reject(new DialectError({ code: GitCode.GitMissing, message: 'git is not installed', hint: 'install it: apt-get install -y git' }));
+        }
+        const detail = stderr.trim() || error.message;
+        reject(new DialectError({ code: GitCode.GitFailed, message: detail }));
+      },
+    );
+    // Nothing git or a program it starts could read: no prompt can wait for an answer.
+    child.stdin?.end();
+  });
+}
+
+/** The process environment without any `GIT_*` variable. */
+function callerEnvironment(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toUpperCase().startsWith('GIT_')));
+}

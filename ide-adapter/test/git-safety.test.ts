@@ -1,0 +1,250 @@
+/**
+ * `gitdiff()` on repositories whose configuration names programs: none of them may run, and the
+ * diff must still be right. Each test makes a real repository (support/hostile-repo.ts) whose
+ * programs leave a marker file when run, and drives the real `gitdiff` through the interpreter.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Interpreter, type Outcome } from '../../dialect/index.js';
+import type { IdeBackend } from '../backend.js';
+import { createIdeRegistry, type IdeHost } from '../functions/index.js';
+import { runGit } from '../git/run.js';
+import type { DiffFile } from '../model.js';
+import { Workspace } from '../workspace.js';
+import { ADDED_LINE, CHANGED_TEXT, createHostileRepo, makeStatDirty, type HostileRepo } from './support/hostile-repo.js';
+
+const interpreter = new Interpreter(createIdeRegistry());
+// gitdiff never touches the backend; one that fails loudly proves it.
+const backend = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => { throw new Error(`backend.${String(p)} called`); }) }) as IdeBackend;
+
+let repos: HostileRepo[] = [];
+afterEach(() => {
+  for (const r of repos) r.dispose();
+  repos = [];
+});
+
+function hostile(): HostileRepo {
+  const repo = createHostileRepo();
+  repos.push(repo);
+  return repo;
+}
+
+async function evaluate(repo: HostileRepo, program: string): Promise<Outcome> {
+  const host: IdeHost = { backend, workspace: new Workspace(repo.root), readyTimeoutMs: 1000, shownWarnings: new Set() };
+  return interpreter.evaluate(program, { host, deadlineMs: 30_000 });
+}
+
+/** Runs `program` (a gitdiff call) and returns its files, failing on any other outcome. */
+async function diff(repo: HostileRepo, program: string): Promise<DiffFile[]> {
+  const o = await evaluate(repo, program);
+  if (o.kind !== 'value') throw new Error(`${program}: ${o.kind} ${o.kind === 'error' ? o.error.message : ''}`);
+  return o.value as DiffFile[];
+}
+
+/** The changed file is there with its hunk: `beta` removed, `ADDED_LINE` added. */
+function expectChangeShown(repo: HostileRepo, files: DiffFile[]): void {
+  const file = files.find((f) => f.path === repo.changedPath);
+  expect(file).toMatchObject({ status: 'modified', additions: 1, deletions: 1 });
+  const lines = file?.hunks.flatMap((h) => h.lines) ?? [];
+  expect(lines).toContainEqual({ kind: 'removed', text: 'beta', oldLine: 2 });
+  expect(lines).toContainEqual({ kind: 'added', text: ADDED_LINE, newLine: 2 });
+}
+
+/** Commits `.gitattributes` with `attributes` (before any hostile program is configured). */
+function commitAttributes(repo: HostileRepo, attributes: string): void {
+  repo.write('.gitattributes', attributes);
+  repo.git('add', '-A');
+  repo.git('commit', '-qm', 'attributes');
+}
+
+/** Commits the change, so `HEAD~1..HEAD` holds it. */
+function commitChange(repo: HostileRepo): void {
+  repo.write(repo.changedPath, CHANGED_TEXT);
+  repo.git('commit', '-qam', 'change');
+}
+
+describe('gitdiff runs no program a repository configures', () => {
+  it('core.fsmonitor hook', async () => {
+    const repo = hostile();
+    repo.config('core.fsmonitor', repo.program('fsmonitor', 'exit'));
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('diff textconv driver (attributes diff=conv)', async () => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt diff=conv\n');
+    commitChange(repo);
+    repo.config('diff.conv.textconv', repo.program('textconv', 'print-file'));
+    expectChangeShown(repo, await diff(repo, 'gitdiff("HEAD~1..HEAD")'));
+    repo.write(repo.changedPath, `${CHANGED_TEXT}more\n`);
+    await diff(repo, 'gitdiff()');
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('clean filter', async () => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt filter=scrub\n');
+    repo.config('filter.scrub.clean', repo.program('clean', 'pass-stdin'));
+    repo.config('filter.scrub.required', 'true');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('clean filter whose driver name holds "=" and "." (names are read exactly, not guessed)', async () => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt filter=x=y.z\n');
+    repo.config('filter.x=y.z.clean', repo.program('odd-name-clean', 'pass-stdin'));
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('smudge filter (run when git writes a blob to a temporary file)', async () => {
+    const repo = hostile();
+    // A textconv makes git write blobs to temporary files, through the smudge filter.
+    commitAttributes(repo, '*.txt filter=scrub diff=conv\n');
+    commitChange(repo);
+    repo.config('diff.conv.textconv', 'cat');
+    repo.config('filter.scrub.smudge', repo.program('smudge', 'pass-stdin'));
+    expectChangeShown(repo, await diff(repo, 'gitdiff("HEAD~1..HEAD")'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('process filter (long-running)', async () => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt filter=proc\n');
+    repo.config('filter.proc.process', repo.program('process', 'exit'));
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('external diff from diff.external', async () => {
+    const repo = hostile();
+    repo.config('diff.external', repo.program('external', 'exit'));
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('external diff from attributes diff=driver with diff.driver.command', async () => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt diff=ext\n');
+    commitChange(repo);
+    repo.config('diff.ext.command', repo.program('command', 'exit'));
+    expectChangeShown(repo, await diff(repo, 'gitdiff("HEAD~1..HEAD")'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('pager (core.pager, pager.diff)', async () => {
+    const repo = hostile();
+    repo.config('core.pager', repo.program('pager', 'pass-stdin'));
+    repo.config('pager.diff', 'true');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('post-index-change hook (git refreshes the index of a touched file)', async () => {
+    const repo = hostile();
+    repo.write('src/still.txt', 'unchanged\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'still');
+    writeFileSync(join(repo.root, '.git', 'hooks', 'post-index-change'), `#!/bin/sh\nexec '${repo.program('post-index-change', 'exit')}'\n`, { mode: 0o755 });
+    makeStatDirty(repo.root, 'src/still.txt');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    const files = await diff(repo, 'gitdiff()');
+    expectChangeShown(repo, files);
+    expect(files.map((f) => f.path)).toEqual([repo.changedPath]);
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it.each([
+    ['include.path', (): string => 'include.path'],
+    ['includeIf gitdir', (): string => 'includeIf.gitdir:**/repo/.path'],
+  ])('a filter defined in a file pulled in by %s', async (_name, key) => {
+    const repo = hostile();
+    commitAttributes(repo, '*.txt filter=inc\n');
+    writeFileSync(join(repo.root, '.git', 'hostile.config'), `[filter "inc"]\n\tclean = '${repo.program('included-clean', 'pass-stdin')}'\n`);
+    repo.config(key(), 'hostile.config');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('a filter configured inside a submodule (git would run status there)', async () => {
+    const upstream = hostile();
+    upstream.write('inner.txt', 'inner\n');
+    upstream.git('add', '-A');
+    upstream.git('commit', '-qm', 'inner');
+    const repo = hostile();
+    repo.git('-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', upstream.root, 'sm');
+    repo.git('commit', '-qm', 'submodule');
+    const inSub = (...args: string[]): string => repo.git('-C', 'sm', ...args);
+    writeFileSync(join(repo.root, 'sm', '.gitattributes'), '* filter=subf\n');
+    inSub('add', '-A');
+    inSub('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'attributes');
+    repo.git('commit', '-qam', 'bump');
+    inSub('config', 'filter.subf.clean', repo.program('submodule-clean', 'pass-stdin'));
+    makeStatDirty(repo.root, 'sm/inner.txt');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    expectChangeShown(repo, await diff(repo, 'gitdiff()'));
+    expect(repo.fired()).toEqual([]);
+  });
+
+  it('a lazy fetch from a promisor remote (partial clone) with an ext:: command URL', async () => {
+    const repo = hostile();
+    commitChange(repo);
+    // Drop the new blob, so git must fetch it from the "promisor" remote to diff.
+    const blob = repo.git('rev-parse', `HEAD:${repo.changedPath}`).trim();
+    rmSync(join(repo.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    repo.config('core.repositoryformatversion', '1');
+    repo.config('extensions.partialClone', 'origin');
+    repo.config('remote.origin.promisor', 'true');
+    repo.config('protocol.ext.allow', 'always');
+    repo.config('remote.origin.url', `ext::${repo.program('ext-transport', 'exit')}`);
+    const o = await evaluate(repo, 'gitdiff("HEAD~1..HEAD")');
+    expect(repo.fired()).toEqual([]);
+    // The blob cannot be had without the network, which gitdiff never uses: a clear error.
+    expect(o.kind === 'error' && o.error.code).toBe('git-failed');
+    expect(o.kind === 'error' && o.error.message).toMatch(/lazy fetching disabled|not allowed/);
+  });
+
+  it('ignores git variables in the caller environment (GIT_CONFIG_*, GIT_DIR, GIT_EXTERNAL_DIFF)', async () => {
+    const repo = hostile();
+    const other = hostile();
+    other.write(other.changedPath, 'other\n');
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_0: repo.program('env-fsmonitor', 'exit'),
+      GIT_CONFIG_PARAMETERS: `'core.hooksPath'='${join(repo.root, 'nowhere')}'`,
+      GIT_DIR: join(other.root, '.git'),
+      GIT_WORK_TREE: other.root,
+      GIT_EXTERNAL_DIFF: repo.program('env-external', 'exit'),
+    });
+    let files: DiffFile[];
+    try {
+      files = await diff(repo, 'gitdiff()');
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) Reflect.deleteProperty(process.env, key);
+      Object.assign(process.env, saved);
+    }
+    expect(repo.fired()).toEqual([]);
+    expectChangeShown(repo, files);
+    expect(files.map((f) => f.path)).toEqual([repo.changedPath]);
+  });
+
+  it('refuses caller flags that would undo a safety flag', async () => {
+    const repo = hostile();
+    await expect(runGit(repo.root, 'diff', ['--textconv', 'HEAD', '--'])).rejects.toThrow(/would undo a safety flag/);
+    await expect(runGit(repo.root, 'diff', ['--ext-diff'])).rejects.toThrow(/would undo a safety flag/);
+    await expect(runGit(repo.root, 'diff', ['--submodule=diff'])).rejects.toThrow(/would undo a safety flag/);
+  });
+});
