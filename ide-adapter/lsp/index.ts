@@ -7,6 +7,7 @@ export {
   LanguageServer,
   type Disposable,
   type OpenDocument,
+  type PublishedDiagnostics,
   type ReadyReport,
   type RequestOptions,
   type ServerProgress,
