@@ -177,7 +177,7 @@ export async function symbolForTarget(ctx: Pick<CallContext<IdeHost>, 'host' | '
 export function registerPositionFunctions(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'symbolAt',
-    aliases: ['symbolAtPosition', 'at'],
+    aliases: ['symbolAtPosition'],
     description:
       'The symbol named at a position (1-based line, column in characters), as its definition: a use of `User` on line 12 gives the `User` struct. Without a column, the first name on the line that is a symbol. Compose it: findReferences(symbolAt(…)).',
     category: 'navigation',

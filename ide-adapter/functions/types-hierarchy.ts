@@ -45,7 +45,7 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
     const name = direction === 'super' ? 'supertypes' : 'subtypes';
     registry.registerFunction({
       name,
-      aliases: direction === 'super' ? ['superTypes', 'parents'] : ['subTypes', 'children'],
+      aliases: direction === 'super' ? ['superTypes'] : ['subTypes'],
       description:
         direction === 'super'
           ? 'The direct supertypes of a type (type hierarchy): the classes it extends, the interfaces or traits it implements.'
