@@ -22,13 +22,13 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
     name: 'typeDefinition',
     aliases: ['findTypeDefinition', 'typeOf'],
     description:
-      'Where the type of a symbol is defined: for a variable, field or parameter its type (`let task = Task::new(…)` gives the `Task` struct); for a type, itself. Types outside the workspace (the standard library) are left out.',
+      'Where the type of a variable, field, parameter or expression is defined (`let task = Task::new(…)` gives the `Task` struct; a field `priority: Priority` the `Priority` enum). Types outside the workspace (the standard library, dependencies) are left out, with a note.',
     category: 'navigation',
     parameters: [{ ...OF_PARAMETER, description: 'a variable, field, parameter or function (or its name, or a location such as symbolAt(…))' }],
     returns: 'symbol[]',
     examples: [
       { program: 'typeDefinition(symbolAt("src/service.rs", 32, 13))', description: 'the type of the local variable at that place' },
-      { program: 'typeDefinition(findDefinition("Task::complete"))' },
+      { program: 'typeDefinition(findDefinition("Task::priority"))', description: 'the type of a field: the Priority enum' },
     ],
     implementation: async (args, ctx) => {
       const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
