@@ -304,7 +304,7 @@ export class LspBackend implements IdeBackend {
     const files: FileLines = new Map();
     if (path !== undefined) {
       const { server, doc } = await this.#open(path, options);
-      const { diagnostics, answered } = await this.#fileDiagnostics(server, doc.uri, options);
+      const { diagnostics, answered } = await this.#fileDiagnostics(server, doc.uri, options, doc.version);
       return { diagnostics: sortDiagnostics(await this.#diagnosticsOf(server, doc.uri, diagnostics, files)), complete: answered, files: 1 };
     }
     // Without a path: what the servers published, plus a pull for every document they have open
@@ -328,14 +328,18 @@ export class LspBackend implements IdeBackend {
    * answers pulls, merged with what it published (rust-analyzer publishes `cargo check` results);
    * else what it published, waiting a bounded time for them.
    */
-  async #fileDiagnostics(server: LanguageServer, uri: string, options: BackendCallOptions): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
+  async #fileDiagnostics(server: LanguageServer, uri: string, options: BackendCallOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
     const published = server.publishedDiagnostics().find((p) => p.uri === uri)?.diagnostics ?? [];
     if (offers(server.capabilities.diagnosticProvider)) {
       const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, options), null);
       const pulled = report !== null && report !== undefined && report.kind === 'full' ? report.items : [];
       return { diagnostics: [...pulled, ...published], answered: true };
     }
-    const waited = await server.waitForDiagnostics(uri, { timeoutMs: PUBLISH_WAIT_MS, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+    const waited = await server.waitForDiagnostics(uri, {
+      timeoutMs: PUBLISH_WAIT_MS,
+      ...(version !== undefined ? { minVersion: version } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
     return { diagnostics: [...(waited?.diagnostics ?? [])], answered: waited !== undefined };
   }
 

@@ -375,13 +375,17 @@ export class LanguageServer {
   }
 
   /**
-   * The diagnostics published for one document, waiting (up to `timeoutMs`) for the first ones
-   * when none were published yet; undefined when none came in time. Servers publish after they
+   * The diagnostics published for one document (for `minVersion` or later, when the server says
+   * which version), waiting (up to `timeoutMs`) when none were published yet; undefined when none
+   * came in time. Servers publish after they
    * analysed an opened file, which can take a moment. Throws `request-cancelled` only if `signal` aborts.
    */
-  waitForDiagnostics(uri: string, options: RequestOptions & { readonly timeoutMs: number }): Promise<PublishedDiagnostics | undefined> {
+  waitForDiagnostics(uri: string, options: RequestOptions & { readonly timeoutMs: number; readonly minVersion?: number }): Promise<PublishedDiagnostics | undefined> {
+    // A publish that names an older version of the document is about text that changed since.
+    const current = (p: PublishedDiagnostics | undefined): p is PublishedDiagnostics =>
+      p !== undefined && p.uri === uri && (options.minVersion === undefined || p.version === undefined || p.version >= options.minVersion);
     const known = this.#published.get(uri);
-    if (known !== undefined) return Promise.resolve(known);
+    if (current(known)) return Promise.resolve(known);
     return new Promise((resolvePromise, reject) => {
       const { signal } = options;
       const cleanup = () => {
@@ -390,7 +394,7 @@ export class LanguageServer {
         signal?.removeEventListener('abort', onAbort);
       };
       const listener = (published: PublishedDiagnostics) => {
-        if (published.uri !== uri) return;
+        if (!current(published)) return;
         cleanup();
         resolvePromise(published);
       };

@@ -90,6 +90,12 @@ describe.skipIf(!rustAvailable)('positions on rust-analyzer (fixtures/rust-app)'
     expect(types[0]?.definedAt.start).toEqual(await nameOn(f, 'src/model.rs', 'pub struct Task', 'Task'));
   });
 
+  it('typeDefinition of a field is its enum', async () => {
+    const types = (await f.value('typeDefinition(findDefinition("Task::priority"))')) as SymbolDefinition[];
+    expect(types.map((t) => `${t.kind} ${t.name}`)).toEqual(['enum Priority']);
+    expect(types[0]?.definedAt.start).toEqual(await nameOn(f, 'src/model.rs', 'pub enum Priority', 'Priority'));
+  });
+
   it('supertypes and subtypes say rust-analyzer has no type hierarchy, and what to use instead', async () => {
     for (const fn of ['supertypes', 'subtypes']) {
       const e = errorOf(await f.outcome(`${fn}(findDefinition("Repository", kind: "trait"))`));

@@ -73,4 +73,12 @@ describe('a server with a type hierarchy that only publishes diagnostics (script
     ]);
     expect(o.notes.filter((n) => n.includes('published no diagnostics'))).toEqual([]);
   });
+
+  it('after the file changes on disk, the diagnostics are those of the new text, never the old ones', async () => {
+    const changed = `// moved down\n${TEXT}`;
+    await writeFile(join(root, FILE), changed);
+    const list = (await value(`diagnostics("${FILE}")`)) as Diagnostic[];
+    const p = positionOf(changed, 'ERROR');
+    expect(list.map((d) => `${d.start.line}:${d.start.column}`)).toEqual([`${p.line}:${p.column}`]);
+  });
 });

@@ -114,19 +114,21 @@ const texts = new Map();
 connection.onNotification('textDocument/didOpen', (params) => {
   stats.opened.push({ uri: params.textDocument.uri, languageId: params.textDocument.languageId, version: params.textDocument.version });
   texts.set(params.textDocument.uri, params.textDocument.text);
-  if (args['publish-diagnostics']) {
-    // Published a moment later, as a server does once it has analysed the file.
-    setTimeout(() => {
-      const diagnostics = [];
-      params.textDocument.text.split('\n').forEach((line, l) => {
-        for (let at = line.indexOf('ERROR'); at >= 0; at = line.indexOf('ERROR', at + 1)) {
-          diagnostics.push({ range: { start: { line: l, character: at }, end: { line: l, character: at + 5 } }, severity: 1, code: 'F1', source: 'fake', message: 'an ERROR marker' });
-        }
-      });
-      connection.sendNotification('textDocument/publishDiagnostics', { uri: params.textDocument.uri, version: params.textDocument.version, diagnostics });
-    }, 50);
-  }
+  if (args['publish-diagnostics']) publishMarkers(params.textDocument.uri, params.textDocument.version, params.textDocument.text);
 });
+
+/** Publishes an error per `ERROR` of a text a moment later, as a server does once it has analysed the file. */
+function publishMarkers(uri, version, text) {
+  setTimeout(() => {
+    const diagnostics = [];
+    text.split('\n').forEach((line, l) => {
+      for (let at = line.indexOf('ERROR'); at >= 0; at = line.indexOf('ERROR', at + 1)) {
+        diagnostics.push({ range: { start: { line: l, character: at }, end: { line: l, character: at + 5 } }, severity: 1, code: 'F1', source: 'fake', message: 'an ERROR marker' });
+      }
+    });
+    connection.sendNotification('textDocument/publishDiagnostics', { uri, version, diagnostics });
+  }, 50);
+}
 
 /** `class NAME extends BASE` declarations of the open documents (UTF-16 columns; tests use ASCII). */
 function classes() {
@@ -166,7 +168,14 @@ if (args.types) {
   });
   connection.onRequest('typeHierarchy/subtypes', ({ item }) => classes().filter((c) => c.base === item.name).map(itemOf));
 }
-connection.onNotification('textDocument/didChange', () => stats.changed++);
+connection.onNotification('textDocument/didChange', (params) => {
+  stats.changed++;
+  const text = params.contentChanges?.[0]?.text;
+  if (typeof text === 'string') {
+    texts.set(params.textDocument.uri, text);
+    if (args['publish-diagnostics']) publishMarkers(params.textDocument.uri, params.textDocument.version, text);
+  }
+});
 
 connection.onRequest('shutdown', () => (mode === 'hang' ? new Promise(() => {}) : null));
 connection.onNotification('exit', () => {
