@@ -290,14 +290,14 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     if (!offers(server.capabilities.typeHierarchyProvider)) throw unsupportedByServer(server.definition.displayName, 'type hierarchy', path);
     const lines = await server.lines(abs);
-    const items = await server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options);
+    const items = await orIfUnsupported(server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
     return this.#typeItems(server, items ?? []);
   }
 
   async typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options: BackendCallOptions = {}): Promise<TypeItem[]> {
     const { server, item: lspItem } = item.handle as TypeHandle;
     const type = direction === 'super' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
-    return this.#typeItems(server, (await server.request(type, { item: lspItem }, options)) ?? []);
+    return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, options), null)) ?? []);
   }
 
   async diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {

@@ -113,6 +113,10 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   const keywords = keywordsOf(path);
   const words = wordsOf(text);
   const candidates = candidatesIn(words, target, width).filter((w) => !keywords.has(w.text));
+  const wholeLine = target.end !== undefined && target.end.line > line;
+  if (candidates.length === 0 && wholeLine) {
+    throw new DialectError({ code: PositionCode.NoSymbolAt, message: `no name on ${path}:${line} can be a symbol`, hint: describeLine(path, line, text) });
+  }
   if (candidates.length === 0) {
     const under = words.find((w) => w.start <= column && column < w.end);
     const what = under !== undefined ? `\`${under.text}\` is a keyword` : column > width ? 'it is past the end of the line' : `it is ${charName([...text][column - 1] ?? ' ')}`;
@@ -127,7 +131,7 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   const names = candidates.map((w) => `\`${w.text}\``).join(', ');
   throw new DialectError({
     code: PositionCode.NoSymbolAt,
-    message: `no symbol of the workspace is at ${path}:${line}:${column}: the server knows no definition of ${names} in the workspace`,
+    message: `no symbol of the workspace is at ${path}:${line}${wholeLine ? '' : `:${column}`}: the server knows no definition of ${names} in the workspace`,
     hint: `it may be a literal, a comment, or come from a library or the standard library (getSymbolInfo cannot follow it there); ${describeLine(path, line, text)}`,
   });
 }

@@ -79,8 +79,13 @@ describe.skipIf(!rustAvailable)('positions on rust-analyzer (fixtures/rust-app)'
     const kw = errorOf(await f.outcome(`symbolAt("src/service.rs", ${line}, ${letAt.column})`));
     expect(kw.code).toBe('no-symbol-at');
     expect(kw.message).toContain('`let` is a keyword');
-    const lines = (await f.text('src/service.rs')).split('\n').length;
-    expect(errorOf(await f.outcome(`symbolAt("src/service.rs", ${lines + 5}, 1)`)).code).toBe('position-outside-file');
+    const all = (await f.text('src/service.rs')).split('\n');
+    expect(errorOf(await f.outcome(`symbolAt("src/service.rs", ${all.length + 5}, 1)`)).code).toBe('position-outside-file');
+    const blank = all.indexOf('') + 1;
+    const empty = errorOf(await f.outcome(`symbolAt("src/service.rs", ${blank})`));
+    expect(empty.code).toBe('no-symbol-at');
+    expect(empty.message).toBe(`no name on src/service.rs:${blank} can be a symbol`);
+    expect(empty.hint).toContain(`line ${blank} is empty`);
   });
 
   it('typeDefinition of a local variable is its struct', async () => {
