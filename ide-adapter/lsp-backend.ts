@@ -91,6 +91,9 @@ interface HierarchyItem {
  */
 const PUBLISH_WAIT_MS = 10_000;
 
+/** Diagnostic pulls in flight at once per server when covering every analysed file. */
+const PULL_CONCURRENCY = 8;
+
 /** LSP's numeric severities; a diagnostic without one is an error (the client decides, we choose the safe side). */
 const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
@@ -313,9 +316,13 @@ export class LspBackend implements IdeBackend {
       (await this.#detectedServers()).map(async (server) => {
         const uris = new Set(server.publishedDiagnostics().map((p) => p.uri));
         if (offers(server.capabilities.diagnosticProvider)) for (const doc of server.openDocuments()) uris.add(doc.uri);
-        const lists = await Promise.all(
-          [...uris].map(async (uri) => this.#diagnosticsOf(server, uri, (await this.#fileDiagnostics(server, uri, options)).diagnostics, files)),
-        );
+        // A few pulls at a time: a long session can have hundreds of documents open.
+        const all = [...uris];
+        const lists: Diagnostic[][] = [];
+        for (let i = 0; i < all.length; i += PULL_CONCURRENCY) {
+          const batch = all.slice(i, i + PULL_CONCURRENCY);
+          lists.push(...(await Promise.all(batch.map(async (uri) => this.#diagnosticsOf(server, uri, (await this.#fileDiagnostics(server, uri, options)).diagnostics, files)))));
+        }
         return { uris, diagnostics: lists.flat() };
       }),
     );
