@@ -15,6 +15,8 @@ import {
   type CallEdge,
   type CallItem,
   type Completeness,
+  type DiagnosticReport,
+  type TypeItem,
   type Location,
   type LspBackendOptions,
   type OutlineSymbol,
@@ -85,6 +87,18 @@ export class TimedLspBackend extends LspBackend {
   }
   override outgoingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]> {
     return this.#time(`callHierarchy/outgoingCalls ${item.symbol.name}`, () => super.outgoingCalls(item, options));
+  }
+  override typeDefinition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]> {
+    return this.#time(`textDocument/typeDefinition ${at(path, position)}`, () => super.typeDefinition(path, position, options));
+  }
+  override prepareTypeHierarchy(path: string, position: Position, options?: BackendCallOptions): Promise<TypeItem[]> {
+    return this.#time(`textDocument/prepareTypeHierarchy ${at(path, position)}`, () => super.prepareTypeHierarchy(path, position, options));
+  }
+  override typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options?: BackendCallOptions): Promise<TypeItem[]> {
+    return this.#time(`typeHierarchy/${direction}types ${item.symbol.name}`, () => super.typeHierarchy(item, direction, options));
+  }
+  override diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport> {
+    return this.#time(`textDocument/diagnostic ${path ?? '(every analysed file)'}`, () => super.diagnostics(path, options));
   }
   override waitUntilReady(options?: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] }): Promise<Completeness> {
     return this.#time('(waiting for the index)', () => super.waitUntilReady(options));

@@ -5,8 +5,33 @@
  * Two implementations fit it: `LspBackend` (language servers we spawn) and, later, the editor's
  * own LSP inside VS Code. The IDE functions only ever talk to this interface.
  */
-import type { Location, Position } from './model.js';
+import { DialectError } from '../dialect/index.js';
+import type { Diagnostic, Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
+
+/** Error codes of backend capabilities. */
+export const CapabilityCode = {
+  /** The language server of a file does not offer the request a function needs. */
+  UnsupportedByServer: 'unsupported-by-server',
+} as const;
+
+/** The requests a server may lack, with what to use instead. */
+const ALTERNATIVES: Readonly<Record<string, string>> = {
+  'type definition': 'getSymbolInfo(…) shows the type in the signature; findDefinition("TypeName") then finds it',
+  'type hierarchy': 'implementations(…) lists the implementations of a trait or interface; getSymbolInfo(…) shows what a type extends',
+};
+
+/**
+ * The typed error for a request a server does not offer: it names the server and the feature,
+ * and suggests an alternative function.
+ */
+export function unsupportedByServer(server: string, feature: string, path: string): DialectError {
+  return new DialectError({
+    code: CapabilityCode.UnsupportedByServer,
+    message: `${server} (the language server of ${path}) does not support ${feature}`,
+    hint: ALTERNATIVES[feature] ?? 'use another function: help() lists them',
+  });
+}
 
 /** Per-call options. */
 export interface BackendCallOptions {
@@ -59,6 +84,27 @@ export interface CallEdge {
   readonly callSites: readonly Location[];
 }
 
+/** An item of a type hierarchy (a class, interface, struct, trait, …). */
+export interface TypeItem {
+  readonly symbol: BackendSymbol;
+  /** Opaque server data needed to continue the hierarchy from this item. */
+  readonly handle: unknown;
+}
+
+/** Diagnostics, and whether they cover everything that was asked for. */
+export interface DiagnosticReport {
+  /** In path order (path, line, column), without duplicates. */
+  readonly diagnostics: readonly Diagnostic[];
+  /**
+   * For one file: whether the servers answered (false when a server that only publishes said
+   * nothing in time). Without a path: false when the list covers only the files the servers
+   * have analysed so far, not the whole workspace.
+   */
+  readonly complete: boolean;
+  /** How many files the list covers. */
+  readonly files: number;
+}
+
 /** Whether the answers are complete: a server that is still indexing may miss things. */
 export interface Completeness {
   /** True when every server that was asked had finished indexing. */
@@ -103,6 +149,17 @@ export interface IdeBackend {
   prepareCallHierarchy(path: string, position: Position, options?: BackendCallOptions): Promise<CallItem[]>;
   incomingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]>;
   outgoingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]>;
+  /** Where the type of the symbol at a position is defined. Throws `unsupported-by-server` when the server has no type definitions. */
+  typeDefinition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]>;
+  /** Type hierarchy items at a position. Throws `unsupported-by-server` when the server has no type hierarchy. */
+  prepareTypeHierarchy(path: string, position: Position, options?: BackendCallOptions): Promise<TypeItem[]>;
+  /** The direct supertypes (`direction: 'super'`) or subtypes of a type hierarchy item. */
+  typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options?: BackendCallOptions): Promise<TypeItem[]>;
+  /**
+   * Errors and warnings: of one file (asked of its server, or as the server published them), or,
+   * without a path, of every file the servers have reported on.
+   */
+  diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport>;
 
   /** Whether a file's language has a server. */
   handles(path: string): boolean;

@@ -2,6 +2,7 @@
  * The IDE adapter: IDE functions for the Dialect language over real language servers.
  */
 export type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
+export { CapabilityCode, unsupportedByServer, type DiagnosticReport, type TypeItem } from './backend.js';
 export { createIdeRegistry, type IdeHost } from './functions/index.js';
 export { gitDiff, parseUnifiedDiff, type GitDiffOptions } from './git.js';
 export { LspBackend, type LspBackendOptions } from './lsp-backend.js';

@@ -10,25 +10,47 @@ import {
   CallHierarchyOutgoingCallsRequest,
   CallHierarchyPrepareRequest,
   DefinitionRequest,
+  DocumentDiagnosticRequest,
   DocumentSymbolRequest,
   HoverRequest,
   ImplementationRequest,
   ReferencesRequest,
   SymbolKind,
+  TypeDefinitionRequest,
+  TypeHierarchyPrepareRequest,
+  TypeHierarchySubtypesRequest,
+  TypeHierarchySupertypesRequest,
   WorkspaceSymbolRequest,
   type CallHierarchyItem,
+  type Diagnostic as LspDiagnostic,
   type DocumentSymbol,
   type Location as LspLocation,
   type LocationLink,
   type MarkedString,
   type MarkupContent,
   type Range as LspRange,
+  type SymbolKind as LspSymbolKind,
+  type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
-import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
+import {
+  unsupportedByServer,
+  type BackendCallOptions,
+  type BackendSymbol,
+  type CallEdge,
+  type CallItem,
+  type Completeness,
+  type DiagnosticReport,
+  type IdeBackend,
+  type OutlineSymbol,
+  type ReferenceList,
+  type ReferenceOptions,
+  type ServerInfo,
+  type TypeItem,
+} from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
 import { CONFIG_FILE } from './config.js';
-import type { Location, Position } from './model.js';
+import type { Diagnostic, DiagnosticSeverity, Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
 
 const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
@@ -49,6 +71,31 @@ interface CallHandle {
   readonly server: LanguageServer;
   readonly item: CallHierarchyItem;
 }
+
+interface TypeHandle {
+  readonly server: LanguageServer;
+  readonly item: TypeHierarchyItem;
+}
+
+/** What call and type hierarchy items have in common. */
+interface HierarchyItem {
+  readonly name: string;
+  readonly kind: LspSymbolKind;
+  readonly uri: string;
+  readonly selectionRange: LspRange;
+}
+
+/**
+ * How long to wait for a server that only publishes diagnostics (no pull) to publish them for a
+ * file it just opened.
+ */
+const PUBLISH_WAIT_MS = 10_000;
+
+/** Diagnostic pulls in flight at once per server when covering every analysed file. */
+const PULL_CONCURRENCY = 8;
+
+/** LSP's numeric severities; a diagnostic without one is an error (the client decides, we choose the safe side). */
+const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
 export interface LspBackendOptions extends PoolOptions {
   /** Extra server definitions (pyright, gopls, …). */
@@ -237,6 +284,103 @@ export class LspBackend implements IdeBackend {
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
   }
 
+  async typeDefinition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    const { server } = await this.#open(path, options);
+    if (!offers(server.capabilities.typeDefinitionProvider)) throw unsupportedByServer(server.definition.displayName, 'type definition', path);
+    return this.#positional(TypeDefinitionRequest.method, path, position, {}, options);
+  }
+
+  async prepareTypeHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<TypeItem[]> {
+    const { server, abs } = await this.#open(path, options);
+    if (!offers(server.capabilities.typeHierarchyProvider)) throw unsupportedByServer(server.definition.displayName, 'type hierarchy', path);
+    const lines = await server.lines(abs);
+    const items = await orIfUnsupported(server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+    return this.#typeItems(server, items ?? []);
+  }
+
+  async typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options: BackendCallOptions = {}): Promise<TypeItem[]> {
+    const { server, item: lspItem } = item.handle as TypeHandle;
+    const type = direction === 'super' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
+    return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, options), null)) ?? []);
+  }
+
+  async diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
+    const files: FileLines = new Map();
+    if (path !== undefined) {
+      const { server, doc } = await this.#open(path, options);
+      const { diagnostics, answered } = await this.#fileDiagnostics(server, doc.uri, options, doc.version);
+      return { diagnostics: sortDiagnostics(await this.#diagnosticsOf(server, doc.uri, diagnostics, files)), complete: answered, files: 1 };
+    }
+    // Without a path: what the servers published, plus a pull for every document they have open
+    // (servers that answer pulls may publish nothing). Neither covers files nobody opened.
+    const perServer = await Promise.all(
+      (await this.#detectedServers()).map(async (server) => {
+        const uris = new Set(server.publishedDiagnostics().map((p) => p.uri));
+        if (offers(server.capabilities.diagnosticProvider)) for (const doc of server.openDocuments()) uris.add(doc.uri);
+        // A few pulls at a time: a long session can have hundreds of documents open.
+        const all = [...uris];
+        const lists: Diagnostic[][] = [];
+        for (let i = 0; i < all.length; i += PULL_CONCURRENCY) {
+          const batch = all.slice(i, i + PULL_CONCURRENCY);
+          lists.push(...(await Promise.all(batch.map(async (uri) => this.#diagnosticsOf(server, uri, (await this.#fileDiagnostics(server, uri, options)).diagnostics, files)))));
+        }
+        return { uris, diagnostics: lists.flat() };
+      }),
+    );
+    const covered = new Set(perServer.flatMap((p) => [...p.uris]).filter((uri) => { const abs = uriToPath(uri); return abs !== undefined && this.workspace.contains(abs); }));
+    return { diagnostics: sortDiagnostics(perServer.flatMap((p) => p.diagnostics)), complete: false, files: covered.size };
+  }
+
+  /**
+   * The raw diagnostics of one open document: pulled (`textDocument/diagnostic`) when the server
+   * answers pulls, merged with what it published (rust-analyzer publishes `cargo check` results);
+   * else what it published, waiting a bounded time for them.
+   */
+  async #fileDiagnostics(server: LanguageServer, uri: string, options: BackendCallOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
+    const published = server.publishedDiagnostics().find((p) => p.uri === uri)?.diagnostics ?? [];
+    if (offers(server.capabilities.diagnosticProvider)) {
+      const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, options), null);
+      const pulled = report !== null && report !== undefined && report.kind === 'full' ? report.items : [];
+      return { diagnostics: [...pulled, ...published], answered: true };
+    }
+    const waited = await server.waitForDiagnostics(uri, {
+      timeoutMs: PUBLISH_WAIT_MS,
+      ...(version !== undefined ? { minVersion: version } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
+    return { diagnostics: [...(waited?.diagnostics ?? [])], answered: waited !== undefined };
+  }
+
+  /** Converts one document's diagnostics (those outside the workspace are dropped), without duplicates. */
+  async #diagnosticsOf(server: LanguageServer, uri: string, raw: readonly LspDiagnostic[], files: FileLines): Promise<Diagnostic[]> {
+    const seen = new Set<string>();
+    const out: Diagnostic[] = [];
+    for (const d of raw) {
+      const key = `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:${d.range.end.character}:${typeof d.message === "string" ? d.message : d.message.value}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const location = await this.#location(server, { uri, range: d.range }, files);
+      if (location === undefined) continue;
+      out.push({
+        ...location,
+        severity: SEVERITIES[d.severity ?? 1] ?? 'error',
+        message: typeof d.message === 'string' ? d.message : d.message.value,
+        ...(d.code !== undefined ? { code: String(d.code) } : {}),
+        ...(d.source !== undefined ? { source: d.source } : {}),
+      });
+    }
+    return out;
+  }
+
+  async #typeItems(server: LanguageServer, items: readonly TypeHierarchyItem[]): Promise<TypeItem[]> {
+    const out: TypeItem[] = [];
+    for (const item of items) {
+      const symbol = await this.#callSymbol(server, item);
+      if (symbol !== undefined) out.push({ symbol, handle: { server, item } satisfies TypeHandle });
+    }
+    return out;
+  }
+
   async waitUntilReady(options: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] } = {}): Promise<Completeness> {
     const servers = await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
@@ -337,7 +481,7 @@ export class LspBackend implements IdeBackend {
     }
   }
 
-  async #callSymbol(server: LanguageServer, item: CallHierarchyItem): Promise<BackendSymbol | undefined> {
+  async #callSymbol(server: LanguageServer, item: HierarchyItem): Promise<BackendSymbol | undefined> {
     const location = await this.#location(server, { uri: item.uri, range: item.selectionRange });
     if (location === undefined) return undefined;
     // `detail` is free text (rust-analyzer puts the whole signature there), not a container.
@@ -365,6 +509,16 @@ export class LspBackend implements IdeBackend {
   #language(path: string): string {
     return languageFor(this.#definitions, path)?.languageId ?? 'unknown';
   }
+}
+
+/** Whether a server capability is offered (`true` or an options object). */
+function offers(capability: unknown): boolean {
+  return capability !== undefined && capability !== null && capability !== false;
+}
+
+/** Diagnostics in path order, then by position. */
+function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column));
 }
 
 /** A server that does not implement a method answers MethodNotFound: treat it as "no answer". */

@@ -49,6 +49,25 @@ export interface SymbolInfo extends SymbolDefinition {
   readonly documentation?: string;
 }
 
+/** How serious a diagnostic is, as LSP grades it. */
+export type DiagnosticSeverity = 'error' | 'warning' | 'info' | 'hint';
+
+/** The severities from most to least serious. */
+export const DIAGNOSTIC_SEVERITIES: readonly DiagnosticSeverity[] = ['error', 'warning', 'info', 'hint'];
+
+/**
+ * An error or warning a language server reports: a location (the code it is about) plus what is
+ * wrong, so it can be passed wherever a location is expected (`lines`, `symbolAt`, walkthroughs).
+ */
+export interface Diagnostic extends Location {
+  readonly severity: DiagnosticSeverity;
+  readonly message: string;
+  /** The server's code for it (`E0308`, `2322`), when it has one. */
+  readonly code?: string;
+  /** Who reported it (`rust-analyzer`, `ts`, `rustc`). */
+  readonly source?: string;
+}
+
 /** A file changed between two revisions, with its hunks. */
 export interface DiffFile {
   readonly path: string;
@@ -84,6 +103,11 @@ export function isLocation(v: unknown): v is Location {
 /** Recognises a `SymbolDefinition` (and a `Reference` or `SymbolInfo`, which extend it). */
 export function isSymbolDefinition(v: unknown): v is SymbolDefinition {
   return isObject(v) && typeof v['name'] === 'string' && typeof v['kind'] === 'string' && isLocation(v['definedAt']);
+}
+
+/** Recognises a `Diagnostic`. */
+export function isDiagnostic(v: unknown): v is Diagnostic {
+  return isLocation(v) && typeof (v as unknown as Record<string, unknown>)['message'] === 'string' && DIAGNOSTIC_SEVERITIES.includes((v as unknown as Record<string, unknown>)['severity'] as DiagnosticSeverity);
 }
 
 export function isReference(v: unknown): v is Reference {

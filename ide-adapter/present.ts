@@ -4,7 +4,7 @@
  * diffs as hunks. Anything else is printed as Dialect. Used by the REPL, `dialect eval` and MCP.
  */
 import { printValue, renderOutcome, showControls, type Outcome } from '../dialect/index.js';
-import { formatLocation, isLocation, isReference, isSymbolDefinition, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
+import { formatLocation, isDiagnostic, isLocation, isReference, isSymbolDefinition, type Diagnostic, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
 
 export interface PresentOptions {
   /** ANSI colours (paths dim, kinds bold). */
@@ -51,12 +51,14 @@ function valueText(value: unknown, options: PresentOptions): string {
       const detailed = value.some((d) => 'signature' in d || 'documentation' in d);
       return detailed ? value.slice(0, max).map((d) => symbolBlock(d, s)).join('\n\n') : capped(value.slice(0, max).map((d) => symbolLine(d, s)), value.length, max);
     }
+    if (value.every(isDiagnostic)) return capped(value.slice(0, max).map((d) => diagnosticText(d, s)), value.length, max);
     if (value.every(isLocation)) return capped(value.slice(0, max).map((l) => locationLine(l, s)), value.length, max);
     if (value.every(isDiffFile)) return value.map((d) => diffText(d, s)).join('\n\n');
     if (value.every((v) => typeof v === 'string')) return capped((value).slice(0, max), value.length, max);
   }
   if (isReference(value)) return referencesText([value], s).join('\n');
   if (isSymbolDefinition(value)) return symbolBlock(value, s);
+  if (isDiagnostic(value)) return diagnosticText(value, s);
   if (isLocation(value)) {
     const text = (value as Location & { text?: unknown }).text;
     if (typeof text === 'string') return excerpt(value, text, s);
@@ -73,6 +75,14 @@ function capped(lines: string[], total: number, max: number): string {
 
 function locationLine(l: Location, s: Style): string {
   return `${s.path(formatLocation(l))}  ${l.content.trim()}`;
+}
+
+/** `src/a.rs:1:26  error[E0308]: expected u32, found &str (rust-analyzer)`, then the line's code. */
+function diagnosticText(d: Diagnostic, s: Style): string {
+  const code = d.code !== undefined ? `[${d.code}]` : '';
+  const source = d.source !== undefined ? s.dim(` (${d.source})`) : '';
+  const [first, ...rest] = d.message.split('\n');
+  return [`${s.path(formatLocation(d))}  ${s.kind(`${d.severity}${code}`)}: ${first ?? ''}${source}`, ...rest.map((l) => `    ${l}`), `    ${d.content.trim()}`].join('\n');
 }
 
 function symbolLine(d: SymbolDefinition, s: Style): string {

@@ -6,6 +6,9 @@ import { createRegistry, type Registry } from '../../dialect/index.js';
 import { registerFileFunctions } from './files.js';
 import type { IdeHost } from './host.js';
 import { registerNavigation } from './navigation.js';
+import { registerPositionFunctions } from './positions.js';
+import { registerDiagnostics } from './diagnostics.js';
+import { registerTypeFunctions } from './types-hierarchy.js';
 import { registerIdeTypes } from './types.js';
 
 /** A registry with every IDE function; evaluate with an `IdeHost` as the host. */
@@ -13,6 +16,9 @@ export function createIdeRegistry(): Registry<IdeHost> {
   const registry = createRegistry<IdeHost>();
   registerIdeTypes(registry);
   registerNavigation(registry);
+  registerPositionFunctions(registry);
+  registerTypeFunctions(registry);
+  registerDiagnostics(registry);
   registerFileFunctions(registry);
   return registry;
 }

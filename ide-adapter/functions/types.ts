@@ -6,7 +6,8 @@
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
-import { findSymbolsByName, flatten } from './symbols.js';
+import { findSymbolsByName } from './symbols.js';
+import { symbolAtTarget } from './positions.js';
 import { refinementsFor } from './refinements.js';
 
 export function registerIdeTypes(registry: Registry<IdeHost>): void {
@@ -66,31 +67,10 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
   registry.registerConversion({
     from: 'location',
     to: 'symbol',
-    description: 'the symbol defined at, or used at, that place (e.g. a search match)',
-    convert: async (value, ctx) => {
-      const loc = value as { path: string; start: { line: number; column: number }; match?: string };
-      const { backend } = ctx.host;
-      await awaitIndex(ctx, [loc.path]);
-      const defs = await backend.definition(loc.path, loc.start, { signal: ctx.signal });
-      const target = defs[0];
-      if (target === undefined) {
-        throw new DialectError({
-          code: 'symbol-not-found',
-          message: `there is no symbol at ${loc.path}:${loc.start.line}:${loc.start.column}`,
-          hint: 'point at a name: search(path, "\\\\bname\\\\b") gives matches that start on one',
-        });
-      }
-      const outline = await backend.documentSymbols(target.path, { signal: ctx.signal });
-      const symbol = flatten(outline).find((s) => s.location.start.line === target.start.line && s.location.start.column === target.start.column);
-      const def: SymbolDefinition = {
-        name: symbol?.name ?? loc.match ?? target.content.trim(),
-        kind: symbol?.kind ?? 'symbol',
-        ...(symbol?.container !== undefined ? { container: symbol.container } : {}),
-        ...(symbol?.language !== undefined ? { language: symbol.language } : {}),
-        definedAt: target,
-      };
-      return def;
-    },
+    description: 'the symbol named at that place (e.g. the identifier a search match covers)',
+    // One conversion for every location (search matches, diagnostics, reference sites): the
+    // identifier the location covers, never the keyword or the line's first token.
+    convert: (value, ctx) => symbolAtTarget(ctx, value as Location),
   });
 }
 

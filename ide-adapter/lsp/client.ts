@@ -45,6 +45,7 @@ import {
   type TextPosition,
   type TextRange,
 } from './positions.js';
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { RingLog } from './ring-log.js';
 import { languageFor, type ServerDefinition } from './servers.js';
 import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
@@ -102,6 +103,14 @@ export interface OpenDocument {
   readonly text: string;
   /** Line access for position conversion. */
   readonly lines: TextLines;
+}
+
+/** The diagnostics a server last published for one document (`textDocument/publishDiagnostics`). */
+export interface PublishedDiagnostics {
+  readonly uri: string;
+  /** The document version they are for, when the server says. */
+  readonly version?: number;
+  readonly diagnostics: readonly LspDiagnostic[];
 }
 
 interface TrackedDocument {
@@ -192,6 +201,9 @@ export class LanguageServer {
   #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
+  /** The last diagnostics published per URI by the current process (a server republishes after a restart). */
+  readonly #published = new Map<string, PublishedDiagnostics>();
+  readonly #diagnosticListeners = new Set<(published: PublishedDiagnostics) => void>();
 
   private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
     this.definition = definition;
@@ -408,6 +420,49 @@ export class LanguageServer {
         throw error;
       }
     }
+  }
+
+  /** The diagnostics the server published, per URI, that are not empty. */
+  publishedDiagnostics(): PublishedDiagnostics[] {
+    return [...this.#published.values()].filter((p) => p.diagnostics.length > 0);
+  }
+
+  /**
+   * The diagnostics published for one document (for `minVersion` or later, when the server says
+   * which version), waiting (up to `timeoutMs`) when none were published yet; undefined when none
+   * came in time. Servers publish after they
+   * analysed an opened file, which can take a moment. Throws `request-cancelled` only if `signal` aborts.
+   */
+  waitForDiagnostics(uri: string, options: RequestOptions & { readonly timeoutMs: number; readonly minVersion?: number }): Promise<PublishedDiagnostics | undefined> {
+    // A publish that names an older version of the document is about text that changed since.
+    const current = (p: PublishedDiagnostics | undefined): p is PublishedDiagnostics =>
+      p !== undefined && p.uri === uri && (options.minVersion === undefined || p.version === undefined || p.version >= options.minVersion);
+    const known = this.#published.get(uri);
+    if (current(known)) return Promise.resolve(known);
+    return new Promise((resolvePromise, reject) => {
+      const { signal } = options;
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.#diagnosticListeners.delete(listener);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const listener = (published: PublishedDiagnostics) => {
+        if (!current(published)) return;
+        cleanup();
+        resolvePromise(published);
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(new LspClientError('request-cancelled', `waiting for diagnostics from ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        resolvePromise(undefined);
+      }, clampDelay(options.timeoutMs));
+      this.#diagnosticListeners.add(listener);
+      if (signal?.aborted === true) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Sends a notification to the running server (dropped while no server runs). */
@@ -697,6 +752,7 @@ export class LanguageServer {
       }
       const doc: OpenDocument = { ...existing.doc, version: existing.doc.version + 1, text, lines: new TextLines(text) };
       this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
+      this.#published.delete(uri); // about the old text; the server publishes again for the new one
       session.notify('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
       return doc;
     }
@@ -710,6 +766,7 @@ export class LanguageServer {
   async #launch(): Promise<Session> {
     const generation = ++this.#generation;
     this.#fileWatch.reset(); // a new process registers its watchers anew
+    this.#published.clear(); // and publishes its own diagnostics
     this.#progress.clear();
     this.#sawServerStatus = false;
     clearTimeout(this.#settleTimer);
@@ -866,7 +923,12 @@ export class LanguageServer {
       this.#checkKnownProblems(message);
       if (params.type === 1 /* Error */) this.#addWarning(`show:${message.split('\n')[0] ?? ''}`, `${this.definition.displayName}: ${message.split('\n')[0] ?? ''}`);
     });
-    connection.onNotification('textDocument/publishDiagnostics', () => undefined);
+    connection.onNotification('textDocument/publishDiagnostics', (params: { uri?: string; version?: number; diagnostics?: LspDiagnostic[] }) => {
+      if (session !== this.#session || typeof params.uri !== 'string') return;
+      const published: PublishedDiagnostics = { uri: params.uri, ...(typeof params.version === 'number' ? { version: params.version } : {}), diagnostics: params.diagnostics ?? [] };
+      this.#published.set(params.uri, published);
+      for (const listener of [...this.#diagnosticListeners]) listener(published);
+    });
     connection.onNotification('telemetry/event', () => undefined);
   }
 

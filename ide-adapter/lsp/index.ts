@@ -10,6 +10,7 @@ export {
   LIVENESS_PROBE_TIMEOUT_MS,
   type Disposable,
   type OpenDocument,
+  type PublishedDiagnostics,
   type ReadyReport,
   type RequestOptions,
   type ServerProgress,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerInfo } from '../../ide-adapter/index.js';
+import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerInfo, TypeItem } from '../../ide-adapter/index.js';
 import { IdeSession, Workspace } from '../../ide-adapter/index.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import { createMcpServer, type DialectMcpOptions, type DialectMcpServer } from '../index.js';
@@ -87,6 +87,18 @@ export class NullBackend implements IdeBackend {
   }
   outgoingCalls(): Promise<CallEdge[]> {
     return Promise.resolve([]);
+  }
+  typeDefinition(): Promise<Location[]> {
+    return Promise.resolve([]);
+  }
+  prepareTypeHierarchy(): Promise<TypeItem[]> {
+    return Promise.resolve([]);
+  }
+  typeHierarchy(): Promise<TypeItem[]> {
+    return Promise.resolve([]);
+  }
+  diagnostics(): Promise<DiagnosticReport> {
+    return Promise.resolve({ diagnostics: [], complete: true, files: 0 });
   }
   handles(): boolean {
     return false;

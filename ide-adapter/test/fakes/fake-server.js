@@ -9,6 +9,9 @@
 //   die-on-init       exits while handling `initialize`; refuse-init answers it with an error
 // Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32,
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
+//   --publish-diagnostics  publishes (never answers pulls) an error on every `ERROR` of an opened file
+//   --types                 a tiny language of `class A extends B` lines: definitions and the type
+//                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw.
 import { spawn } from 'node:child_process';
 import process from 'node:process';
@@ -70,7 +73,7 @@ connection.onRequest('initialize', () => {
 });
 
 const initializeResult = () => ({
-  capabilities: { hoverProvider: true, definitionProvider: true, textDocumentSync: 1, positionEncoding: args.encoding ?? 'utf-16' },
+  capabilities: { hoverProvider: true, definitionProvider: true, textDocumentSync: 1, positionEncoding: args.encoding ?? 'utf-16', ...(args.types ? { typeHierarchyProvider: true } : {}) },
   serverInfo: { name: 'fake-lsp', version: '1.0.0' },
 });
 
@@ -114,8 +117,74 @@ connection.onRequest('fake/slow', (_params, token) => {
 connection.onRequest('fake/stats', () => stats);
 connection.onRequest('fake/echo', (params) => params);
 
-connection.onNotification('textDocument/didOpen', (params) => stats.opened.push({ uri: params.textDocument.uri, languageId: params.textDocument.languageId, version: params.textDocument.version }));
-connection.onNotification('textDocument/didChange', () => stats.changed++);
+/** Open documents' texts (uri → text), for --publish-diagnostics and --types. */
+const texts = new Map();
+
+connection.onNotification('textDocument/didOpen', (params) => {
+  stats.opened.push({ uri: params.textDocument.uri, languageId: params.textDocument.languageId, version: params.textDocument.version });
+  texts.set(params.textDocument.uri, params.textDocument.text);
+  if (args['publish-diagnostics']) publishMarkers(params.textDocument.uri, params.textDocument.version, params.textDocument.text);
+});
+
+/** Publishes an error per `ERROR` of a text a moment later, as a server does once it has analysed the file. */
+function publishMarkers(uri, version, text) {
+  setTimeout(() => {
+    const diagnostics = [];
+    text.split('\n').forEach((line, l) => {
+      for (let at = line.indexOf('ERROR'); at >= 0; at = line.indexOf('ERROR', at + 1)) {
+        diagnostics.push({ range: { start: { line: l, character: at }, end: { line: l, character: at + 5 } }, severity: 1, code: 'F1', source: 'fake', message: 'an ERROR marker' });
+      }
+    });
+    connection.sendNotification('textDocument/publishDiagnostics', { uri, version, diagnostics });
+  }, 50);
+}
+
+/** `class NAME extends BASE` declarations of the open documents (UTF-16 columns; tests use ASCII). */
+function classes() {
+  const out = [];
+  for (const [uri, text] of texts) {
+    text.split('\n').forEach((line, l) => {
+      const m = /^class (\w+)(?: extends (\w+))?/.exec(line);
+      if (m) out.push({ uri, name: m[1], base: m[2], line: l, character: 6 });
+    });
+  }
+  return out;
+}
+const itemOf = (c) => {
+  const range = { start: { line: c.line, character: c.character }, end: { line: c.line, character: c.character + c.name.length } };
+  return { name: c.name, kind: 5, uri: c.uri, range, selectionRange: range, data: c.name };
+};
+function wordAt(uri, position) {
+  const line = (texts.get(uri) ?? '').split('\n')[position.line] ?? '';
+  let start = position.character;
+  let end = position.character;
+  while (start > 0 && /\w/.test(line[start - 1])) start--;
+  while (end < line.length && /\w/.test(line[end])) end++;
+  return line.slice(start, end);
+}
+if (args.types) {
+  connection.onRequest('textDocument/definition', (params) => {
+    const found = classes().find((c) => c.name === wordAt(params.textDocument.uri, params.position));
+    return found ? { uri: found.uri, range: itemOf(found).selectionRange } : null;
+  });
+  connection.onRequest('textDocument/prepareTypeHierarchy', (params) => {
+    const found = classes().find((c) => c.name === wordAt(params.textDocument.uri, params.position));
+    return found ? [itemOf(found)] : null;
+  });
+  connection.onRequest('typeHierarchy/supertypes', ({ item }) => {
+    const self = classes().find((c) => c.name === item.name);
+    return classes().filter((c) => c.name === self?.base).map(itemOf);
+  });
+  connection.onRequest('typeHierarchy/subtypes', ({ item }) => classes().filter((c) => c.base === item.name).map(itemOf));
+}
+connection.onNotification('textDocument/didChange', (params) => {
+  stats.changed++;
+  const text = params.contentChanges?.[0]?.text;
+  if (typeof text === 'string') {
+    texts.set(params.textDocument.uri, text);
+    if (args['publish-diagnostics']) publishMarkers(params.textDocument.uri, params.textDocument.version, text);
+  }
+});
 
 connection.onRequest('shutdown', () => (mode === 'hang' ? new Promise(() => {}) : null));
 connection.onNotification('exit', () => {

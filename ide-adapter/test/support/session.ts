@@ -28,9 +28,14 @@ export async function serversAvailable(kind: 'rust' | 'typescript' | 'both'): Pr
   return found.every((b) => b !== undefined);
 }
 
-export async function openFixtureSession(name: string): Promise<FixtureSession> {
+/**
+ * A session on a fresh copy of a fixture; `prepare` may change the copy (e.g. add a file with a
+ * deliberate error) before the servers start, leaving the shared fixture untouched.
+ */
+export async function openFixtureSession(name: string, prepare?: (root: string) => Promise<void>): Promise<FixtureSession> {
   const env = await rustOfflineEnv();
   const copy = await copyFixture(name);
+  await prepare?.(copy.root);
   const session = IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: 120_000 });
   await session.waitUntilReady({ timeoutMs: 120_000 });
   const text = (path: string): Promise<string> => readFile(join(copy.root, path), 'utf8');
