@@ -36,12 +36,17 @@
  * - the caller's environment: every `GIT_*` variable (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CONFIG_*`,
  *   `GIT_CONFIG_PARAMETERS`, `GIT_EXTERNAL_DIFF`, `GIT_PAGER`, `GIT_SSH*`, `GIT_ASKPASS`,
  *   `GIT_EXEC_PATH`…) is dropped; only the ones set here are passed. stdin is closed.
+ * - `core.worktree` in the repository's config can point the work tree anywhere (`/etc`), so a
+ *   diff would read files outside the workspace → `--work-tree` is always the folder git itself
+ *   would take absent that setting: the nearest one, from the workspace up, holding `.git`.
  * Not reachable from these subcommands, so not overridden: `core.editor`, `sequence.editor`,
  * `gpg.program`, `merge.<driver>.driver`, `uploadpack.*`, `remote.<name>.uploadpack` (needs a
  * transport). Overrides are passed as `GIT_CONFIG_COUNT` variables, the highest configuration
  * scope, which git also hands to every git it starts itself (submodule status, lazy fetch).
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { DialectError } from '../../dialect/index.js';
 import { FIXED_OVERRIDES, configEnvironment, driverOverrides } from './overrides.js';
 
@@ -101,11 +106,23 @@ export async function runGit(cwd: string, subcommand: GitSubcommand, args: reado
   return execGit(cwd, [subcommand, ...REQUIRED_FLAGS[subcommand], ...args], overrides, options);
 }
 
+/**
+ * The work tree git would use if the repository did not say otherwise: the nearest folder, from
+ * `cwd` up, that holds a `.git` folder or file (a linked work tree or a submodule has a file).
+ */
+function naturalWorkTree(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 function execGit(cwd: string, args: readonly string[], overrides: Parameters<typeof configEnvironment>[0], options: GitRunOptions): Promise<string> {
+  const workTree = naturalWorkTree(cwd);
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
-      ['--no-pager', ...args],
+      ['--no-pager', ...(workTree !== undefined ? [`--work-tree=${workTree}`] : []), ...args],
       {
         cwd,
         timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -3,7 +3,7 @@
  * diff must still be right. Each test makes a real repository (support/hostile-repo.ts) whose
  * programs leave a marker file when run, and drives the real `gitdiff` through the interpreter.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Interpreter, type Outcome } from '../../dialect/index.js';
@@ -239,6 +239,17 @@ describe('gitdiff runs no program a repository configures', () => {
     expect(repo.fired()).toEqual([]);
     expectChangeShown(repo, files);
     expect(files.map((f) => f.path)).toEqual([repo.changedPath]);
+  });
+
+  it('core.worktree pointing outside the workspace does not make git read files there', async () => {
+    const repo = hostile();
+    const elsewhere = join(repo.root, '..', 'elsewhere');
+    mkdirSync(join(elsewhere, 'src'), { recursive: true });
+    writeFileSync(join(elsewhere, repo.changedPath), 'alpha\nSECRET from outside\ngamma\n');
+    repo.config('core.worktree', elsewhere);
+    const files = await diff(repo, 'gitdiff()');
+    expect(JSON.stringify(files)).not.toContain('SECRET');
+    expectChangeShown(repo, files);
   });
 
   it('refuses caller flags that would undo a safety flag', async () => {
