@@ -23,6 +23,12 @@ export interface RenderHtmlOptions {
   readonly title?: string;
   /** The CSP nonce (base64, at least 16 characters); default: 18 random bytes. */
   readonly nonce?: string;
+  /**
+   * The origin of a page that embeds the walkthrough from another origin and should receive its
+   * messages (`https://agent.example`). Without it, messages go only to a VS Code webview or a
+   * parent page of the walkthrough's own origin (see `assets/page.js`).
+   */
+  readonly hostOrigin?: string;
 }
 
 /** The Content-Security-Policy of a page. */
@@ -46,6 +52,7 @@ export function createNonce(): string {
 export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: RenderHtmlOptions = {}): string {
   const nonce = options.nonce ?? createNonce();
   if (!/^[A-Za-z0-9+/_-]{16,}={0,2}$/.test(nonce)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, 'the nonce must be base64 with at least 16 characters');
+  const hostOrigin = options.hostOrigin !== undefined ? checkedOrigin(options.hostOrigin) : undefined;
   const context = new RenderContext(resolved);
   const model = walkthroughToJson(resolved, context);
   const hasDiagrams = resolved.diagrams.length > 0;
@@ -64,7 +71,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
           .map((w) => `<li>${w.line !== undefined ? `line ${w.line}: ` : ''}<code>${escapeHtml(w.code)}</code> ${escapeHtml(w.message)}</li>`)
           .join('')}</ul></details></section>`;
   return `<!DOCTYPE html>
-<html lang="en" data-theme="auto">
+<html lang="en" data-theme="auto"${hostOrigin !== undefined ? ` data-host-origin="${escapeHtml(hostOrigin)}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, hasDiagrams))}">
@@ -92,4 +99,18 @@ ${inlineScript(pageScript(), 'the page script')}
 </body>
 </html>
 `;
+}
+
+/** An origin as the browser writes it (`https://host:port`), or an `invalid-option` error. */
+function checkedOrigin(text: string): string {
+  let origin: string | undefined;
+  try {
+    origin = new URL(text).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin === undefined || origin === 'null' || origin !== text) {
+    throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `the host origin ${JSON.stringify(text)} is not an origin: write it as scheme://host[:port], e.g. https://agent.example`);
+  }
+  return origin;
 }

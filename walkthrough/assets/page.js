@@ -26,8 +26,42 @@
 
   // ---------------------------------------------------------------------------------------------
   // The host: a VS Code webview, a page embedding us in an iframe, or none (a plain browser tab).
+  //
+  // Messages carry what the reader does and code from the workspace, so they go to the host and
+  // nobody else — never to '*', which hands them to whatever page frames the walkthrough:
+  // - a VS Code webview: through its API (no origin involved);
+  // - a parent page of our own origin (a same-origin or srcdoc frame): to '/', our origin exactly;
+  // - a parent page of the origin the page was rendered for (`hostOrigin`, `data-host-origin`):
+  //   to that origin, so the browser drops the message should the parent be anything else;
+  // - any other parent (another site, a file:// page: opaque origins cannot be addressed) and no
+  //   parent at all: nothing is posted; actions are copied to the clipboard instead.
 
   var vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined; // eslint-disable-line no-undef
+  var hostOrigin = root.getAttribute('data-host-origin') || '';
+
+  /** Whether the parent document is of our origin (reading its location throws when it is not). */
+  function parentIsSameOrigin() {
+    try {
+      return typeof window.parent.location.href === 'string';
+    } catch (error) {
+      return false;
+    }
+  }
+
+  /** The parent's origin when the browser tells (Chromium, WebKit), else undefined. */
+  function parentOrigin() {
+    var ancestors = window.location.ancestorOrigins;
+    return ancestors && ancestors.length > 0 ? ancestors[0] : undefined;
+  }
+
+  /** The targetOrigin to post to the parent with, or null when the parent is not our host. */
+  function parentTarget() {
+    if (!window.parent || window.parent === window) return null;
+    if (parentIsSameOrigin()) return '/';
+    if (hostOrigin === '') return null;
+    var actual = parentOrigin();
+    return actual === undefined || actual === hostOrigin ? hostOrigin : null;
+  }
 
   /** Sends a message to the host; false when there is none. */
   function post(message) {
@@ -36,11 +70,10 @@
       vscode.postMessage(message);
       return true;
     }
-    if (window.parent && window.parent !== window) {
-      window.parent.postMessage(message, '*');
-      return true;
-    }
-    return false;
+    var target = parentTarget();
+    if (target === null) return false;
+    window.parent.postMessage(message, target);
+    return true;
   }
 
   function copyText(text) {
