@@ -9,9 +9,12 @@
  * violations. Style attributes cannot run script and, with `default-src 'none'`, cannot load
  * anything (no `url()` exfiltration); our own markup never uses them. Mermaid's `<style>`
  * elements get the nonce from the page script instead of relaxing `style-src-elem`.
+ *
+ * The policy is the second wall, not the only one: the page passes mermaid's SVG through DOMPurify
+ * (inlined next to mermaid) before inserting it, so a diagram runs nothing even without the CSP.
  */
 import { randomBytes } from 'node:crypto';
-import { mermaidScript, pageScript, pageStyle } from './assets.js';
+import { dompurifyScript, mermaidScript, pageScript, pageStyle } from './assets.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from './html.js';
 import { walkthroughToJson } from './json.js';
@@ -93,7 +96,7 @@ ${context.bodyHtml()}
 </div>
 <span class="wt-toast wt-global-toast" role="status" aria-live="polite" hidden></span>
 <script type="application/json" id="wt-data">${jsonForScript(model)}</script>
-${hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n` : ''}<script nonce="${nonce}">
+${hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n<script nonce="${nonce}">${inlineScript(dompurifyScript(), 'DOMPurify')}</script>\n` : ''}<script nonce="${nonce}">
 ${inlineScript(pageScript(), 'the page script')}
 </script>
 </body>

@@ -357,17 +357,24 @@
     }
   }
 
-  // Mermaid's 'strict' output is sanitized by mermaid (DOMPurify), which still keeps images and
-  // links. The page loads nothing and navigates nowhere, so those go too; script-capable elements
-  // and handler attributes are dropped again should a future mermaid let one through.
+  // Mermaid's SVG is not trusted: mermaid sanitizes diagram labels itself, but its whole output
+  // passes through DOMPurify (inlined next to mermaid) before it is inserted, so the CSP is a
+  // second wall, not the only one. The allow-list is DOMPurify's SVG and HTML profiles, plus
+  // <foreignObject> as an HTML integration point (mermaid writes labels as HTML in it); SMIL
+  // (<animate>, <set>), <use> and <script> stay out. Then the page's own rule: it loads nothing
+  // and navigates nowhere, so images, embeds and links other than in-page anchors go too.
+  var PURIFY = {
+    USE_PROFILES: { svg: true, svgFilters: true, html: true },
+    ADD_TAGS: ['foreignObject'],
+    HTML_INTEGRATION_POINTS: { foreignobject: true },
+    RETURN_DOM_FRAGMENT: true,
+  };
   var REMOVED = 'script, iframe, object, embed, img, image, video, audio, source, link, meta, base, form';
 
-  function insertSvg(output, svg) {
-    var template = document.createElement('template');
-    template.innerHTML = svg.replace(/^(<svg\b[^>]*>)<style>/, function (_, open) {
-      return open + '<style nonce="' + nonce + '">';
-    });
-    var content = template.content;
+  /** The sanitized SVG as a fragment, or null when there is no sanitizer to pass it through. */
+  function sanitizeSvg(svg) {
+    if (typeof DOMPurify === 'undefined' || !DOMPurify.isSupported) return null; // eslint-disable-line no-undef
+    var content = DOMPurify.sanitize(svg, PURIFY); // eslint-disable-line no-undef
     Array.prototype.forEach.call(content.querySelectorAll(REMOVED), function (element) { element.remove(); });
     Array.prototype.forEach.call(content.querySelectorAll('*'), function (element) {
       Array.prototype.slice.call(element.attributes).forEach(function (attribute) {
@@ -376,6 +383,16 @@
         if (name.indexOf('on') === 0 || (isLink && !/^#/.test(attribute.value.trim()))) element.removeAttribute(attribute.name);
       });
     });
+    // The <style> mermaid puts first in its SVG gets the nonce; any other <style> stays blocked.
+    var top = content.firstElementChild;
+    var first = top && top.localName === 'svg' ? top.firstElementChild : null;
+    if (first && first.localName === 'style') first.setAttribute('nonce', nonce);
+    return content;
+  }
+
+  function insertSvg(output, svg) {
+    var content = sanitizeSvg(svg);
+    if (content === null) throw new Error('the diagram sanitizer (DOMPurify) is missing from the page');
     output.replaceChildren(content);
   }
 
@@ -384,14 +401,14 @@
     var output = element.querySelector('.wt-mermaid-output');
     if (!model || !output) return Promise.resolve();
     var id = 'wt-svg-' + ++renderCounter;
-    return withNonceOnStyles(function () { return mermaid.render(id, model.source); }).then( // eslint-disable-line no-undef
-      function (result) {
+    return withNonceOnStyles(function () { return mermaid.render(id, model.source); }) // eslint-disable-line no-undef
+      .then(function (result) {
         insertSvg(output, result.svg);
         element.classList.remove('wt-mermaid-failed');
         element.classList.add('wt-mermaid-rendered');
         element.setAttribute('data-theme-rendered', theme);
-      },
-      function (error) {
+      })
+      .catch(function (error) {
         var leftover = document.getElementById('d' + id);
         if (leftover) leftover.remove();
         var message = document.createElement('span');
@@ -402,8 +419,7 @@
         box.appendChild(message);
         output.replaceChildren(box);
         element.classList.add('wt-mermaid-failed');
-      },
-    );
+      });
   }
 
   function renderDiagrams() {
