@@ -361,7 +361,7 @@
   // passes through DOMPurify (inlined next to mermaid) before it is inserted, so the CSP is a
   // second wall, not the only one. The allow-list is DOMPurify's SVG and HTML profiles, plus
   // <foreignObject> as an HTML integration point (mermaid writes labels as HTML in it); SMIL
-  // (<animate>, <set>), <use> and <script> stay out. Then the page's own rule: it loads nothing
+  // (animate, set), use and script elements stay out. Then the page's own rule: it loads nothing
   // and navigates nowhere, so images, embeds and links other than in-page anchors go too.
   var PURIFY = {
     USE_PROFILES: { svg: true, svgFilters: true, html: true },
