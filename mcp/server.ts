@@ -15,6 +15,7 @@ import { dialectReference, ideOperationDescription } from './describe.js';
 import { packageVersion, readGuidance } from './guidance.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
+import { defaultPagesFolder, preparePagesFolder } from './pages-folder.js';
 import { SessionCache } from './sessions.js';
 import { outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough } from './walkthrough-tool.js';
 
@@ -29,7 +30,11 @@ export interface DialectMcpOptions {
   readonly maxProgramLength?: number;
   /** Limits of one walkthrough (comments, diffs, links, choices, sizes); the rest keep their defaults (`walkthrough/limits.ts`). */
   readonly walkthroughLimits?: Partial<WalkthroughLimits>;
-  /** Where `present_walkthrough` writes pages. Default: a new folder under the OS temp dir. */
+  /**
+   * Where `present_walkthrough` writes pages. Default: the user's shared pages folder
+   * (`$XDG_CACHE_HOME/dialect/walkthroughs`, see `pages-folder.ts`), or, when it cannot be
+   * created, a new folder under the OS temp dir.
+   */
   readonly outputDir?: string;
   /**
    * Opens a session for a walkthrough about a folder inside the workspace. Default: a session with
@@ -138,7 +143,12 @@ export class DialectMcpServer {
       sessions: this.#sessions,
       limits,
       deadlineMs: ideContext.deadlineMs,
-      outputDir: outputDirectory(options.outputDir, () => mkdtemp(join(tmpdir(), 'dialect-walkthroughs-'))),
+      outputDir: outputDirectory(options.outputDir, () =>
+        preparePagesFolder(defaultPagesFolder()).catch((error: unknown) => {
+          log(`cannot use ${defaultPagesFolder()} for walkthrough pages (${String(error)}); writing them to a temporary folder`);
+          return mkdtemp(join(tmpdir(), 'dialect-walkthroughs-'));
+        }),
+      ),
       log,
     };
     this.mcp.registerTool(

@@ -104,8 +104,10 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     const rendered = await renderWalkthrough(content, env, { signal, limits: ctx.limits });
     const dir = await ctx.outputDir();
     pageCounter += 1;
-    const path = join(dir, `${fileStem(rendered.json.title)}-${Date.now().toString(36)}-${pageCounter}.html`);
-    await writeFile(path, rendered.html, 'utf8');
+    // Servers share the pages folder: the time, the process and a counter make the name unique,
+    // and 'wx' never overwrites another server's page.
+    const path = join(dir, `${fileStem(rendered.json.title)}-${Date.now().toString(36)}${process.pid.toString(36)}-${pageCounter}.html`);
+    await writeFile(path, rendered.html, { encoding: 'utf8', flag: 'wx' });
     const uri = pathToFileURL(path).href;
     const indexing = indexingState(session);
     const structured: PresentWalkthroughResult = { path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };

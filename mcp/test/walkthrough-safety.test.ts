@@ -3,9 +3,11 @@
  * widen what the server reads (`/`, `file:///etc`, the parent folder, `..`, a symlink inside the
  * workspace that leads out are tool errors naming the allowed folder; a real subfolder works,
  * with paths relative to it), and the 1 M-character walkthrough with 13,874 comments is refused at
- * once with the limit, no stack trace, while the server keeps answering.
+ * once with the limit, no stack trace, while the server keeps answering. Pages go to the user's
+ * pages folder (`$XDG_CACHE_HOME/dialect/walkthroughs`), where week-old pages are removed, rather
+ * than to a new temporary folder per server run.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,10 +39,21 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     await writeFile(join(root, 'sub', 'notes.txt'), 'subfolder notes\n');
     await writeFile(join(outside, 'notes.txt'), 'secret notes\n');
     await symlink(outside, join(root, 'leads-out'));
+    // A page from eight days ago and one from yesterday, in the pages folder; the server's temp dir.
+    await mkdir(pages(), { recursive: true });
+    await writeFile(join(pages(), 'walkthrough-old-1.html'), 'old');
+    await writeFile(join(pages(), 'walkthrough-recent-1.html'), 'recent');
+    await writeFile(join(pages(), 'notes.html'), 'not ours');
+    const day = 24 * 60 * 60;
+    const now = Date.now() / 1000;
+    utimesSync(join(pages(), 'walkthrough-old-1.html'), now - 8 * day, now - 8 * day);
+    utimesSync(join(pages(), 'walkthrough-recent-1.html'), now - day, now - day);
+    utimesSync(join(pages(), 'notes.html'), now - 30 * day, now - 30 * day);
+    await mkdir(join(base, 'tmp'));
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliEntry, 'mcp', '--workspace', root],
-      env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: join(base, 'cache') },
+      env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: join(base, 'cache'), TMPDIR: join(base, 'tmp') },
       stderr: 'pipe',
       cwd: repoRoot,
     });
@@ -53,6 +66,7 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     if (base !== undefined) await rm(base, { recursive: true, force: true });
   });
 
+  const pages = (): string => join(base, 'cache', 'dialect', 'walkthroughs');
   const present = async (content: string, baseUri: string) => {
     const result = asResult(await client.callTool({ name: 'present_walkthrough', arguments: { content, baseUri } }, undefined, { timeout: 120_000 }));
     return { result, text: textOf(result), data: result.structuredContent as PresentWalkthroughResult | undefined };
@@ -79,9 +93,8 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     expect(text).toContain(`is outside the server's workspace (it leads to ${outside} through a symbolic link)`);
   });
 
-  it('nothing outside was read: no page was written for the refused calls', () => {
-    const pages = join(base, 'cache', 'dialect', 'walkthroughs');
-    expect(existsSync(pages) ? readdirSync(pages) : []).toEqual([]);
+  it('no page was written for the refused calls', () => {
+    expect(readdirSync(pages()).sort()).toEqual(['notes.html', 'walkthrough-old-1.html', 'walkthrough-recent-1.html']);
   });
 
   it('the workspace and a real subfolder work; paths are relative to the folder given', async () => {
@@ -90,6 +103,10 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     expect(atRoot.data?.counts).toMatchObject({ comments: 1, resolved: 1 });
     expect(atRoot.data?.workspace).toBe(root);
     expect(atRoot.text).toContain('Everything resolved.');
+    // Written to the user's pages folder, where the week-old page is gone; nothing in the temp dir.
+    expect(atRoot.data?.path.startsWith(`${pages()}/walkthrough-notes-`)).toBe(true);
+    expect(readdirSync(pages()).filter((n) => !n.startsWith('walkthrough-notes-')).sort()).toEqual(['notes.html', 'walkthrough-recent-1.html']);
+    expect(readdirSync(join(base, 'tmp')).filter((n) => n.startsWith('dialect-walkthroughs-'))).toEqual([]);
 
     const inSub = await present(readsNotes, pathToFileURL(join(root, 'sub')).href);
     expect(inSub.result.isError).toBeUndefined();
