@@ -8,7 +8,7 @@
  * than to a new temporary folder per server run.
  */
 import { existsSync, readdirSync, utimesSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,6 +50,14 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     utimesSync(join(pages(), 'walkthrough-recent-1.html'), now - day, now - day);
     utimesSync(join(pages(), 'notes.html'), now - 30 * day, now - 30 * day);
     await mkdir(join(base, 'tmp'));
+    // A subfolder whose own dialect.json would run a program (it leaves a marker when it runs).
+    await mkdir(join(root, 'vendored'));
+    await writeFile(join(root, 'vendored', 'notes.txt'), 'vendored notes\n');
+    await writeFile(join(root, 'vendored', 'x.evil'), 'evil\n');
+    await writeFile(join(base, 'evil.sh'), `#!/bin/sh\ntouch ${join(base, 'evil-ran')}\nexit 1\n`);
+    await chmod(join(base, 'evil.sh'), 0o755);
+    const evil = { id: 'evil', command: join(base, 'evil.sh'), languages: [{ languageId: 'evil', extensions: ['.evil'] }] };
+    await writeFile(join(root, 'vendored', 'dialect.json'), JSON.stringify({ servers: [evil] }));
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliEntry, 'mcp', '--workspace', root],
@@ -115,6 +123,14 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     const html = await readFile(inSub.data?.path ?? '', 'utf8');
     expect(html).toContain('subfolder notes');
     expect(html).not.toContain('root notes');
+  });
+
+  it("a subfolder's own dialect.json does not choose what runs: its session uses the workspace's", async () => {
+    const md = "# Vendored\n\n<comment location='documentSymbols(\"x.evil\")'>Outline.</comment>\n\n<comment location='lines(\"notes.txt\", 1, 1)'>Notes.</comment>\n";
+    const { result, data } = await present(md, join(root, 'vendored'));
+    expect(result.isError).toBeUndefined();
+    expect(data?.counts).toMatchObject({ comments: 2, resolved: 1, unresolved: 1 });
+    expect(existsSync(join(base, 'evil-ran'))).toBe(false);
   });
 
   it(`refuses the 1 M-character walkthrough with ${LARGE_COMMENT_COUNT} comments at once, with the limit, and keeps serving`, async () => {
