@@ -142,7 +142,9 @@ function problemsOf(json: WalkthroughJson): PresentWalkthroughResult['problems']
     if (c.status === 'resolved') return [];
     if (c.status === 'ambiguous') {
       const choices = (c.choices ?? []).map((ch) => ({ label: ch.label, where: `${ch.location.path}:${ch.location.line}`, ...(ch.program !== undefined ? { program: ch.program } : {}) }));
-      return [{ id: c.id, line: c.line, status: 'ambiguous', location: c.expression, message: c.ambiguity ?? 'several locations match', choices }];
+      const more = c.omitted ?? 0;
+      const message = `${c.ambiguity ?? 'several locations match'}${more > 0 ? `; only the first ${choices.length} are listed (${more} more)` : ''}`;
+      return [{ id: c.id, line: c.line, status: 'ambiguous', location: c.expression, message, choices }];
     }
     return [{ id: c.id, line: c.line, status: 'unresolved', location: c.expression, message: c.error?.message ?? 'the location did not resolve', ...(c.error !== undefined ? { error: c.error.text } : {}) }];
   });

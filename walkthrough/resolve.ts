@@ -140,7 +140,7 @@ async function resolveComment(
       }));
       const shown = candidates.slice(0, maxChoices);
       const choices = await Promise.all(shown.map(async (c) => ({ ...c, location: await display(c.location) })));
-      resolution = { status: 'ambiguous', message: `${locations.length} locations match`, choices };
+      resolution = { status: 'ambiguous', message: `${locations.length} locations match`, choices, ...omitted(shown.length, candidates.length) };
       return { element, resolution, notes: [...outcome.notes, ...choicesNote(shown.length, candidates.length)] };
     }
     case 'ambiguity': {
@@ -160,11 +160,16 @@ async function resolveComment(
       // Only the shown choices are read from disk: a reference list can have thousands of places.
       const shown = candidates.slice(0, maxChoices);
       const choices = await Promise.all(shown.map(async (c) => ({ ...c, location: await display(c.location) })));
-      resolution = { status: 'ambiguous', message: outcome.message, choices };
+      resolution = { status: 'ambiguous', message: outcome.message, choices, ...omitted(shown.length, candidates.length) };
       return { element, resolution, notes: [...outcome.notes, ...choicesNote(shown.length, candidates.length)] };
     }
   }
   return { element, resolution, notes: outcome.notes };
+}
+
+/** `omitted` of an ambiguous resolution whose choices were cut. */
+function omitted(shown: number, total: number): { omitted?: number } {
+  return shown < total ? { omitted: total - shown } : {};
 }
 
 /** The note on a comment whose choices were cut at the limit (none when all are shown). */

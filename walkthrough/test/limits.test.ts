@@ -52,13 +52,15 @@ describe('walkthrough limits', () => {
     const total = locateAll(RUST_APP, 'User').length;
     expect(total).toBeGreaterThan(5);
     const md = "<comment location='findAll(\"User\")'>Every use.</comment>\n";
-    const { resolved, json } = await renderWalkthrough(md, fixtureEnvironment(RUST_APP), { limits: walkthroughLimits({ maxChoicesPerComment: 5 }) });
+    const { resolved, json, summary } = await renderWalkthrough(md, fixtureEnvironment(RUST_APP), { limits: walkthroughLimits({ maxChoicesPerComment: 5 }) });
     const comment = resolved.comments[0];
     if (comment?.resolution.status !== 'ambiguous') throw new Error('expected an ambiguous comment');
     expect(comment.resolution.choices).toHaveLength(5);
     expect(comment.resolution.message).toBe(`${total} locations match`);
     expect(comment.notes).toContain(`only the first 5 of ${total} places are listed (the limit maxChoicesPerComment); narrow the location (add file:, kind: or line:, or pick(…, n)) to place this comment`);
     expect(json.comments[0]?.notes.some((n) => n.includes('only the first 5'))).toBe(true);
+    expect(json.comments[0]?.omitted).toBe(total - 5);
+    expect(summary).toContain(`… and ${total - 5} more (only 5 are listed: the limit maxChoicesPerComment)`);
     const all = await renderWalkthrough(md, fixtureEnvironment(RUST_APP));
     const r = all.resolved.comments[0]?.resolution;
     expect(r?.status === 'ambiguous' ? r.choices.length : 0).toBe(Math.min(total, DEFAULT_WALKTHROUGH_LIMITS.maxChoicesPerComment));
