@@ -63,7 +63,7 @@ export function isInside(root: string, absolute: string): boolean {
 
 export interface SessionCacheOptions {
   readonly open: (workspaceRoot: string) => IdeSession | Promise<IdeSession>;
-  /** How many sessions for other folders may be open at once. */
+  /** How many sessions for subfolders may be open at once. */
   readonly max: number;
   readonly log: (line: string) => void;
 }
@@ -71,7 +71,7 @@ export interface SessionCacheOptions {
 export class SessionCache {
   readonly #main: IdeSession;
   readonly #options: SessionCacheOptions;
-  /** Other folders' sessions (opening or open), least recently used first. */
+  /** Subfolders' sessions (opening or open), least recently used first. */
   readonly #others = new Map<string, Promise<IdeSession>>();
   readonly #closing = new Set<Promise<void>>();
   #closed = false;

@@ -35,6 +35,7 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     outside = join(base, 'outside');
     await mkdir(join(root, 'sub'), { recursive: true });
     await mkdir(outside);
+    await mkdir(`${root}-sibling`);
     await writeFile(join(root, 'notes.txt'), 'root notes\n');
     await writeFile(join(root, 'sub', 'notes.txt'), 'subfolder notes\n');
     await writeFile(join(outside, 'notes.txt'), 'secret notes\n');
@@ -87,6 +88,7 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     ['the parent folder', () => join(root, '..')],
     ['the parent folder as a file:// URI', () => pathToFileURL(join(root, '..')).href],
     ['..', () => '..'],
+    ['a sibling whose name starts with the workspace name', () => `${root}-sibling`],
     ['a symlink inside the workspace that leads out', () => join(root, 'leads-out')],
     ['a path through that symlink', () => `${join(root, 'leads-out')}/`],
   ])('%s is a tool error that names the allowed folder', async (_, baseUri) => {
