@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { environmentFor, renderWalkthroughFile, WalkthroughError, WalkthroughErrorCode } from '../walkthrough/index.js';
+import { environmentFor, loadWalkthroughFile, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough } from '../walkthrough/index.js';
 import { showControls } from '../dialect/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
@@ -32,6 +32,19 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   const file = resolve(options.file);
   if (!existsSync(file)) throw new UsageError(`the walkthrough ${options.file} does not exist`, 'usage: dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html]');
   const s = styles(useColor(io.stderr, io.env));
+  // Read and checked against the limits before any language server starts: a walkthrough that is
+  // too large is refused at once, with the limit and how to split it.
+  let loaded: LoadedWalkthrough;
+  try {
+    loaded = await loadWalkthroughFile(file);
+  } catch (error) {
+    if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
+    if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.LimitExceeded) {
+      io.stderr.write(`${s.red('dialect walkthrough:')} ${options.file}: ${error.message}\n`);
+      return ExitCode.Error;
+    }
+    throw error;
+  }
   const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true });
   const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
@@ -44,10 +57,13 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     if (interrupt.interrupted) return interrupt.exitCode;
     let rendered;
     try {
-      rendered = await renderWalkthroughFile(file, environmentFor(cli.session), { signal: interrupt.signal });
+      rendered = await renderWalkthroughDocument(loaded.document, environmentFor(cli.session), { signal: interrupt.signal, title: loaded.title });
     } catch (error) {
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.Cancelled) return interrupt.exitCode;
-      if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
+      if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.LimitExceeded) {
+        io.stderr.write(`${s.red('dialect walkthrough:')} ${options.file}: ${error.message}\n`);
+        return ExitCode.Error;
+      }
       throw error;
     }
     io.stderr.write(`${showControls(rendered.summary)}\n`);

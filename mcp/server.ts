@@ -9,13 +9,15 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { IdeSession } from '../ide-adapter/index.js';
+import { IdeSession, loadWorkspaceConfig } from '../ide-adapter/index.js';
+import { walkthroughLimits, type WalkthroughLimits } from '../walkthrough/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
 import { packageVersion, readGuidance } from './guidance.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
+import { defaultPagesFolder, preparePagesFolder } from './pages-folder.js';
 import { SessionCache } from './sessions.js';
-import { DEFAULT_MAX_WALKTHROUGH_LENGTH, outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough } from './walkthrough-tool.js';
+import { outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough } from './walkthrough-tool.js';
 
 /** The server's name and version as clients see them. */
 export const SERVER_NAME = 'dialect';
@@ -26,20 +28,25 @@ export interface DialectMcpOptions {
   readonly deadlineMs?: number;
   /** Largest program accepted, in characters. Default 1,000,000. */
   readonly maxProgramLength?: number;
-  /** Largest walkthrough accepted, in characters. Default 1,000,000. */
-  readonly maxWalkthroughLength?: number;
-  /** Where `present_walkthrough` writes pages. Default: a new folder under the OS temp dir. */
+  /** Limits of one walkthrough (comments, diffs, links, choices, sizes); the rest keep their defaults (`walkthrough/limits.ts`). */
+  readonly walkthroughLimits?: Partial<WalkthroughLimits>;
+  /**
+   * Where `present_walkthrough` writes pages. Default: the user's shared pages folder
+   * (`$XDG_CACHE_HOME/dialect/walkthroughs`, see `pages-folder.ts`), or, when it cannot be
+   * created, a new folder under the OS temp dir.
+   */
   readonly outputDir?: string;
   /**
-   * Opens a session for a walkthrough about another folder. Default: `IdeSession.openConfigured`
-   * (the folder's `dialect.json` servers included) with `sessionEnv` and `readyTimeoutMs`.
+   * Opens a session for a walkthrough about a folder inside the workspace. Default: a session with
+   * the servers of the *workspace's* `dialect.json` (never one found in the subfolder: a tool
+   * argument must not choose which commands run), `sessionEnv` and `readyTimeoutMs`.
    */
   readonly openSession?: (workspaceRoot: string) => IdeSession | Promise<IdeSession>;
   /** Environment for the language servers of sessions this server opens. */
   readonly sessionEnv?: Readonly<Record<string, string>>;
   /** `readyTimeoutMs` of sessions this server opens. Default 30 s. */
   readonly readyTimeoutMs?: number;
-  /** How many sessions for other folders may stay open. Default 4. */
+  /** How many sessions for subfolders may stay open. Default 4. */
   readonly maxExtraSessions?: number;
   /** Diagnostic lines (never stdout: that is the protocol). Default: dropped. */
   readonly log?: (line: string) => void;
@@ -73,7 +80,12 @@ export class DialectMcpServer {
         const opened =
           options.openSession !== undefined
             ? await options.openSession(root)
-            : await IdeSession.openConfigured({ workspaceRoot: root, readyTimeoutMs, ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}) });
+            : IdeSession.open({
+                workspaceRoot: root,
+                readyTimeoutMs,
+                definitions: (await loadWorkspaceConfig(session.workspace.root)).servers,
+                ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}),
+              });
         watchStartup(opened);
         return opened;
       },
@@ -126,10 +138,17 @@ export class DialectMcpServer {
       ({ program }, extra) => track(() => runIdeOperation(ideContext, program, extra)),
     );
 
+    const limits = walkthroughLimits(options.walkthroughLimits);
     const walkthroughContext = {
       sessions: this.#sessions,
+      limits,
       deadlineMs: ideContext.deadlineMs,
-      outputDir: outputDirectory(options.outputDir, () => mkdtemp(join(tmpdir(), 'dialect-walkthroughs-'))),
+      outputDir: outputDirectory(options.outputDir, () =>
+        preparePagesFolder(defaultPagesFolder()).catch((error: unknown) => {
+          log(`cannot use ${defaultPagesFolder()} for walkthrough pages (${String(error)}); writing them to a temporary folder`);
+          return mkdtemp(join(tmpdir(), 'dialect-walkthroughs-'));
+        }),
+      ),
       log,
     };
     this.mcp.registerTool(
@@ -137,7 +156,7 @@ export class DialectMcpServer {
       {
         title: 'Present a code walkthrough',
         description: readGuidance('present-walkthrough.md').trim(),
-        inputSchema: presentWalkthroughInputSchema(options.maxWalkthroughLength ?? DEFAULT_MAX_WALKTHROUGH_LENGTH),
+        inputSchema: presentWalkthroughInputSchema(limits.maxMarkdownChars),
         outputSchema: presentWalkthroughOutputSchema,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },

@@ -1,11 +1,12 @@
 /**
  * IDE sessions by workspace folder: the server's own session for its workspace, and sessions
- * opened on demand for other folders (a walkthrough whose `baseUri` is another project). Those
- * are cached and reused, the least recently used is shut down when too many are open, and all
- * of them are shut down when the server closes.
+ * opened on demand for folders inside it (a walkthrough whose `baseUri` is a subfolder, whose
+ * paths are relative to that subfolder). Nothing outside the server's workspace ever gets a
+ * session. Sessions are cached and reused, the least recently used is shut down when too many are
+ * open, and all of them are shut down when the server closes.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IdeSession } from '../ide-adapter/index.js';
 
@@ -14,36 +15,55 @@ export class ToolInputError extends Error {
   override readonly name = 'ToolInputError';
 }
 
-/** An absolute folder path from a path or a `file://` URI. Throws {@link ToolInputError}. */
-export async function folderFromUri(baseUri: string): Promise<string> {
+/**
+ * The folder a tool argument names (a path or a `file://` URI), confined to the server's
+ * workspace: the workspace itself or a folder inside it, after resolving symlinks. Anything else
+ * — `/`, `file:///etc`, `..`, a symlink inside the workspace that leads out — is refused, so no
+ * argument can widen what the server reads. Throws {@link ToolInputError}.
+ */
+export async function folderFromUri(baseUri: string, workspaceRoot: string): Promise<string> {
   const text = baseUri.trim();
-  if (text === '') throw new ToolInputError('"baseUri" is empty: pass the absolute path (or file:// URI) of the workspace folder the walkthrough is about');
+  const allowed = `pass the server's workspace ${workspaceRoot} (as a path or file:// URI) or a folder inside it`;
+  if (text === '') throw new ToolInputError(`"baseUri" is empty: ${allowed}`);
   let path: string;
   if (/^file:/i.test(text)) {
     try {
       path = fileURLToPath(text);
     } catch (error) {
-      throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is not a valid file URI (${(error as Error).message}); pass an absolute path such as /home/me/project`);
+      throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is not a valid file URI (${(error as Error).message}); ${allowed}`);
     }
   } else if (/^[a-z][a-z0-9+.-]+:\/\//i.test(text)) {
-    throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is not a local folder: pass an absolute path or a file:// URI`);
+    throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is not a local folder: ${allowed}`);
   } else {
-    if (!isAbsolute(text)) throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is relative: pass the absolute path of the workspace folder, e.g. /home/me/project`);
+    if (!isAbsolute(text)) throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is relative: ${allowed}`);
     path = resolve(text);
   }
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch {
-    throw new ToolInputError(`"baseUri" ${JSON.stringify(text)}: the folder ${path} does not exist`);
+  const outside = (where: string): ToolInputError =>
+    new ToolInputError(
+      `"baseUri" ${JSON.stringify(text)} is outside the server's workspace${where}. This server reads only ${workspaceRoot}: ${allowed}. ` +
+        'To present a walkthrough about another project, run a Dialect MCP server with --workspace on that project.',
+    );
+  // Real paths decide (an alias of the workspace through a symlink is the workspace), but a
+  // path outside only ever gets "outside": the answer tells nothing about what exists there.
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) {
+    if (!isInside(workspaceRoot, path)) throw outside('');
+    throw new ToolInputError(`"baseUri" ${JSON.stringify(text)}: the folder ${path} does not exist; ${allowed}`);
   }
-  if (!(await stat(real)).isDirectory()) throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is a file, not a folder: pass the workspace folder`);
+  if (!isInside(workspaceRoot, real)) throw outside(isInside(workspaceRoot, path) ? ` (it leads to ${real} through a symbolic link)` : '');
+  if (!(await stat(real)).isDirectory()) throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is a file, not a folder: ${allowed}`);
   return real;
+}
+
+/** Whether an absolute path is `root` or lies inside it (lexically). */
+export function isInside(root: string, absolute: string): boolean {
+  const rel = relative(root, absolute);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 export interface SessionCacheOptions {
   readonly open: (workspaceRoot: string) => IdeSession | Promise<IdeSession>;
-  /** How many sessions for other folders may be open at once. */
+  /** How many sessions for subfolders may be open at once. */
   readonly max: number;
   readonly log: (line: string) => void;
 }
@@ -51,7 +71,7 @@ export interface SessionCacheOptions {
 export class SessionCache {
   readonly #main: IdeSession;
   readonly #options: SessionCacheOptions;
-  /** Other folders' sessions (opening or open), least recently used first. */
+  /** Subfolders' sessions (opening or open), least recently used first. */
   readonly #others = new Map<string, Promise<IdeSession>>();
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
@@ -61,13 +81,20 @@ export class SessionCache {
     this.#options = options;
   }
 
+  /** The server's workspace root: every session's folder is this or inside it. */
+  get workspaceRoot(): string {
+    return this.#main.workspace.root;
+  }
+
   /**
-   * The session for a folder (an absolute, symlink-free path). Concurrent calls for a new folder
+   * The session for a folder (an absolute, symlink-free path inside the workspace). Concurrent calls for a new folder
    * share one session; a folder whose session failed to open (say, an invalid `dialect.json`) is
    * tried again on the next call.
    */
   async sessionFor(root: string): Promise<IdeSession> {
     if (root === this.#main.workspace.root) return this.#main;
+    // The second wall behind folderFromUri: no session is ever opened outside the workspace.
+    if (!isInside(this.#main.workspace.root, root)) throw new ToolInputError(`${root} is outside the server's workspace ${this.#main.workspace.root}`);
     if (this.#closed) throw new ToolInputError('the server is shutting down');
     const existing = this.#others.get(root);
     if (existing !== undefined) {

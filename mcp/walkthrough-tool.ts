@@ -1,7 +1,8 @@
 /**
  * The `present_walkthrough` tool: parses the walkthrough markdown, resolves every comment's
- * location with the IDE session of `baseUri` (the server's own session when it is the server's
- * workspace, else a cached session for that folder), renders the HTML page into the output folder
+ * location with the IDE session of `baseUri` — the server's workspace or a folder inside it (the
+ * server's own session for its workspace, else a cached session for that subfolder, whose paths
+ * are relative to it); nothing outside the workspace is ever read — renders the HTML page into the output folder
  * and answers with the page's path and URI plus every comment that did not resolve or was
  * ambiguous (with the programs that fix it), so the agent can correct and present it again.
  */
@@ -11,14 +12,12 @@ import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
-import { environmentFor, renderWalkthrough, type WalkthroughJson } from '../walkthrough/index.js';
+import { environmentFor, renderWalkthrough, WalkthroughError, WalkthroughErrorCode, type WalkthroughJson, type WalkthroughLimits } from '../walkthrough/index.js';
 import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { folderFromUri, ToolInputError, type SessionCache } from './sessions.js';
 
-/** Default largest walkthrough, in characters. */
-export const DEFAULT_MAX_WALKTHROUGH_LENGTH = 1_000_000;
-
+/** The arguments of `present_walkthrough`; `content` longer than `maxLength` is refused by the schema. */
 export function presentWalkthroughInputSchema(maxLength: number) {
   return {
     content: z
@@ -28,7 +27,7 @@ export function presentWalkthroughInputSchema(maxLength: number) {
             ? 'missing the argument "content": pass the walkthrough as markdown (see the resource walkthrough-format.md)'
             : '"content" must be a string of markdown (see the resource walkthrough-format.md)',
       })
-      .max(maxLength, { error: `the walkthrough is longer than ${maxLength} characters; split it into several walkthroughs` })
+      .max(maxLength, { error: `the walkthrough is longer than ${maxLength} characters (the limit maxMarkdownChars); split it into several walkthroughs (one per topic, module or change) and present them one after another` })
       .describe('The walkthrough: markdown with <comment location="…">, <action button="…">, <mermaid> and <gitdiff range="…"> elements (or their ```comment / ```action / ```mermaid / ```gitdiff fenced forms). See walkthrough-format.md.'),
     baseUri: z
       .string({
@@ -37,7 +36,7 @@ export function presentWalkthroughInputSchema(maxLength: number) {
             ? 'missing the argument "baseUri": pass the absolute path (or file:// URI) of the workspace folder the walkthrough is about'
             : '"baseUri" must be a string: the absolute path (or file:// URI) of the workspace folder',
       })
-      .describe('The workspace folder the walkthrough is about (absolute path or file:// URI); paths in the walkthrough are relative to it.'),
+      .describe("The folder the walkthrough is about (absolute path or file:// URI): the server's workspace or a folder inside it; paths in the walkthrough are relative to it."),
   };
 }
 
@@ -82,6 +81,8 @@ export interface WalkthroughToolContext {
   readonly outputDir: () => Promise<string>;
   /** Longest one comment's location may take to evaluate; the whole walkthrough gets twice that. */
   readonly deadlineMs: number;
+  /** How much work one walkthrough may cause. */
+  readonly limits: WalkthroughLimits;
   readonly log: (line: string) => void;
 }
 
@@ -94,17 +95,19 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
   const signal = AbortSignal.any([extra.signal, overall]);
   let unsubscribe: (() => void) | undefined;
   try {
-    const root = await folderFromUri(baseUri);
+    const root = await folderFromUri(baseUri, ctx.sessions.workspaceRoot);
     const session = await ctx.sessions.sessionFor(root);
     progress.report(`resolving the walkthrough's locations in ${root}`);
     if (progress.enabled) unsubscribe = session.backend.onStatus((text) => progress.report(text));
     // Each location gets the ide_operation deadline: one slow query becomes one unresolved comment.
     const env = environmentFor({ workspace: session.workspace, evaluate: (program, options) => session.evaluate(program, { ...options, deadlineMs: ctx.deadlineMs }) });
-    const rendered = await renderWalkthrough(content, env, { signal });
+    const rendered = await renderWalkthrough(content, env, { signal, limits: ctx.limits });
     const dir = await ctx.outputDir();
     pageCounter += 1;
-    const path = join(dir, `${fileStem(rendered.json.title)}-${Date.now().toString(36)}-${pageCounter}.html`);
-    await writeFile(path, rendered.html, 'utf8');
+    // Servers share the pages folder: the time, the process and a counter make the name unique,
+    // and 'wx' never overwrites another server's page.
+    const path = join(dir, `${fileStem(rendered.json.title)}-${Date.now().toString(36)}${process.pid.toString(36)}-${pageCounter}.html`);
+    await writeFile(path, rendered.html, { encoding: 'utf8', flag: 'wx' });
     const uri = pathToFileURL(path).href;
     const indexing = indexingState(session);
     const structured: PresentWalkthroughResult = { path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };
@@ -116,6 +119,8 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {
     if (error instanceof ToolInputError) return toolError(error.message);
+    // A walkthrough over a limit (or otherwise refused) is the caller's to fix: the message says how.
+    if (error instanceof WalkthroughError && error.code !== WalkthroughErrorCode.Cancelled) return toolError(error.message);
     if (error instanceof DialectError) return toolError(`${error.message}${error.hint !== undefined ? ` (${error.hint})` : ''}`);
     if (extra.signal.aborted) return toolError('present_walkthrough was cancelled');
     if (overall.aborted) return toolError(`present_walkthrough did not finish within ${(2 * ctx.deadlineMs) / 1000} s; the language servers may still be indexing — try again shortly, or use fewer comments`);
@@ -137,7 +142,9 @@ function problemsOf(json: WalkthroughJson): PresentWalkthroughResult['problems']
     if (c.status === 'resolved') return [];
     if (c.status === 'ambiguous') {
       const choices = (c.choices ?? []).map((ch) => ({ label: ch.label, where: `${ch.location.path}:${ch.location.line}`, ...(ch.program !== undefined ? { program: ch.program } : {}) }));
-      return [{ id: c.id, line: c.line, status: 'ambiguous', location: c.expression, message: c.ambiguity ?? 'several locations match', choices }];
+      const more = c.omitted ?? 0;
+      const message = `${c.ambiguity ?? 'several locations match'}${more > 0 ? `; only the first ${choices.length} are listed (${more} more)` : ''}`;
+      return [{ id: c.id, line: c.line, status: 'ambiguous', location: c.expression, message, choices }];
     }
     return [{ id: c.id, line: c.line, status: 'unresolved', location: c.expression, message: c.error?.message ?? 'the location did not resolve', ...(c.error !== undefined ? { error: c.error.text } : {}) }];
   });

@@ -1,6 +1,6 @@
 /**
- * The files inlined into every page: the page script and stylesheet (`walkthrough/assets/`) and
- * mermaid from its npm package. Read on first use and kept for the process's lifetime.
+ * The files inlined into every page: the page script and stylesheet (`walkthrough/assets/`), and
+ * for pages with diagrams mermaid and DOMPurify (which cleans mermaid's SVG) from their npm packages. Read on first use and kept for the process's lifetime.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,14 +44,31 @@ export function mermaidPath(): string {
   }
 }
 
+/** The path of DOMPurify's browser bundle in the installed package. */
+export function dompurifyPath(): string {
+  try {
+    return require.resolve('dompurify/dist/purify.min.js');
+  } catch (error) {
+    throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, 'the dompurify package is not installed (npm install dompurify)', { cause: error });
+  }
+}
+
+/** DOMPurify's browser bundle: the page passes every diagram's SVG through it before inserting it. */
+export function dompurifyScript(): string {
+  return cached('dompurify', () => read(dompurifyPath(), 'DOMPurify'));
+}
+
+/** Mermaid's browser bundle. */
 export function mermaidScript(): string {
   return cached('mermaid', () => read(mermaidPath(), 'mermaid'));
 }
 
+/** `assets/page.js`. */
 export function pageScript(): string {
   return cached('page.js', () => read(`${assetsDirectory()}page.js`, 'the page script'));
 }
 
+/** `assets/page.css`. */
 export function pageStyle(): string {
   return cached('page.css', () => read(`${assetsDirectory()}page.css`, 'the page stylesheet'));
 }

@@ -39,6 +39,8 @@ export const WalkthroughErrorCode = {
   /** The walkthrough file could not be read. */
   ReadFailed: 'read-failed',
   InvalidOption: 'invalid-option',
+  /** The walkthrough is larger than a limit of `limits.ts` (too many comments, too long, too large a page). */
+  LimitExceeded: 'limit-exceeded',
 } as const;
 
 export type WalkthroughErrorCode = (typeof WalkthroughErrorCode)[keyof typeof WalkthroughErrorCode];

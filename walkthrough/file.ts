@@ -2,12 +2,13 @@
  * One call from markdown (a string or a file) to everything a caller shows: the page, the JSON
  * model and the agent summary. This is what `dialect walkthrough render FILE.md` uses.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 import { walkthroughToJson, type WalkthroughJson } from './json.js';
-import type { ResolvedWalkthrough } from './model.js';
+import { checkElementCounts, checkMarkdownSize, checkPageSize, checkResolvedSize, DEFAULT_WALKTHROUGH_LIMITS, pageTooLarge, type WalkthroughLimits } from './limits.js';
+import type { ResolvedWalkthrough, WalkthroughDocument } from './model.js';
 import { parseWalkthrough } from './parse.js';
 import { RenderContext } from './render-context.js';
 import { renderWalkthroughHtml, type RenderHtmlOptions } from './render-html.js';
@@ -25,29 +26,84 @@ export interface RenderedWalkthrough {
   readonly summary: string;
 }
 
-/** Parses, resolves and renders walkthrough markdown. */
+/**
+ * Parses markdown within the limits: its length is checked before parsing, the number of
+ * comments, diffs and links after (before any of them runs). Throws a `limit-exceeded`
+ * `WalkthroughError`.
+ */
+export function parseWithinLimits(markdown: string, limits: WalkthroughLimits = DEFAULT_WALKTHROUGH_LIMITS): WalkthroughDocument {
+  checkMarkdownSize(markdown.length, limits);
+  const document = parseWalkthrough(markdown);
+  checkElementCounts(document, limits);
+  return document;
+}
+
+/**
+ * Parses, resolves and renders walkthrough markdown. A walkthrough over one of the limits
+ * (`options.limits`, default {@link DEFAULT_WALKTHROUGH_LIMITS}) is refused with a
+ * `limit-exceeded` `WalkthroughError` as early as the limit can be checked: the length before
+ * parsing, the element counts before any query runs, the page size before the page is built.
+ */
 export async function renderWalkthrough(markdown: string, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
-  const resolved = await resolveWalkthrough(parseWalkthrough(markdown), env, options);
+  return renderWalkthroughDocument(parseWithinLimits(markdown, options.limits), env, options);
+}
+
+/** Resolves and renders a parsed walkthrough (see {@link renderWalkthrough}). */
+export async function renderWalkthroughDocument(document: WalkthroughDocument, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
+  const limits = options.limits ?? DEFAULT_WALKTHROUGH_LIMITS;
+  const resolved = await resolveWalkthrough(document, env, { ...options, limits });
+  checkResolvedSize(resolved, limits);
+  let html: string;
+  try {
+    html = renderWalkthroughHtml(resolved, options);
+  } catch (error) {
+    // The estimate above should prevent it; should it not, a too-long string is still the limit.
+    if (error instanceof RangeError) throw pageTooLarge(limits);
+    throw error;
+  }
+  checkPageSize(html.length, limits);
   return {
     resolved,
-    html: renderWalkthroughHtml(resolved, options),
+    html,
     json: walkthroughToJson(resolved, new RenderContext(resolved)),
     summary: summarizeWalkthrough(resolved),
   };
 }
 
-/** Reads a walkthrough file and renders it; the title defaults to its first heading, else the file name. */
-export async function renderWalkthroughFile(path: string, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
+/** A walkthrough file, read and parsed within the limits, with its title. */
+export interface LoadedWalkthrough {
+  readonly document: WalkthroughDocument;
+  /** The first heading, else the file name. */
+  readonly title: string;
+}
+
+/**
+ * Reads and parses a walkthrough file within the limits (a file far over the size limit is not
+ * even read). Throws `read-failed` or `limit-exceeded` `WalkthroughError`s.
+ */
+export async function loadWalkthroughFile(path: string, limits: WalkthroughLimits = DEFAULT_WALKTHROUGH_LIMITS): Promise<LoadedWalkthrough> {
   let markdown: string;
   try {
+    // A file of more bytes than 3 × the limit has more characters than the limit (UTF-8 takes
+    // at most 3 bytes per UTF-16 unit): refuse it without reading it.
+    const { size } = await stat(path);
+    if (size > UTF8_BYTES_PER_UNIT * limits.maxMarkdownChars) checkMarkdownSize(Math.ceil(size / UTF8_BYTES_PER_UNIT), limits, 'at least ');
     markdown = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof WalkthroughError) throw error;
     throw new WalkthroughError(WalkthroughErrorCode.ReadFailed, `cannot read the walkthrough ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const fallbackTitle = basename(path, extname(path));
-  const title = options.title ?? parseTitle(markdown) ?? fallbackTitle;
-  return renderWalkthrough(markdown, env, { ...options, title });
+  return { document: parseWithinLimits(markdown, limits), title: parseTitle(markdown) ?? basename(path, extname(path)) };
 }
+
+/** Reads a walkthrough file and renders it; the title defaults to its first heading, else the file name. */
+export async function renderWalkthroughFile(path: string, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
+  const { document, title } = await loadWalkthroughFile(path, options.limits);
+  return renderWalkthroughDocument(document, env, { ...options, title: options.title ?? title });
+}
+
+/** The most UTF-8 bytes one UTF-16 code unit takes. */
+const UTF8_BYTES_PER_UNIT = 3;
 
 function parseTitle(markdown: string): string | undefined {
   return /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];

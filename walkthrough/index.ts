@@ -11,10 +11,13 @@ export { resolveWalkthrough, describeLink, CommentErrorCode, type ResolveOptions
 export { renderWalkthroughHtml, contentSecurityPolicy, createNonce, type RenderHtmlOptions } from './render-html.js';
 export { walkthroughToJson, WALKTHROUGH_JSON_VERSION, type CommentJson, type WalkthroughJson } from './json.js';
 export { summarizeWalkthrough } from './summary.js';
-export { renderWalkthrough, renderWalkthroughFile, type RenderWalkthroughOptions, type RenderedWalkthrough } from './file.js';
+export {
+  loadWalkthroughFile, parseWithinLimits, renderWalkthrough, renderWalkthroughDocument, renderWalkthroughFile, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
+} from './file.js';
 export { environmentFor, type WalkthroughSession } from './environment.js';
 export type { GitDiffRequest, WalkthroughEnvironment } from './environment-types.js';
 export { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
+export { DEFAULT_WALKTHROUGH_LIMITS, walkthroughLimits, type WalkthroughLimits } from './limits.js';
 export { DEFAULT_ICON, ICON_NAMES, iconEmoji } from './icons.js';
 export { ELEMENT_NAMES, ELEMENT_SYNTAX } from './elements.js';
 export { parseFileHref } from './links.js';

@@ -26,6 +26,8 @@ export interface CommentJson {
   readonly choices?: readonly LocationChoice[];
   /** For ambiguous comments: what the ambiguity is. */
   readonly ambiguity?: string;
+  /** For ambiguous comments with more places than `choices` lists: how many more. */
+  readonly omitted?: number;
   readonly error?: { readonly code: string; readonly message: string; readonly text: string };
   readonly notes: readonly string[];
 }
@@ -90,7 +92,7 @@ export function walkthroughToJson(resolved: ResolvedWalkthrough, context: Render
       case 'resolved':
         return { ...base, locations: [r.location] };
       case 'ambiguous':
-        return { ...base, locations: r.choices.map((choice) => choice.location), choices: r.choices, ambiguity: r.message };
+        return { ...base, locations: r.choices.map((choice) => choice.location), choices: r.choices, ambiguity: r.message, ...(r.omitted !== undefined ? { omitted: r.omitted } : {}) };
       case 'unresolved':
         return { ...base, locations: [], error: r.error };
     }

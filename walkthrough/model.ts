@@ -113,7 +113,13 @@ export interface LocationChoice {
 
 export type CommentResolution =
   | { readonly status: 'resolved'; readonly location: CodeLocation }
-  | { readonly status: 'ambiguous'; readonly message: string; readonly choices: readonly LocationChoice[] }
+  | {
+      readonly status: 'ambiguous';
+      readonly message: string;
+      readonly choices: readonly LocationChoice[];
+      /** How many more places matched than `choices` lists (cut at `maxChoicesPerComment`). */
+      readonly omitted?: number;
+    }
   | { readonly status: 'unresolved'; readonly error: { readonly code: string; readonly message: string; readonly text: string } };
 
 export type CommentStatus = CommentResolution['status'];

@@ -9,9 +9,12 @@
  * violations. Style attributes cannot run script and, with `default-src 'none'`, cannot load
  * anything (no `url()` exfiltration); our own markup never uses them. Mermaid's `<style>`
  * elements get the nonce from the page script instead of relaxing `style-src-elem`.
+ *
+ * The policy is the second wall, not the only one: the page passes mermaid's SVG through DOMPurify
+ * (inlined next to mermaid) before inserting it, so a diagram runs nothing even without the CSP.
  */
 import { randomBytes } from 'node:crypto';
-import { mermaidScript, pageScript, pageStyle } from './assets.js';
+import { dompurifyScript, mermaidScript, pageScript, pageStyle } from './assets.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from './html.js';
 import { walkthroughToJson } from './json.js';
@@ -23,6 +26,12 @@ export interface RenderHtmlOptions {
   readonly title?: string;
   /** The CSP nonce (base64, at least 16 characters); default: 18 random bytes. */
   readonly nonce?: string;
+  /**
+   * The origin of a page that embeds the walkthrough from another origin and should receive its
+   * messages (`https://agent.example`). Without it, messages go only to a VS Code webview or a
+   * parent page of the walkthrough's own origin (see `assets/page.js`).
+   */
+  readonly hostOrigin?: string;
 }
 
 /** The Content-Security-Policy of a page. */
@@ -46,6 +55,7 @@ export function createNonce(): string {
 export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: RenderHtmlOptions = {}): string {
   const nonce = options.nonce ?? createNonce();
   if (!/^[A-Za-z0-9+/_-]{16,}={0,2}$/.test(nonce)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, 'the nonce must be base64 with at least 16 characters');
+  const hostOrigin = options.hostOrigin !== undefined ? checkedOrigin(options.hostOrigin) : undefined;
   const context = new RenderContext(resolved);
   const model = walkthroughToJson(resolved, context);
   const hasDiagrams = resolved.diagrams.length > 0;
@@ -64,7 +74,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
           .map((w) => `<li>${w.line !== undefined ? `line ${w.line}: ` : ''}<code>${escapeHtml(w.code)}</code> ${escapeHtml(w.message)}</li>`)
           .join('')}</ul></details></section>`;
   return `<!DOCTYPE html>
-<html lang="en" data-theme="auto">
+<html lang="en" data-theme="auto"${hostOrigin !== undefined ? ` data-host-origin="${escapeHtml(hostOrigin)}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, hasDiagrams))}">
@@ -86,10 +96,24 @@ ${context.bodyHtml()}
 </div>
 <span class="wt-toast wt-global-toast" role="status" aria-live="polite" hidden></span>
 <script type="application/json" id="wt-data">${jsonForScript(model)}</script>
-${hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n` : ''}<script nonce="${nonce}">
+${hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n<script nonce="${nonce}">${inlineScript(dompurifyScript(), 'DOMPurify')}</script>\n` : ''}<script nonce="${nonce}">
 ${inlineScript(pageScript(), 'the page script')}
 </script>
 </body>
 </html>
 `;
+}
+
+/** An origin as the browser writes it (`https://host:port`), or an `invalid-option` error. */
+function checkedOrigin(text: string): string {
+  let origin: string | undefined;
+  try {
+    origin = new URL(text).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin === undefined || origin === 'null' || origin !== text) {
+    throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `the host origin ${JSON.stringify(text)} is not an origin: write it as scheme://host[:port], e.g. https://agent.example`);
+  }
+  return origin;
 }

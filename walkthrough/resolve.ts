@@ -6,6 +6,7 @@ import { DialectError, printValue, renderOutcome, type Outcome } from '../dialec
 import { locationsOf, type Location } from '../ide-adapter/model.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
+import { checkElementCounts, DEFAULT_WALKTHROUGH_LIMITS, type WalkthroughLimits } from './limits.js';
 import { DEFAULT_CONTEXT_LINES, describeValue, formatCodeLocation, toCodeLocation } from './locations.js';
 import type {
   ActionElement, CommentElement, CommentResolution, FileLink, GitDiffElement, LocationChoice, MermaidElement, ResolvedComment, ResolvedDiff,
@@ -23,13 +24,21 @@ export interface ResolveOptions {
   readonly signal?: AbortSignal;
   /** Lines of context around each location. Default 3. */
   readonly contextLines?: number;
+  /** How much work the walkthrough may cause. Default {@link DEFAULT_WALKTHROUGH_LIMITS}. */
+  readonly limits?: WalkthroughLimits;
 }
 
-/** Resolves a parsed walkthrough. Rejects only when cancelled (`WalkthroughError` `cancelled`). */
+/**
+ * Resolves a parsed walkthrough. Rejects only when cancelled (`WalkthroughError` `cancelled`) or
+ * when the walkthrough has more comments, diffs or links than the limits allow (`limit-exceeded`,
+ * before any query runs).
+ */
 export async function resolveWalkthrough(document: WalkthroughDocument, env: WalkthroughEnvironment, options: ResolveOptions = {}): Promise<ResolvedWalkthrough> {
   const { signal } = options;
   const contextLines = options.contextLines ?? DEFAULT_CONTEXT_LINES;
+  const limits = options.limits ?? DEFAULT_WALKTHROUGH_LIMITS;
   throwIfCancelled(signal);
+  checkElementCounts(document, limits);
   // The same expression twice is evaluated once.
   const evaluations = new Map<string, Promise<Outcome | { failed: unknown }>>();
   const evaluate = (expression: string): Promise<Outcome | { failed: unknown }> => {
@@ -45,7 +54,7 @@ export async function resolveWalkthrough(document: WalkthroughDocument, env: Wal
   const linesEnv = fileOnceReader(env);
   const diffs = elements.filter((e): e is GitDiffElement => e.kind === 'gitdiff');
   const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
-    Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines))),
+    Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines, limits.maxChoicesPerComment))),
     Promise.all(diffs.map((d) => resolveDiff(d, env, signal))),
     Promise.all(document.links.map((l) => resolveLink(l, env, signal))),
   ]);
@@ -94,6 +103,7 @@ async function resolveComment(
   evaluate: (expression: string) => Promise<Outcome | { failed: unknown }>,
   env: WalkthroughEnvironment,
   contextLines: number,
+  maxChoices: number,
 ): Promise<ResolvedComment> {
   const unresolved = (code: string, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
   const expression = element.location;
@@ -123,41 +133,49 @@ async function resolveComment(
       }
       const list = outcome.value;
       const pickable = Array.isArray(list) && list.length === locations.length && list.every((v) => locationsOf(v).length === 1);
-      const choices = await Promise.all(
-        locations.map(async (l, i) => ({
-          label: pickable ? describeValue(list[i]) : `${l.path}:${l.start.line}`,
-          ...(pickable ? { program: `pick(${expression}, ${i + 1})` } : {}),
-          location: await display(l),
-        })),
-      );
-      resolution = { status: 'ambiguous', message: `${locations.length} locations match`, choices };
-      break;
+      const candidates = locations.map((l, i) => ({
+        label: pickable ? describeValue(list[i]) : `${l.path}:${l.start.line}`,
+        ...(pickable ? { program: `pick(${expression}, ${i + 1})` } : {}),
+        location: l,
+      }));
+      const shown = candidates.slice(0, maxChoices);
+      const choices = await Promise.all(shown.map(async (c) => ({ ...c, location: await display(c.location) })));
+      resolution = { status: 'ambiguous', message: `${locations.length} locations match`, choices, ...omitted(shown.length, candidates.length) };
+      return { element, resolution, notes: [...outcome.notes, ...choicesNote(shown.length, candidates.length)] };
     }
     case 'ambiguity': {
-      const choices = (
-        await Promise.all(
-          outcome.refinements.map((r) => {
-            const locations = dedupe(locationsOf(r.value));
-            return Promise.all(
-              locations.map(async (l, i) => ({
-                label: locations.length === 1 ? r.label : `${r.label} (${l.path}:${l.start.line})`,
-                program: locations.length === 1 || !Array.isArray(r.value) ? r.program : `pick(${r.program}, ${i + 1})`,
-                location: await display(l),
-              })),
-            );
-          }),
-        )
-      ).flat();
-      if (choices.length === 0) return unresolved(CommentErrorCode.NoLocation, `${outcome.message}; none of the candidates is a code location`, renderOutcome(outcome), outcome.notes);
-      if (choices.length === 1 && choices[0] !== undefined) {
-        resolution = { status: 'resolved', location: choices[0].location };
+      const candidates = outcome.refinements.flatMap((r) => {
+        const locations = dedupe(locationsOf(r.value));
+        return locations.map((l, i) => ({
+          label: locations.length === 1 ? r.label : `${r.label} (${l.path}:${l.start.line})`,
+          program: locations.length === 1 || !Array.isArray(r.value) ? r.program : `pick(${r.program}, ${i + 1})`,
+          location: l,
+        }));
+      });
+      if (candidates.length === 0) return unresolved(CommentErrorCode.NoLocation, `${outcome.message}; none of the candidates is a code location`, renderOutcome(outcome), outcome.notes);
+      if (candidates.length === 1 && candidates[0] !== undefined) {
+        resolution = { status: 'resolved', location: await display(candidates[0].location) };
         return { element, resolution, notes: [...outcome.notes, `the expression was ambiguous (${outcome.message}), but only one candidate is a code location`] };
       }
-      resolution = { status: 'ambiguous', message: outcome.message, choices };
-      break;
+      // Only the shown choices are read from disk: a reference list can have thousands of places.
+      const shown = candidates.slice(0, maxChoices);
+      const choices = await Promise.all(shown.map(async (c) => ({ ...c, location: await display(c.location) })));
+      resolution = { status: 'ambiguous', message: outcome.message, choices, ...omitted(shown.length, candidates.length) };
+      return { element, resolution, notes: [...outcome.notes, ...choicesNote(shown.length, candidates.length)] };
     }
   }
   return { element, resolution, notes: outcome.notes };
+}
+
+/** `omitted` of an ambiguous resolution whose choices were cut. */
+function omitted(shown: number, total: number): { omitted?: number } {
+  return shown < total ? { omitted: total - shown } : {};
+}
+
+/** The note on a comment whose choices were cut at the limit (none when all are shown). */
+function choicesNote(shown: number, total: number): string[] {
+  if (shown >= total) return [];
+  return [`only the first ${shown} of ${total} places are listed (the limit maxChoicesPerComment); narrow the location (add file:, kind: or line:, or pick(…, n)) to place this comment`];
 }
 
 function dedupe(locations: readonly Location[]): Location[] {

@@ -32,6 +32,8 @@ export function summarizeWalkthrough(resolved: ResolvedWalkthrough): string {
         out.push(`    ${i + 1}. ${choice.label} — ${choice.location.path}:${choice.location.line}`);
         if (choice.program !== undefined) out.push(`       ${choice.program}`);
       });
+      const more = c.resolution.omitted ?? 0;
+      if (more > 0) out.push(`    … and ${more} more (only ${c.resolution.choices.length} are listed: the limit maxChoicesPerComment); narrow the location with file:, kind: or line:`);
     }
   }
   if (unresolved.length > 0) {

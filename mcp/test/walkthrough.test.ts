@@ -1,10 +1,10 @@
 /**
  * `present_walkthrough` through a real MCP client against real language servers: the page is
  * written, the summary lists ambiguous and unresolved comments with the programs that fix them,
- * the fixed walkthrough resolves, and a `baseUri` of another folder gets its own cached session
+ * the fixed walkthrough resolves, and a `baseUri` of a subfolder gets its own cached session
  * that is shut down with the server.
  */
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,13 +48,17 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
   let f: FixtureSession;
   let c: Connected;
   let out: Awaited<ReturnType<typeof tempDir>>;
-  let other: Awaited<ReturnType<typeof copyFixture>>;
+  /** A TypeScript project inside the Rust workspace: a subfolder with its own session. */
+  let other: { root: string };
   const opened: IdeSession[] = [];
 
   beforeAll(async () => {
     f = await openFixtureSession('rust-app');
     out = await tempDir('pages');
-    other = await copyFixture('ts-app');
+    const ts = await copyFixture('ts-app');
+    other = { root: join(f.root, 'ts-app') };
+    await cp(ts.root, other.root, { recursive: true });
+    await ts.dispose();
     c = await connect(f.session, {
       outputDir: out.path,
       deadlineMs: 90_000,
@@ -69,7 +73,6 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
   afterAll(async () => {
     await c?.close();
     await f?.dispose();
-    await other?.dispose();
     await out?.dispose();
   });
 
@@ -131,7 +134,7 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
     expect(textOf(remote.result)).toContain('not a local folder');
   });
 
-  it('another folder gets its own session, reused across calls and shut down with the server', async () => {
+  it('a subfolder gets its own session, reused across calls and shut down with the server', async () => {
     const md = '# TS\n\n<comment location="findDefinition(`maxBy`)">Generic.</comment>\n';
     const first = await present(md, other.root);
     expect(first.data.counts).toMatchObject({ comments: 1, resolved: 1 });

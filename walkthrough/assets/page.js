@@ -26,8 +26,42 @@
 
   // ---------------------------------------------------------------------------------------------
   // The host: a VS Code webview, a page embedding us in an iframe, or none (a plain browser tab).
+  //
+  // Messages carry what the reader does and code from the workspace, so they go to the host and
+  // nobody else — never to '*', which hands them to whatever page frames the walkthrough:
+  // - a VS Code webview: through its API (no origin involved);
+  // - a parent page of our own origin (a same-origin or srcdoc frame): to '/', our origin exactly;
+  // - a parent page of the origin the page was rendered for (`hostOrigin`, `data-host-origin`):
+  //   to that origin, so the browser drops the message should the parent be anything else;
+  // - any other parent (another site, a file:// page: opaque origins cannot be addressed) and no
+  //   parent at all: nothing is posted; actions are copied to the clipboard instead.
 
   var vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined; // eslint-disable-line no-undef
+  var hostOrigin = root.getAttribute('data-host-origin') || '';
+
+  /** Whether the parent document is of our origin (reading its location throws when it is not). */
+  function parentIsSameOrigin() {
+    try {
+      return typeof window.parent.location.href === 'string';
+    } catch (error) {
+      return false;
+    }
+  }
+
+  /** The parent's origin when the browser tells (Chromium, WebKit), else undefined. */
+  function parentOrigin() {
+    var ancestors = window.location.ancestorOrigins;
+    return ancestors && ancestors.length > 0 ? ancestors[0] : undefined;
+  }
+
+  /** The targetOrigin to post to the parent with, or null when the parent is not our host. */
+  function parentTarget() {
+    if (!window.parent || window.parent === window) return null;
+    if (parentIsSameOrigin()) return '/';
+    if (hostOrigin === '') return null;
+    var actual = parentOrigin();
+    return actual === undefined || actual === hostOrigin ? hostOrigin : null;
+  }
 
   /** Sends a message to the host; false when there is none. */
   function post(message) {
@@ -36,11 +70,10 @@
       vscode.postMessage(message);
       return true;
     }
-    if (window.parent && window.parent !== window) {
-      window.parent.postMessage(message, '*');
-      return true;
-    }
-    return false;
+    var target = parentTarget();
+    if (target === null) return false;
+    window.parent.postMessage(message, target);
+    return true;
   }
 
   function copyText(text) {
@@ -324,17 +357,24 @@
     }
   }
 
-  // Mermaid's 'strict' output is sanitized by mermaid (DOMPurify), which still keeps images and
-  // links. The page loads nothing and navigates nowhere, so those go too; script-capable elements
-  // and handler attributes are dropped again should a future mermaid let one through.
+  // Mermaid's SVG is not trusted: mermaid sanitizes diagram labels itself, but its whole output
+  // passes through DOMPurify (inlined next to mermaid) before it is inserted, so the CSP is a
+  // second wall, not the only one. The allow-list is DOMPurify's SVG and HTML profiles, plus
+  // <foreignObject> as an HTML integration point (mermaid writes labels as HTML in it); SMIL
+  // (animate, set), use and script elements stay out. Then the page's own rule: it loads nothing
+  // and navigates nowhere, so images, embeds and links other than in-page anchors go too.
+  var PURIFY = {
+    USE_PROFILES: { svg: true, svgFilters: true, html: true },
+    ADD_TAGS: ['foreignObject'],
+    HTML_INTEGRATION_POINTS: { foreignobject: true },
+    RETURN_DOM_FRAGMENT: true,
+  };
   var REMOVED = 'script, iframe, object, embed, img, image, video, audio, source, link, meta, base, form';
 
-  function insertSvg(output, svg) {
-    var template = document.createElement('template');
-    template.innerHTML = svg.replace(/^(<svg\b[^>]*>)<style>/, function (_, open) {
-      return open + '<style nonce="' + nonce + '">';
-    });
-    var content = template.content;
+  /** The sanitized SVG as a fragment, or null when there is no sanitizer to pass it through. */
+  function sanitizeSvg(svg) {
+    if (typeof DOMPurify === 'undefined' || !DOMPurify.isSupported) return null; // eslint-disable-line no-undef
+    var content = DOMPurify.sanitize(svg, PURIFY); // eslint-disable-line no-undef
     Array.prototype.forEach.call(content.querySelectorAll(REMOVED), function (element) { element.remove(); });
     Array.prototype.forEach.call(content.querySelectorAll('*'), function (element) {
       Array.prototype.slice.call(element.attributes).forEach(function (attribute) {
@@ -343,6 +383,16 @@
         if (name.indexOf('on') === 0 || (isLink && !/^#/.test(attribute.value.trim()))) element.removeAttribute(attribute.name);
       });
     });
+    // The <style> mermaid puts first in its SVG gets the nonce; any other <style> stays blocked.
+    var top = content.firstElementChild;
+    var first = top && top.localName === 'svg' ? top.firstElementChild : null;
+    if (first && first.localName === 'style') first.setAttribute('nonce', nonce);
+    return content;
+  }
+
+  function insertSvg(output, svg) {
+    var content = sanitizeSvg(svg);
+    if (content === null) throw new Error('the diagram sanitizer (DOMPurify) is missing from the page');
     output.replaceChildren(content);
   }
 
@@ -351,14 +401,14 @@
     var output = element.querySelector('.wt-mermaid-output');
     if (!model || !output) return Promise.resolve();
     var id = 'wt-svg-' + ++renderCounter;
-    return withNonceOnStyles(function () { return mermaid.render(id, model.source); }).then( // eslint-disable-line no-undef
-      function (result) {
+    return withNonceOnStyles(function () { return mermaid.render(id, model.source); }) // eslint-disable-line no-undef
+      .then(function (result) {
         insertSvg(output, result.svg);
         element.classList.remove('wt-mermaid-failed');
         element.classList.add('wt-mermaid-rendered');
         element.setAttribute('data-theme-rendered', theme);
-      },
-      function (error) {
+      })
+      .catch(function (error) {
         var leftover = document.getElementById('d' + id);
         if (leftover) leftover.remove();
         var message = document.createElement('span');
@@ -369,8 +419,7 @@
         box.appendChild(message);
         output.replaceChildren(box);
         element.classList.add('wt-mermaid-failed');
-      },
-    );
+      });
   }
 
   function renderDiagrams() {

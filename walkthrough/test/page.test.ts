@@ -53,7 +53,8 @@ describe('the page', () => {
       nonce,
     );
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-    expect(scripts).toEqual(['<script type="application/json" id="wt-data">', `<script nonce="${nonce}">`, `<script nonce="${nonce}">`]);
+    // The data, mermaid, DOMPurify (for mermaid's SVG) and the page script.
+    expect(scripts).toEqual(['<script type="application/json" id="wt-data">', `<script nonce="${nonce}">`, `<script nonce="${nonce}">`, `<script nonce="${nonce}">`]);
     const outsideScripts = html.replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/g, '$1</script>');
     expect(outsideScripts.match(/<style\b[^>]*>/g)).toEqual([`<style nonce="${nonce}">`]);
     const body = html.slice(html.indexOf('<body>'), html.indexOf('<script'));
