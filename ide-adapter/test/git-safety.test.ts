@@ -247,6 +247,7 @@ describe('gitdiff runs no program a repository configures', () => {
     mkdirSync(join(elsewhere, 'src'), { recursive: true });
     writeFileSync(join(elsewhere, repo.changedPath), 'alpha\nSECRET from outside\ngamma\n');
     repo.config('core.worktree', elsewhere);
+    repo.write(repo.changedPath, CHANGED_TEXT);
     const files = await diff(repo, 'gitdiff()');
     expect(JSON.stringify(files)).not.toContain('SECRET');
     expectChangeShown(repo, files);
