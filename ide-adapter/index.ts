@@ -9,6 +9,7 @@ export { LspBackend, type LspBackendOptions } from './lsp-backend.js';
 export * from './model.js';
 export { searchWorkspace, walkFiles, type SearchOptions, type SearchResult } from './search.js';
 export { ignoreRulesFor, isIgnored } from './walk.js';
+export { isInside } from './confine.js';
 export { IdeSession, type IdeSessionOptions, type SessionEvaluateOptions } from './session.js';
 export { Workspace, WorkspaceCode } from './workspace.js';
 export { presentOutcome, presentValue, type PresentOptions } from './present.js';

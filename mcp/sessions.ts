@@ -6,9 +6,9 @@
  * open, and all of them are shut down when the server closes.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { IdeSession } from '../ide-adapter/index.js';
+import { isInside, type IdeSession } from '../ide-adapter/index.js';
 
 /** A problem with what the caller passed (shown to the agent as a tool error). */
 export class ToolInputError extends Error {
@@ -53,12 +53,6 @@ export async function folderFromUri(baseUri: string, workspaceRoot: string): Pro
   if (!isInside(workspaceRoot, real)) throw outside(isInside(workspaceRoot, path) ? ` (it leads to ${real} through a symbolic link)` : '');
   if (!(await stat(real)).isDirectory()) throw new ToolInputError(`"baseUri" ${JSON.stringify(text)} is a file, not a folder: ${allowed}`);
   return real;
-}
-
-/** Whether an absolute path is `root` or lies inside it (lexically). */
-export function isInside(root: string, absolute: string): boolean {
-  const rel = relative(root, absolute);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 export interface SessionCacheOptions {
