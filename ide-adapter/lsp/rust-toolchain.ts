@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { killGroup, probeCandidate, type ProbeResult, type ResolvedBinary } from './discovery.js';
 
 /** An environment as child processes get it; `undefined` values are left out. */
@@ -64,17 +64,26 @@ function unique(candidates: (string | undefined)[]): string[] {
   return [...new Set(candidates.filter((c): c is string => c !== undefined && c.trim() !== ''))];
 }
 
+/** Every `name` on PATH, in order (not only the first: the first may be a broken proxy). */
+function allOnPath(name: string, env: ToolEnv): string[] {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, name))
+    .filter((path) => existsSync(path));
+}
+
 /**
  * Cargo candidates in priority order: the `CARGO` variable (what cargo and rust-analyzer honour),
- * `cargo` on PATH, then `$CARGO_HOME/bin/cargo` (rust-analyzer looks there too).
+ * every `cargo` on PATH, then `$CARGO_HOME/bin/cargo` (rust-analyzer looks there too).
  */
 export function cargoCandidates(env: ToolEnv): string[] {
-  return unique([env.CARGO, 'cargo', join(cargoHomeBin(env), 'cargo')]);
+  return unique([env.CARGO, ...allOnPath('cargo', env), join(cargoHomeBin(env), 'cargo')]);
 }
 
 /** rustc candidates for a cargo: `RUSTC`, the rustc next to that cargo (same toolchain), PATH, `$CARGO_HOME/bin`. */
 export function rustcCandidates(env: ToolEnv, cargoPath: string): string[] {
-  return unique([env.RUSTC, join(dirname(cargoPath), 'rustc'), 'rustc', join(cargoHomeBin(env), 'rustc')]);
+  return unique([env.RUSTC, join(dirname(cargoPath), 'rustc'), ...allOnPath('rustc', env), join(cargoHomeBin(env), 'rustc')]);
 }
 
 /**
