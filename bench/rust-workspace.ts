@@ -106,7 +106,7 @@ export async function benchRustWorkspace(): Promise<string> {
     const s = (times: number[]): string => `${fmt.ms(summarize(times).median / 1000)} s`;
     const refs = (found: number[]): string => `${Math.min(...found)}–${Math.max(...found)} of ${calls}`;
     return [
-      `### Language servers: a ${CRATES}-crate Cargo workspace whose dependencies cannot be fetched`,
+      `### Language servers: a Cargo workspace of ${CRATES} crates whose dependencies cannot be fetched`,
       '',
       `A generated workspace of ${CRATES} crates in nested folders (\`crates/…\`, \`apps/app\`): \`bench-base\` depends on \`serde = "1"\` (no lockfile, no cache, no network) and defines \`Meter::reading\`; the ${CRATES - 1} other crates depend on it by path and call \`reading()\` ${calls} times in all. Cold starts, ${REPETITIONS} each of Dialect and the baseline, interleaved (medians), and one of rust-analyzer alone. std is loaded through the offline aid in every run, so most of each start is rust-analyzer indexing std and priming its caches; Dialect's extra time is the toolchain probe and \`cargo metadata\` (about 0.6 s) and the first reference search, which type-checks the ${CRATES - 1} calling crates.`,
       '',

@@ -45,12 +45,14 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
  * the empty answer says nothing about the name, so it must not read as "not found".
  */
 export function workspaceNotLoaded(name: string, completeness: Completeness): DialectError {
-  const unloaded = completeness.unloaded ?? [];
-  // The one-time warnings usually say why (e.g. no working cargo); repeat them here, where it matters.
-  const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers'));
+  const trim = (text: string): string => text.trim().replace(/\.+$/, '');
+  const unloaded = (completeness.unloaded ?? []).map(trim);
+  // The one-time warnings usually say why (e.g. no working cargo); repeat them here, where it
+  // matters, leaving out the ones that only restate the server's own message.
+  const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers') && !unloaded.some((u) => u.includes(trim(w))));
   return new DialectError({
     code: IndexCode.WorkspaceNotLoaded,
-    message: `${JSON.stringify(name)} cannot be looked up: ${unloaded.join('; ')}${why.length > 0 ? `. ${why.join(' ')}` : ''}`,
+    message: `${JSON.stringify(name)} cannot be looked up: ${unloaded.join('; ')}${why.length > 0 ? ` — ${why.join(' ')}` : ''}`,
     hint: 'fix what the message names and start again; until then search(".", "…") finds text',
   });
 }
