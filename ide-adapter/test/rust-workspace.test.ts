@@ -230,3 +230,55 @@ describe.skipIf(binary === undefined)('finding a working cargo', () => {
     }
   });
 });
+
+describe('the generated project description (pure)', () => {
+  const pkg = (name: string, dir: string, extra: Partial<CargoMetadata['packages'][number]> = {}): CargoMetadata['packages'][number] => ({
+    id: `path+file://${dir}#${name}@1.2.3`,
+    name,
+    version: '1.2.3',
+    edition: '2021',
+    manifest_path: `${dir}/Cargo.toml`,
+    dependencies: [],
+    targets: [{ name: name.replace(/-/g, '_'), kind: ['lib'], src_path: `${dir}/src/lib.rs`, edition: '2021' }],
+    ...extra,
+  });
+
+  it('follows features through dep:, dep/feature and weak dep?/feature, and links optional dependencies only when enabled', () => {
+    const app = pkg('app', '/w/app', {
+      features: { default: ['fast'], fast: ['dep:engine', 'engine/simd', 'logger?/color'], unused: ['dep:extra'] },
+      dependencies: [
+        { name: 'engine', path: '/w/engine', optional: true, kind: null, uses_default_features: false, features: [] },
+        { name: 'logger', path: '/w/logger', optional: true, kind: null, features: [] },
+        { name: 'extra', path: '/w/extra', optional: true, kind: null, features: [] },
+        { name: 'fixtures', path: '/w/fixtures', kind: 'dev', features: [] },
+        { name: 'regex', source: 'registry+https://github.com/rust-lang/crates.io-index', kind: null, features: [] },
+      ],
+      targets: [
+        { name: 'app', kind: ['lib'], src_path: '/w/app/src/lib.rs' },
+        { name: 'integration', kind: ['test'], src_path: '/w/app/tests/integration.rs' },
+        { name: 'build-script-build', kind: ['custom-build'], src_path: '/w/app/build.rs' },
+      ],
+    });
+    const engine = pkg('engine', '/w/engine', { features: { default: ['std'], std: [], simd: [] } });
+    const metadata: CargoMetadata = {
+      packages: [app, engine, pkg('logger', '/w/logger', { features: { color: [] } }), pkg('extra', '/w/extra'), pkg('fixtures', '/w/fixtures')],
+      workspace_members: [app.id, engine.id],
+    };
+    const { project, missing } = projectFromMetadata(metadata);
+    const crate = (name: string) => project.crates.find((c) => c.display_name === name);
+    const features = (name: string) => crate(name)?.cfg.filter((c) => c.startsWith('feature=')).sort();
+    const deps = (name: string) => crate(name)?.deps.map((d) => d.name).sort();
+    expect(features('app')).toEqual(['feature="default"', 'feature="fast"']);
+    // engine: `default` is a member's own default (members are roots); `simd` comes from app's feature.
+    expect(features('engine')).toEqual(['feature="default"', 'feature="simd"', 'feature="std"']);
+    expect(features('logger')).toEqual([]); // weak: logger is not enabled, so its feature is not either
+    expect(deps('app')).toEqual(['engine']); // logger and extra are optional and off; fixtures is dev-only
+    expect(deps('integration')).toEqual(['app', 'engine', 'fixtures']);
+    expect(crate('build-script-build')).toBeUndefined();
+    expect(crate('app')?.cfg).toContain('test');
+    expect(crate('logger')?.cfg).not.toContain('test'); // not a workspace member
+    expect(missing).toEqual(['regex (of app)']);
+    // Dependencies come before their dependents.
+    expect(project.crates.findIndex((c) => c.display_name === 'engine')).toBeLessThan(project.crates.findIndex((c) => c.display_name === 'app'));
+  });
+});
