@@ -139,7 +139,9 @@ const RUST_ANALYZER_CONFIG = {
 /**
  * rust-analyzer. Candidates: `DIALECT_RUST_ANALYZER`, `rust-analyzer` on PATH, Debian's
  * `/usr/bin/rust-analyzer`, rustup's `~/.cargo/bin/rust-analyzer` (may be a proxy without the
- * component: discovery probes `--version`, never assumes).
+ * component: discovery probes `--version`, never assumes). Before it starts, `prepare` finds a
+ * working cargo/rustc and, when cargo cannot resolve the workspace offline, hands it a generated
+ * project description (see `rust-workspace.ts`).
  */
 export const rustAnalyzerServer: ServerDefinition = {
   id: 'rust-analyzer',
