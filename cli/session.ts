@@ -212,6 +212,9 @@ export class CliSession {
     if (servers.length === 0) return { ok: true, text: 'no language server needed for this workspace (text search and files still work)' };
     const bad = servers.filter((s) => s.state !== 'ready');
     if (bad.length > 0) return { ok: false, text: bad.map((s) => s.text).join(' · ') };
+    // A server that finished but reports itself degraded is usable, but never "ready".
+    const state = (s: (typeof servers)[number]): string => (s.degraded !== undefined ? `degraded (${s.degraded.split('\n')[0] ?? ''})` : 'ready');
+    if (servers.some((s) => s.degraded !== undefined)) return { ok: true, text: servers.map((s) => `${s.name} ${state(s)}`).join(', ') };
     return { ok: true, text: `${servers.map((s) => s.name).join(', ')} ready` };
   }
 

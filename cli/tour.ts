@@ -94,7 +94,7 @@ export async function runTour(options: TourOptions): Promise<number> {
         return ExitCode.Error;
       }
     } else {
-      io.stdout.write(`${s.green('✓')} ${s.dim(`${settled.text} after ${formatDuration(performance.now() - started)}${ready ? '' : ' (still indexing; answers may be incomplete)'}`)}\n`);
+      io.stdout.write(`${s.green('✓')} ${s.dim(`${settled.text} after ${formatDuration(performance.now() - started)}${ready ? '' : ' (answers may be incomplete)'}`)}\n`);
     }
     const steps = bundled ? FIXTURE_STEPS : await discoverSteps(cli, interrupt.signal);
     let healthy = true;

@@ -107,12 +107,16 @@ export interface DiagnosticReport {
 
 /** Whether the answers are complete: a server that is still indexing may miss things. */
 export interface Completeness {
-  /** True when every server that was asked had finished indexing. */
+  /** True when every server that was asked had finished indexing and none reports itself degraded. */
   readonly complete: boolean;
   /** One line per server that was not ready, e.g. `rust-analyzer: indexing 45% (crates)`. */
   readonly pending: readonly string[];
   /** One-time warnings the user should see (e.g. the standard library could not be loaded). */
   readonly warnings: readonly string[];
+  /** One line per server that finished but reports itself degraded, e.g. `rust-analyzer: degraded (…)`. */
+  readonly degraded?: readonly string[];
+  /** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */
+  readonly unloaded?: readonly string[];
 }
 
 /** The status of one language server, for `.servers` and progress displays. */
@@ -124,6 +128,8 @@ export interface ServerInfo {
   readonly languages: readonly string[];
   readonly memoryBytes?: number;
   readonly pid?: number;
+  /** The server's report that it runs degraded (e.g. rust-analyzer's health message); answers are then incomplete. */
+  readonly degraded?: string;
 }
 
 /** Language intelligence over one workspace. */

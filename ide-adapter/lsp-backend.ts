@@ -393,10 +393,13 @@ export class LspBackend implements IdeBackend {
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];
+    const unhealthy = all.filter((s, i) => reports[i]?.health !== undefined);
     return {
-      complete: reports.every((r) => r.ready),
+      complete: reports.every((r) => r.ready && r.health === undefined),
       pending: reports.filter((r) => !r.ready).map((r) => r.summary),
       warnings: [...none, ...all.flatMap((s) => s.warnings)],
+      degraded: unhealthy.map((s) => s.status.text),
+      unloaded: unhealthy.filter((s) => s.health?.level === 'error').map((s) => `${s.definition.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`),
     };
   }
 
@@ -409,6 +412,7 @@ export class LspBackend implements IdeBackend {
       languages: this.#definitions.find((d) => d.id === s.id)?.languages.map((l) => l.languageId) ?? [],
       ...(s.memoryBytes !== undefined ? { memoryBytes: s.memoryBytes } : {}),
       ...(s.pid !== undefined ? { pid: s.pid } : {}),
+      ...(s.health !== undefined ? { degraded: s.health.message } : {}),
     }));
   }
 

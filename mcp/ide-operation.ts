@@ -23,8 +23,8 @@ const position = z.object({ line: z.number(), column: z.number(), offset: z.numb
 /** What the language servers were doing when the answer was made. */
 export const indexingSchema = z
   .object({
-    complete: z.boolean().describe('true when no language server was still starting or indexing; otherwise results may be incomplete'),
-    pending: z.array(z.string()).describe('one status line per server that was still busy, e.g. "rust-analyzer: indexing 45% (Indexing 12/40)"'),
+    complete: z.boolean().describe('true when no language server was still starting or indexing, or reported itself degraded; otherwise results may be incomplete'),
+    pending: z.array(z.string()).describe('one status line per server that was still busy or degraded, e.g. "rust-analyzer: indexing 45% (Indexing 12/40)"'),
     servers: z.array(z.string()).describe('the status line of every language server of the workspace'),
   })
   .describe('whether the language servers had finished indexing');
@@ -91,7 +91,8 @@ export function watchStartup(session: IdeSession): void {
 /** The servers' state right now. Before the session's servers have started, nothing is complete. */
 export function indexingState(session: IdeSession): IndexingState {
   const servers = session.backend.servers();
-  const busy = servers.filter((s) => s.state === 'starting' || s.state === 'indexing' || s.state === 'idle');
+  // A degraded server (e.g. rust-analyzer could not load part of the workspace) is not "ready".
+  const busy = servers.filter((s) => s.state === 'starting' || s.state === 'indexing' || s.state === 'idle' || s.degraded !== undefined);
   // The pool appends the memory use (", 633 MB"): not something an agent needs to read.
   const line = (s: ServerInfo): string => s.text.replace(/, \d+ MB$/, '');
   if (!startedSessions.has(session) && busy.length === 0) {
@@ -104,6 +105,7 @@ export function indexingState(session: IdeSession): IndexingState {
 export function indexingLine(state: IndexingState): string {
   if (state.servers.length === 0) return '[language servers: none for this workspace]';
   if (state.complete) return `[language servers ready: ${state.servers.join('; ')}]`;
+  if (state.pending.every((p) => / degraded \(/.test(p))) return `[results may be incomplete: ${state.pending.join('; ')}]`;
   return `[still indexing, results may be incomplete — ask again shortly: ${state.pending.join('; ')}]`;
 }
 

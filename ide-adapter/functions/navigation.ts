@@ -7,7 +7,7 @@ import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
 import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
 import { uriToPath } from '../lsp/uris.js';
 import type { Workspace } from '../workspace.js';
-import { awaitIndex, type IdeHost } from './host.js';
+import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { findSymbolsByName, flatten, mapLimit, toDefinition } from './symbols.js';
 import { describeSymbol } from './types.js';
@@ -202,7 +202,7 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   const of = args['of'] as Of;
   const items = Array.isArray(of) ? (of as (string | SymbolDefinition)[]) : [of as string | SymbolDefinition];
   const file = args['file'] as string | undefined;
-  await awaitIndex(ctx);
+  const completeness = await awaitIndex(ctx);
   const found = await mapLimit(items, 4, async (item) => {
     if (typeof item !== 'string') return [item];
     return findSymbolsByName(
@@ -216,6 +216,9 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
       ctx.signal,
     );
   });
+  // A server that could not load the workspace answers nothing: that is not "no such name".
+  const missing = items.find((item, i) => typeof item === 'string' && found[i]?.length === 0);
+  if (typeof missing === 'string' && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(missing, completeness);
   return found.flat();
 }
 

@@ -5,8 +5,8 @@
  */
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
-import { awaitIndex, type IdeHost } from './host.js';
-import { findSymbolsByName } from './symbols.js';
+import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
+import { findSymbolsByName, flatten } from './symbols.js';
 import { symbolAtTarget } from './positions.js';
 import { refinementsFor } from './refinements.js';
 
@@ -42,9 +42,10 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     description: 'the symbol with that name (ambiguous when several are defined)',
     convert: async (value, ctx) => {
       const name = value as string;
-      await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
+      const completeness = await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
       const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
       if (defs.length === 1) return defs[0];
+      if (defs.length === 0 && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(name, completeness);
       if (defs.length === 0) {
         throw new DialectError({
           code: 'symbol-not-found',

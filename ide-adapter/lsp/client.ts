@@ -47,14 +47,14 @@ import {
 } from './positions.js';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { RingLog } from './ring-log.js';
-import { languageFor, type ServerDefinition } from './servers.js';
+import { languageFor, withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
 import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
 import { clampDelay, Session, sleep } from './session.js';
-import { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import { firstLine, formatStatus, type Disposable, type ReadyReport, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
 
-export { formatStatus, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+export { formatStatus, type Disposable, type ReadyReport, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
 /** Per-call options of requests and waits. */
 export interface RequestOptions {
@@ -186,6 +186,7 @@ export class LanguageServer {
   readonly #stopController = new AbortController();
   #state: ServerState = 'starting';
   #detail: string | undefined;
+  #health: ServerHealth | undefined;
   #lastProgress: ServerProgress | undefined;
   #session: Session | undefined;
   #starting: Promise<Session> | undefined;
@@ -224,10 +225,12 @@ export class LanguageServer {
    * `initialize-failed`; a failed start leaves no process behind. Indexing continues in the
    * background: use {@link waitUntilReady}.
    */
-  static async start(definition: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
+  static async start(given: ServerDefinition, workspaceRoot: string, givenOptions: StartOptions = {}): Promise<LanguageServer> {
+    const { definition, options, warnings } = await LanguageServer.#prepare(given, resolve(workspaceRoot), givenOptions);
     const env = LanguageServer.#environment(definition, options);
     const binary = options.binary ?? (await findServerBinary(definition, { env }));
     const server = new LanguageServer(definition, workspaceRoot, binary, options);
+    for (const warning of warnings) server.#addWarning(warning.key, warning.text);
     const launching = server.#launch();
     server.#starting = launching;
     try {
@@ -240,6 +243,23 @@ export class LanguageServer {
     } finally {
       if (server.#starting === launching) server.#starting = undefined;
     }
+  }
+
+  /**
+   * Applies the definition's `prepare` step for this workspace: its settings are merged into the
+   * definition, its environment goes under the caller's (an explicit `env` option wins).
+   */
+  static async #prepare(
+    definition: ServerDefinition,
+    workspaceRoot: string,
+    options: StartOptions,
+  ): Promise<{ definition: ServerDefinition; options: StartOptions; warnings: readonly KeyedWarning[] }> {
+    if (definition.prepare === undefined) return { definition, options, warnings: [] };
+    const prepared = await definition.prepare(workspaceRoot, LanguageServer.#environment(definition, options));
+    let adjusted = prepared.settings !== undefined ? withSettings(definition, prepared.settings.section, prepared.settings.patch) : definition;
+    if (prepared.knownProblems !== undefined) adjusted = { ...adjusted, knownProblems: prepared.knownProblems };
+    if (prepared.env !== undefined) adjusted = { ...adjusted, env: { ...(adjusted.env ?? {}), ...prepared.env } };
+    return { definition: adjusted, options, warnings: prepared.warnings ?? [] };
   }
 
   /** Opens the definition's project anchors; a missing anchor only costs workspace-wide answers. */
@@ -282,6 +302,11 @@ export class LanguageServer {
   /** One-time warnings (e.g. rust-analyzer could not load std); each distinct warning appears once. */
   get warnings(): readonly string[] {
     return [...this.#warnings];
+  }
+
+  /** The server's own report that it runs degraded (rust-analyzer health), `undefined` while healthy. */
+  get health(): ServerHealth | undefined {
+    return this.#health;
   }
 
   /** PID of the current server process, if running. */
@@ -340,14 +365,18 @@ export class LanguageServer {
     const report = (ready: boolean): ReadyReport => {
       const waitedMs = Date.now() - started;
       const status = this.#statusEvent();
+      const health = ready ? this.#health : undefined;
       return {
         ready,
         state: this.#state,
         waitedMs,
         lastProgress: this.progress,
-        summary: ready
-          ? `${this.definition.displayName} ready after ${waitedMs} ms`
-          : `${this.definition.displayName} not ready after ${waitedMs} ms: ${status.text.slice(this.definition.displayName.length + 2)}`,
+        ...(health !== undefined ? { health } : {}),
+        summary: !ready
+          ? `${this.definition.displayName} not ready after ${waitedMs} ms: ${status.text.slice(this.definition.displayName.length + 2)}`
+          : health !== undefined
+            ? `${this.definition.displayName} finished loading after ${waitedMs} ms but reports: ${firstLine(health.message)}`
+            : `${this.definition.displayName} ready after ${waitedMs} ms`,
       };
     };
     const finished = () => this.#state === 'stopped' || this.#gaveUp;
@@ -769,6 +798,7 @@ export class LanguageServer {
     this.#published.clear(); // and publishes its own diagnostics
     this.#progress.clear();
     this.#sawServerStatus = false;
+    this.#health = undefined;
     clearTimeout(this.#settleTimer);
     this.#setState('starting');
     const serverEnv = LanguageServer.#environment(this.definition, this.#options);
@@ -999,14 +1029,17 @@ export class LanguageServer {
   #onServerStatus(params: { health?: string; quiescent?: boolean; message?: string | null }): void {
     this.#sawServerStatus = true;
     const message = params.message ?? undefined;
+    // Health describes the loaded workspace: keep it until the server reports `ok` again.
+    if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
+    else if (params.health === 'ok') this.#health = undefined;
     if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
       const known = this.#checkKnownProblems(message);
-      const firstLine = message.split('\n')[0] ?? message;
-      if (!known) this.#addWarning(`status:${firstLine}`, `${this.definition.displayName}: ${firstLine}`);
+      const first = firstLine(message);
+      if (!known) this.#addWarning(`status:${first}`, `${this.definition.displayName}: ${first}`);
     }
     this.#detail = message;
     if (this.#state === 'indexing' || this.#state === 'ready') this.#setState(params.quiescent === true ? 'ready' : 'indexing', message);
-    else this.#emit();
+    this.#emit(); // a health change alone changes the text; unchanged text is not repeated
   }
 
   /** Progress-based readiness; also the fallback for rust-analyzer builds without serverStatus. */
@@ -1027,11 +1060,12 @@ export class LanguageServer {
     }, settle);
   }
 
-  /** Matches `text` against the definition's known problems; true if one matched. */
+  /** Matches `text`, line by line, against the definition's known problems; true if one matched. */
   #checkKnownProblems(text: string): boolean {
     let matched = false;
+    const lines = text.split('\n');
     for (const problem of this.definition.knownProblems ?? []) {
-      if (problem.pattern.test(text)) {
+      if (lines.some((line) => problem.pattern.test(line))) {
         matched = true;
         this.#addWarning(problem.key, problem.warning);
       }
@@ -1061,8 +1095,9 @@ export class LanguageServer {
       state: this.#state,
       ...(progress !== undefined ? { progress } : {}),
       ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
+      ...(this.#health !== undefined && this.#state === 'ready' ? { health: this.#health } : {}),
       ...(warning !== undefined ? { warning } : {}),
-      text: formatStatus(this.definition.displayName, this.#state, progress, this.#detail),
+      text: formatStatus(this.definition.displayName, this.#state, progress, this.#detail, this.#health),
     };
   }
 

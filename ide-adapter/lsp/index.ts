@@ -13,6 +13,7 @@ export {
   type PublishedDiagnostics,
   type ReadyReport,
   type RequestOptions,
+  type ServerHealth,
   type ServerProgress,
   type ServerState,
   type ServerStatus,
@@ -63,9 +64,13 @@ export {
   withSettings,
   type CustomServerConfig,
   type DetectedServer,
+  type KeyedWarning,
   type KnownProblem,
   type LanguageMapping,
   type Readiness,
   type ServerDefinition,
+  type ServerPreparation,
 } from './servers.js';
+export { findRustToolchain, runCargo, type RustToolchain, type ToolEnv, type ToolRun } from './rust-toolchain.js';
+export { prepareRustWorkspace, stdLibraryWarning } from './rust-workspace.js';
 export { pathToUri, uriToPath } from './uris.js';

@@ -4,7 +4,17 @@
  * same server instance per language.
  */
 import { resolve } from 'node:path';
-import { formatStatus, LanguageServer, type Disposable, type ReadyReport, type ServerProgress, type ServerState, type ServerStatus, type StartOptions } from './client.js';
+import {
+  formatStatus,
+  LanguageServer,
+  type Disposable,
+  type ReadyReport,
+  type ServerHealth,
+  type ServerProgress,
+  type ServerState,
+  type ServerStatus,
+  type StartOptions,
+} from './client.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import { builtinServers, detectServers, languageFor, type DetectedServer, type ServerDefinition } from './servers.js';
 
@@ -35,6 +45,8 @@ export interface PoolServerInfo {
   /** Files that made detection pick the server. */
   readonly evidence: readonly string[];
   readonly warnings: readonly string[];
+  /** The server's own health report while it runs degraded (see {@link LanguageServer.health}). */
+  readonly health?: ServerHealth;
   /** Why the server is `unavailable` (e.g. the `server-not-found` message with the install command). */
   readonly error?: string;
   /** E.g. `rust-analyzer: indexing 45% (Indexing 12/40 (core))`. */
@@ -205,6 +217,7 @@ export class ServerPool {
         binary: server.binary.path,
         version: server.binary.version,
         warnings: server.warnings,
+        ...(status.health !== undefined ? { health: status.health } : {}),
         text: status.text + (memoryBytes !== undefined ? `, ${Math.round(memoryBytes / (1024 * 1024))} MB` : ''),
       };
     }

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import picomatch from 'picomatch';
+import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
 /** How the client decides that a server has finished its start-up work. */
 export type Readiness =
@@ -31,6 +32,24 @@ export interface KnownProblem {
   readonly pattern: RegExp;
   /** The one-time warning a UI shows. */
   readonly warning: string;
+}
+
+/** A one-time warning with a stable key (shown once however often it is produced). */
+export interface KeyedWarning {
+  readonly key: string;
+  readonly text: string;
+}
+
+/** What a definition's `prepare` step adds for one workspace before the server starts. */
+export interface ServerPreparation {
+  /** Merged into the definition's settings (and `initializationOptions`) under `section`. */
+  readonly settings?: { readonly section: string; readonly patch: Readonly<Record<string, unknown>> };
+  /** Environment variables for the server process (the caller's explicit `env` option still wins). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Replaces the definition's known problems (e.g. warnings that fit the toolchain found). */
+  readonly knownProblems?: readonly KnownProblem[];
+  /** Warnings to report from the start. */
+  readonly warnings?: readonly KeyedWarning[];
 }
 
 /** Everything the client needs to know about one kind of language server. */
@@ -66,6 +85,12 @@ export interface ServerDefinition {
    * for open files: without one, `workspace/symbol` answers nothing.
    */
   projectAnchors?(workspaceRoot: string): Promise<string[]>;
+  /**
+   * Runs before the server starts in a workspace, with the environment the server will get; may
+   * adjust settings and environment (rust-analyzer: toolchain, generated project description).
+   * Must not throw.
+   */
+  prepare?(workspaceRoot: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerPreparation>;
 }
 
 /** A custom server from configuration, e.g. pyright, gopls or clangd. */
@@ -114,7 +139,9 @@ const RUST_ANALYZER_CONFIG = {
 /**
  * rust-analyzer. Candidates: `DIALECT_RUST_ANALYZER`, `rust-analyzer` on PATH, Debian's
  * `/usr/bin/rust-analyzer`, rustup's `~/.cargo/bin/rust-analyzer` (may be a proxy without the
- * component: discovery probes `--version`, never assumes).
+ * component: discovery probes `--version`, never assumes). Before it starts, `prepare` finds a
+ * working cargo/rustc and, when cargo cannot resolve the workspace offline, hands it a generated
+ * project description (see `rust-workspace.ts`).
  */
 export const rustAnalyzerServer: ServerDefinition = {
   id: 'rust-analyzer',
@@ -129,15 +156,8 @@ export const rustAnalyzerServer: ServerDefinition = {
   experimentalCapabilities: { serverStatusNotification: true },
   readiness: 'rust-analyzer-status',
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
-  knownProblems: [
-    {
-      key: 'rust-std',
-      pattern: /sysroot|can't load standard library/i,
-      warning:
-        'rust-analyzer could not load the Rust standard library (it needs the std sources and crates.io access), so std types ' +
-        'are unknown; symbols and references in the workspace are unaffected. Fix: apt-get install -y rust-web-src, or rustup component add rust-src.',
-    },
-  ],
+  knownProblems: rustKnownProblems(defaultStdSources()),
+  prepare: prepareRustWorkspace,
 };
 
 /**

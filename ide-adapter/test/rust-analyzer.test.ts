@@ -182,6 +182,10 @@ describe.skipIf(binary === undefined)('rust-analyzer without the standard librar
       expect(report.ready, report.summary).toBe(true);
       expect(server.warnings.filter((w) => w.includes('standard library'))).toHaveLength(1);
       expect(warnings.filter((w) => w.includes('standard library'))).toHaveLength(1);
+      // Finished, but not healthy: the status says degraded, never ready.
+      expect(report.health?.level).toBe('warning');
+      expect(server.status.text).toMatch(/^rust-analyzer: degraded \(/);
+      expect(report.summary).toMatch(/but reports:/);
       // Crate-local navigation still works.
       const doc = await server.ensureOpen(join(root, 'src', 'lib.rs'));
       const hover = await server.request(HoverRequest.type, { textDocument: { uri: pathToUri(doc.path) }, position: { line: 0, character: 8 } });

@@ -106,6 +106,18 @@ describe('ide_operation against a fake language server', () => {
     expect(text).toMatch(/\[still indexing, results may be incomplete — ask again shortly: fake-lsp: indexing/);
   });
 
+  it('never calls a degraded server ready: answers say they may be incomplete', async () => {
+    const { c } = await fixture(['--health=warning:the build script of widget failed'], 10_000);
+    const { result, text, data } = await call(c, 'findDefinitions("Widget")');
+    expect(result.isError).toBeUndefined();
+    expect(data.kind).toBe('value');
+    expect(data.indexing.complete).toBe(false);
+    expect(data.indexing.pending).toEqual(['fake-lsp: degraded (the build script of widget failed)']);
+    expect(data.notes.join('\n')).toContain('results may be incomplete — fake-lsp: degraded (the build script of widget failed)');
+    expect(text).toContain('[results may be incomplete: fake-lsp: degraded (the build script of widget failed)]');
+    expect(text).not.toMatch(/language servers ready/);
+  });
+
   it('answers 50 concurrent calls over one server', async () => {
     const { c, session } = await fixture([], 10_000);
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => call(c, i % 2 === 0 ? 'findDefinitions("Widget")' : `findFiles("*.fake")`)));

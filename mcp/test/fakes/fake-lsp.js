@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // A small fake language server for the MCP tests (node only, no real language needed).
 //   --index-ms=N    after `initialized`, report $/progress "Indexing" work for N ms (0: none)
+//   --health=LEVEL:MESSAGE  on `initialized`, report rust-analyzer's `experimental/serverStatus`
+//                   with that health (warning|error), quiescent, and the message
 // workspace/symbol: "Widget" is defined in widget.fake ("class Widget {}", line 1); the query
 // "Slowpoke" never answers until it is cancelled ($/cancelRequest), which `fake/stats` counts.
 import process from 'node:process';
@@ -32,6 +34,10 @@ connection.onRequest('initialize', (params) => {
 });
 
 connection.onNotification('initialized', async () => {
+  if (typeof args.health === 'string') {
+    const [health, ...message] = args.health.split(':');
+    await connection.sendNotification('experimental/serverStatus', { health, quiescent: true, message: message.join(':') });
+  }
   if (indexMs <= 0) return;
   const token = 'fake-indexing';
   await connection.sendRequest('window/workDoneProgress/create', { token });

@@ -1,0 +1,207 @@
+/**
+ * Finding a WORKING Rust toolchain (cargo + rustc) the way discovery finds servers: every candidate
+ * is probed with `--version`, because a `cargo` on PATH can be a rustup proxy without an installed
+ * toolchain. Also the one function that runs cargo ({@link runCargo}), always with an explicit
+ * environment so callers (e.g. a trust policy for untrusted workspaces) decide what cargo sees.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { killGroup, probeCandidate, type ProbeResult, type ResolvedBinary } from './discovery.js';
+
+/** An environment as child processes get it; `undefined` values are left out. */
+export type ToolEnv = Readonly<Record<string, string | undefined>>;
+
+/** A cargo and a rustc that both answered `--version`, with rustc's sysroot. */
+export interface RustToolchain {
+  readonly cargo: ResolvedBinary;
+  readonly rustc: ResolvedBinary;
+  /** `rustc --print sysroot`, when rustc answered it. */
+  readonly sysroot?: string;
+  /** The standard library's sources in the sysroot (`lib/rustlib/src/rust/library`), when installed. */
+  readonly sysrootSrc?: string;
+}
+
+/** Outcome of {@link findRustToolchain}: the toolchain, or what was tried and why it failed. */
+export interface ToolchainSearch {
+  readonly toolchain?: RustToolchain;
+  /** Every probe that failed, in the order tried (for messages). */
+  readonly failed: readonly ProbeResult[];
+}
+
+/** Result of one cargo (or rustc) run. */
+export interface ToolRun {
+  readonly ok: boolean;
+  /** Exit code; `undefined` when killed (timeout) or not started. */
+  readonly code?: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
+/** Options of {@link runCargo}. */
+export interface ToolRunOptions {
+  readonly cwd: string;
+  /** The complete environment of the child (not merged with `process.env`). */
+  readonly env: ToolEnv;
+  readonly timeoutMs: number;
+}
+
+/** Where the sources of std live relative to a sysroot (rustup's `rust-src`, Debian's `rust-web-src`). */
+export const SYSROOT_SRC_RELATIVE = join('lib', 'rustlib', 'src', 'rust', 'library');
+/** How long `rustc --print sysroot` may take. */
+const SYSROOT_TIMEOUT_MS = 5000;
+/** Output kept from a tool run; `cargo metadata` of a large workspace is a few MB. */
+const MAX_OUTPUT_CHARS = 64 * 1024 * 1024;
+
+/** `$CARGO_HOME/bin` (default `~/.cargo/bin`), where rustup puts its proxies. */
+function cargoHomeBin(env: ToolEnv): string {
+  return join(env.CARGO_HOME ?? join(env.HOME ?? homedir(), '.cargo'), 'bin');
+}
+
+function unique(candidates: (string | undefined)[]): string[] {
+  return [...new Set(candidates.filter((c): c is string => c !== undefined && c.trim() !== ''))];
+}
+
+/** Every `name` on PATH, in order (not only the first: the first may be a broken proxy). */
+function allOnPath(name: string, env: ToolEnv): string[] {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, name))
+    .filter((path) => existsSync(path));
+}
+
+/**
+ * Cargo candidates in priority order: the `CARGO` variable (what cargo and rust-analyzer honour),
+ * every `cargo` on PATH, then `$CARGO_HOME/bin/cargo` (rust-analyzer looks there too).
+ */
+export function cargoCandidates(env: ToolEnv): string[] {
+  return unique([env.CARGO, ...allOnPath('cargo', env), join(cargoHomeBin(env), 'cargo')]);
+}
+
+/** rustc candidates for a cargo: `RUSTC`, the rustc next to that cargo (same toolchain), PATH, `$CARGO_HOME/bin`. */
+export function rustcCandidates(env: ToolEnv, cargoPath: string): string[] {
+  return unique([env.RUSTC, join(dirname(cargoPath), 'rustc'), ...allOnPath('rustc', env), join(cargoHomeBin(env), 'rustc')]);
+}
+
+/**
+ * The first working cargo with a working rustc. Among working toolchains, one whose sysroot has
+ * the std sources wins (rust-analyzer needs them for std types; a rustup toolchain without
+ * `rust-src` next to Debian's `rust-web-src` is common); otherwise the first working one.
+ */
+export async function findRustToolchain(env: ToolEnv): Promise<ToolchainSearch> {
+  const failed: ProbeResult[] = [];
+  const working: RustToolchain[] = [];
+  const seen = new Set<string>();
+  for (const candidate of cargoCandidates(env)) {
+    const cargo = await probeCandidate(candidate, { env });
+    if (!cargo.ok || cargo.path === undefined || cargo.version === undefined) {
+      failed.push(cargo);
+      continue;
+    }
+    if (seen.has(cargo.path)) continue;
+    seen.add(cargo.path);
+    const rustc = await firstWorking(rustcCandidates(env, cargo.path), env, failed);
+    if (rustc === undefined) continue;
+    const sysroot = await rustcSysroot(rustc.path, env);
+    const src = sysroot !== undefined ? join(sysroot, SYSROOT_SRC_RELATIVE) : undefined;
+    const toolchain: RustToolchain = {
+      cargo: { path: cargo.path, version: cargo.version },
+      rustc,
+      ...(sysroot !== undefined ? { sysroot } : {}),
+      ...(src !== undefined && existsSync(src) ? { sysrootSrc: src } : {}),
+    };
+    if (toolchain.sysrootSrc !== undefined) return { toolchain, failed };
+    working.push(toolchain);
+  }
+  const first = working[0];
+  return first !== undefined ? { toolchain: first, failed } : { failed };
+}
+
+async function firstWorking(candidates: readonly string[], env: ToolEnv, failed: ProbeResult[]): Promise<ResolvedBinary | undefined> {
+  for (const candidate of candidates) {
+    const probe = await probeCandidate(candidate, { env });
+    if (probe.ok && probe.path !== undefined && probe.version !== undefined) return { path: probe.path, version: probe.version };
+    failed.push(probe);
+  }
+  return undefined;
+}
+
+const sysroots = new Map<string, Promise<string | undefined>>();
+
+/** `rustc --print sysroot` (cached per rustc and PATH); `undefined` when rustc cannot say. */
+function rustcSysroot(rustcPath: string, env: ToolEnv): Promise<string | undefined> {
+  const key = JSON.stringify([rustcPath, env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+  let result = sysroots.get(key);
+  if (result === undefined) {
+    result = runTool(rustcPath, ['--print', 'sysroot'], { cwd: process.cwd(), env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
+      const line = run.stdout.trim().split('\n')[0]?.trim();
+      return run.ok && line !== undefined && line !== '' ? line : undefined;
+    });
+    sysroots.set(key, result);
+  }
+  return result;
+}
+
+/**
+ * The environment that makes rust-analyzer (and the cargo it runs) use `toolchain`: `CARGO`,
+ * `RUSTC`, and their directories first on PATH (rust-analyzer also runs bare `cargo`/`rustc`).
+ */
+export function toolchainEnv(toolchain: RustToolchain, env: ToolEnv): Record<string, string> {
+  const dirs = unique([dirname(toolchain.cargo.path), dirname(toolchain.rustc.path)]);
+  const path = env.PATH !== undefined && env.PATH !== '' ? `${dirs.join(':')}:${env.PATH}` : dirs.join(':');
+  return { CARGO: toolchain.cargo.path, RUSTC: toolchain.rustc.path, PATH: path };
+}
+
+/**
+ * Runs cargo of `toolchain` with `args`: the one way Dialect runs cargo. `env` is the whole child
+ * environment (plus `CARGO`/`RUSTC` of the toolchain); bounded by `timeoutMs` (the process group
+ * is killed). Never throws.
+ */
+export function runCargo(toolchain: RustToolchain, args: readonly string[], options: ToolRunOptions): Promise<ToolRun> {
+  return runTool(toolchain.cargo.path, args, { ...options, env: { ...options.env, ...toolchainEnv(toolchain, options.env) } });
+}
+
+function runTool(command: string, args: readonly string[], options: ToolRunOptions): Promise<ToolRun> {
+  return new Promise((resolvePromise) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let settled = false;
+    const finish = (run: Omit<ToolRun, 'stdout' | 'stderr' | 'timedOut'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolvePromise({ ...run, stdout, stderr, timedOut });
+    };
+    const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
+    // Own process group: cargo's children (rustc, build scripts) die with it on timeout.
+    const child = spawn(command, [...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid, 'SIGKILL');
+    }, options.timeoutMs);
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (stdout.length < MAX_OUTPUT_CHARS) stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < MAX_OUTPUT_CHARS) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      stderr += error.message;
+      finish({ ok: false });
+    });
+    child.on('close', (code) => finish({ ok: code === 0 && !timedOut, ...(code !== null ? { code } : {}) }));
+  });
+}
+
+/** The first `error:` line of cargo's stderr (or its first line), for messages. */
+export function cargoErrorLine(run: ToolRun, timeoutMs: number): string {
+  if (run.timedOut) return `no answer within ${timeoutMs} ms`;
+  const lines = run.stderr.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  return lines.find((l) => l.startsWith('error')) ?? lines[0] ?? `exit code ${run.code ?? '?'}`;
+}

@@ -1,0 +1,284 @@
+/**
+ * Cargo workspaces whose dependencies cannot be fetched (fixtures/rust-workspace: four crates,
+ * path dependencies, one unfetchable crates.io dependency), against the real rust-analyzer:
+ * references across crates are complete, a broken toolchain is an error that says why, a degraded
+ * server never reads as complete, and a working cargo is found past a broken one.
+ */
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectError, Outcome } from '../../dialect/index.js';
+import type { Reference } from '../model.js';
+import { clearDiscoveryCache } from '../lsp/discovery.js';
+import { projectFromMetadata, type CargoMetadata } from '../lsp/rust-project.js';
+import { findRustToolchain, runCargo } from '../lsp/rust-toolchain.js';
+import { DEBIAN_STD_SOURCES, stdLibraryWarning } from '../lsp/rust-workspace.js';
+import { rustAnalyzerServer } from '../lsp/servers.js';
+import { IdeSession } from '../session.js';
+import { rustOfflineEnv } from './support/rust-offline.js';
+import { copyFixture, requireServer } from './support/servers.js';
+
+const env = await rustOfflineEnv();
+const binary = await requireServer(rustAnalyzerServer, env);
+/** Debian's toolchain, which the offline std aid relies on too. */
+const SYSTEM_CARGO = '/usr/bin/cargo';
+const SYSTEM_RUSTC = '/usr/bin/rustc';
+const READY_TIMEOUT_MS = 120_000;
+
+/** Every `.rs` file of a tree, relative with `/`. */
+async function rustFiles(root: string, dir = root): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'target' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await rustFiles(root, path)));
+    else if (entry.name.endsWith('.rs')) out.push(relative(root, path).split('\\').join('/'));
+  }
+  return out.sort();
+}
+
+/** `path:line:column` of every use of `name` in the tree's Rust text, leaving out `fn name`. */
+async function usesInText(root: string, name: string): Promise<string[]> {
+  const uses: string[] = [];
+  for (const file of await rustFiles(root)) {
+    const lines = (await readFile(join(root, file), 'utf8')).split('\n');
+    lines.forEach((text, i) => {
+      for (const match of text.matchAll(new RegExp(`\\b${name}\\b`, 'g'))) {
+        if (text.slice(0, match.index).endsWith('fn ')) continue;
+        uses.push(`${file}:${i + 1}:${Array.from(text.slice(0, match.index)).length + 1}`);
+      }
+    });
+  }
+  return uses.sort();
+}
+
+function errorOf(outcome: Outcome): DialectError {
+  if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}: ${JSON.stringify(outcome)}`);
+  return outcome.error;
+}
+
+describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependency cannot be fetched (real rust-analyzer)', () => {
+  let copy: { root: string; dispose: () => Promise<void> };
+  let session: IdeSession;
+
+  beforeAll(async () => {
+    copy = await copyFixture('rust-workspace');
+    session = IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: READY_TIMEOUT_MS });
+  });
+  afterAll(async () => {
+    await session?.shutdown();
+    await copy?.dispose();
+  });
+
+  it('finds every reference of a method defined in one crate and called only from others', async () => {
+    const outcome = await session.evaluate('findReferences(findDefinition("total_balance"))', { deadlineMs: READY_TIMEOUT_MS });
+    if (outcome.kind !== 'value') throw new Error(`expected references, got ${JSON.stringify(outcome)}`);
+    const found = (outcome.value as Reference[]).map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`).sort();
+    const expected = await usesInText(copy.root, 'total_balance');
+    expect(expected.some((u) => u.startsWith('crates/storage/')) && expected.some((u) => u.startsWith('apps/cli/'))).toBe(true);
+    expect(found).toEqual(expected);
+    // The answer says what the generated description leaves out, and claims nothing more.
+    expect(outcome.notes.join('\n')).toMatch(/described its 4 crates to rust-analyzer.*items of serde \(of ws-core\) are unknown/);
+  });
+
+  it('resolves a renamed path dependency and a feature-gated item across crates', async () => {
+    const outcome = await session.evaluate('findReferences(findDefinition("format_cents"))', { deadlineMs: READY_TIMEOUT_MS });
+    if (outcome.kind !== 'value') throw new Error(`expected references, got ${JSON.stringify(outcome)}`);
+    const found = (outcome.value as Reference[]).map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`).sort();
+    expect(found).toEqual(await usesInText(copy.root, 'format_cents')); // `money::format_cents` in apps/cli
+    const audit = await session.evaluate('findReferences(findDefinition("audit_trail"))', { deadlineMs: READY_TIMEOUT_MS });
+    if (audit.kind !== 'value') throw new Error(`expected references, got ${JSON.stringify(audit)}`);
+    expect((audit.value as Reference[]).map((r) => r.referencedAt.path)).toEqual(['apps/cli/src/main.rs']);
+  });
+
+  it('writes nothing into the workspace', async () => {
+    const files = await readdir(copy.root, { recursive: true });
+    expect(files.filter((f) => /rust-project\.json$|Cargo\.lock$/.test(String(f)))).toEqual([]);
+  });
+});
+
+describe.skipIf(binary === undefined)('a workspace that cannot be loaded at all (only a broken cargo on PATH)', () => {
+  let base: string;
+  let copy: { root: string; dispose: () => Promise<void> };
+  let session: IdeSession;
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'dialect-broken-cargo-'));
+    const bin = join(base, 'bin');
+    await mkdir(bin);
+    // Like a rustup proxy without a toolchain: answers every command, --version included, with an error.
+    await writeFile(join(bin, 'cargo'), '#!/bin/sh\necho "error: no default toolchain is configured" >&2\nexit 1\n');
+    await chmod(join(bin, 'cargo'), 0o755);
+    copy = await copyFixture('rust-workspace');
+    clearDiscoveryCache();
+    session = IdeSession.open({
+      workspaceRoot: copy.root,
+      // HOME and CARGO_HOME away from ~/.cargo, so neither we nor rust-analyzer find another cargo.
+      env: { PATH: bin, HOME: base, CARGO_HOME: join(base, 'cargo-home'), CARGO: undefined, RUSTC: undefined },
+      readyTimeoutMs: READY_TIMEOUT_MS,
+    });
+  });
+  afterAll(async () => {
+    await session?.shutdown();
+    await copy?.dispose();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('a name lookup is a workspace-not-loaded error that says why, never an empty "not found"', async () => {
+    for (const program of ['findDefinitions("Ledger")', 'findDefinition("Ledger")', 'findReferences("Ledger")']) {
+      const error = errorOf(await session.evaluate(program, { deadlineMs: READY_TIMEOUT_MS }));
+      expect(error.code, program).toBe('workspace-not-loaded');
+      expect(error.message).toContain('"Ledger" cannot be looked up: rust-analyzer: Failed to load workspaces');
+      expect(error.message).toContain(`no working cargo was found`);
+      expect(error.message).toContain(`${join(base, 'bin', 'cargo')} (exit code 1: error: no default toolchain is configured)`);
+    }
+  });
+
+  it('the server is listed as degraded and answers are not complete', async () => {
+    const completeness = await session.backend.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS });
+    expect(completeness.complete).toBe(false);
+    expect(completeness.unloaded).toEqual([expect.stringMatching(/^rust-analyzer: Failed to load workspaces/)]);
+    const [server] = session.backend.servers();
+    expect(server?.text).toMatch(/^rust-analyzer: degraded \(Failed to load workspaces/);
+    expect(server?.text).not.toMatch(/ready/);
+  });
+});
+
+describe.skipIf(binary === undefined)('a degraded standard library (std sources installed, crates.io unreachable)', () => {
+  it('notes what is affected, does not advise installing what is installed, and never reads as complete', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'dialect-degraded-std-'));
+    const root = join(base, 'tiny');
+    await mkdir(join(root, 'src'), { recursive: true });
+    await mkdir(join(base, 'cargo-home'));
+    await writeFile(join(root, 'Cargo.toml'), '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n');
+    await writeFile(join(root, 'src', 'lib.rs'), 'pub fn answer() -> String { String::from("42") }\n');
+    // No offline std aid: std's own `cargo metadata` fails as it does for a user without network.
+    const session = IdeSession.open({
+      workspaceRoot: root,
+      env: { PATH: `/usr/bin:${process.env.PATH ?? ''}`, CARGO_HOME: join(base, 'cargo-home'), CARGO_NET_OFFLINE: 'true' },
+      readyTimeoutMs: READY_TIMEOUT_MS,
+    });
+    try {
+      const outcome = await session.evaluate('findDefinitions("answer")', { deadlineMs: READY_TIMEOUT_MS });
+      expect(outcome.kind).toBe('value');
+      const notes = outcome.notes.join('\n');
+      expect(notes).toMatch(/could not fully load the Rust standard library/);
+      expect(notes).toMatch(/references through std traits/);
+      expect(notes).toMatch(/results may be incomplete — rust-analyzer: degraded \(/);
+      expect(notes).not.toMatch(/unaffected/);
+      const sourcesInstalled = await readdir(DEBIAN_STD_SOURCES).then(() => true, () => false);
+      if (sourcesInstalled) expect(notes).not.toContain('rust-web-src');
+      expect((await session.backend.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS })).complete).toBe(false);
+    } finally {
+      await session.shutdown();
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
+  it('the std warning advises installing the sources only when they are missing', () => {
+    expect(stdLibraryWarning(undefined)).toContain('apt-get install -y rust-web-src');
+    expect(stdLibraryWarning(DEBIAN_STD_SOURCES)).not.toContain('rust-web-src');
+    expect(stdLibraryWarning(DEBIAN_STD_SOURCES)).toContain(DEBIAN_STD_SOURCES);
+  });
+});
+
+describe.skipIf(binary === undefined)('finding a working cargo', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'dialect-toolchain-'));
+    await mkdir(join(base, 'broken'));
+    await mkdir(join(base, 'good'));
+    await writeFile(join(base, 'broken', 'cargo'), '#!/bin/sh\necho "error: toolchain \'stable\' is not installed" >&2\nexit 1\n');
+    await chmod(join(base, 'broken', 'cargo'), 0o755);
+    await symlink(SYSTEM_CARGO, join(base, 'good', 'cargo'));
+    await symlink(SYSTEM_RUSTC, join(base, 'good', 'rustc'));
+  });
+  afterAll(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('skips a broken proxy earlier on PATH and pairs cargo with the rustc next to it', async () => {
+    const { toolchain, failed } = await findRustToolchain({ PATH: `${join(base, 'broken')}:${join(base, 'good')}`, HOME: base });
+    expect(toolchain?.cargo.path).toBe(join(base, 'good', 'cargo'));
+    expect(toolchain?.rustc.path).toBe(join(base, 'good', 'rustc'));
+    expect(toolchain?.cargo.version).toMatch(/^cargo \d/);
+    expect(failed.map((f) => f.path)).toContain(join(base, 'broken', 'cargo'));
+  });
+
+  it('generates the project description from cargo metadata --no-deps of the fixture', async () => {
+    const { toolchain } = await findRustToolchain({ PATH: join(base, 'good'), HOME: base });
+    if (toolchain === undefined) throw new Error('no toolchain');
+    const copy = await copyFixture('rust-workspace');
+    try {
+      const run = await runCargo(toolchain, ['metadata', '--format-version', '1', '--offline', '--no-deps'], { cwd: copy.root, env: { PATH: join(base, 'good'), HOME: base }, timeoutMs: 30_000 });
+      expect(run.ok, run.stderr).toBe(true);
+      const { project, missing } = projectFromMetadata(JSON.parse(run.stdout) as CargoMetadata, toolchain);
+      expect(missing).toEqual(['serde (of ws-core)']);
+      const names = project.crates.map((c) => c.display_name);
+      expect(names).toEqual(['ws_core', 'ws_util', 'ws_storage', 'ws-cli']);
+      const byName = (n: string) => project.crates.find((c) => c.display_name === n);
+      const depNames = (n: string) => byName(n)?.deps.map((d) => `${d.name}→${project.crates[d.crate]?.display_name ?? '?'}`).sort();
+      expect(depNames('ws-cli')).toEqual(['money→ws_util', 'ws_core→ws_core', 'ws_storage→ws_storage']);
+      expect(depNames('ws_storage')).toEqual(['ws_core→ws_core', 'ws_util→ws_util']);
+      expect(byName('ws_core')?.cfg).toEqual(expect.arrayContaining(['feature="audit"', 'feature="default"', 'test']));
+      expect(byName('ws_core')?.root_module).toBe(join(copy.root, 'crates', 'core', 'src', 'lib.rs'));
+      expect(byName('ws_core')?.edition).toBe('2021');
+      expect(project.sysroot).toBe(toolchain.sysroot);
+    } finally {
+      await copy.dispose();
+    }
+  });
+});
+
+describe('the generated project description (pure)', () => {
+  const pkg = (name: string, dir: string, extra: Partial<CargoMetadata['packages'][number]> = {}): CargoMetadata['packages'][number] => ({
+    id: `path+file://${dir}#${name}@1.2.3`,
+    name,
+    version: '1.2.3',
+    edition: '2021',
+    manifest_path: `${dir}/Cargo.toml`,
+    dependencies: [],
+    targets: [{ name: name.replace(/-/g, '_'), kind: ['lib'], src_path: `${dir}/src/lib.rs`, edition: '2021' }],
+    ...extra,
+  });
+
+  it('follows features through dep:, dep/feature and weak dep?/feature, and links optional dependencies only when enabled', () => {
+    const app = pkg('app', '/w/app', {
+      features: { default: ['fast'], fast: ['dep:engine', 'engine/simd', 'logger?/color'], unused: ['dep:extra'] },
+      dependencies: [
+        { name: 'engine', path: '/w/engine', optional: true, kind: null, uses_default_features: false, features: [] },
+        { name: 'logger', path: '/w/logger', optional: true, kind: null, features: [] },
+        { name: 'extra', path: '/w/extra', optional: true, kind: null, features: [] },
+        { name: 'fixtures', path: '/w/fixtures', kind: 'dev', features: [] },
+        { name: 'regex', source: 'registry+https://github.com/rust-lang/crates.io-index', kind: null, features: [] },
+      ],
+      targets: [
+        { name: 'app', kind: ['lib'], src_path: '/w/app/src/lib.rs' },
+        { name: 'integration', kind: ['test'], src_path: '/w/app/tests/integration.rs' },
+        { name: 'build-script-build', kind: ['custom-build'], src_path: '/w/app/build.rs' },
+      ],
+    });
+    const engine = pkg('engine', '/w/engine', { features: { default: ['std'], std: [], simd: [] } });
+    const metadata: CargoMetadata = {
+      packages: [app, engine, pkg('logger', '/w/logger', { features: { color: [] } }), pkg('extra', '/w/extra'), pkg('fixtures', '/w/fixtures')],
+      workspace_members: [app.id, engine.id],
+    };
+    const { project, missing } = projectFromMetadata(metadata);
+    const crate = (name: string) => project.crates.find((c) => c.display_name === name);
+    const features = (name: string) => crate(name)?.cfg.filter((c) => c.startsWith('feature=')).sort();
+    const deps = (name: string) => crate(name)?.deps.map((d) => d.name).sort();
+    expect(features('app')).toEqual(['feature="default"', 'feature="fast"']);
+    // engine: `default` is a member's own default (members are roots); `simd` comes from app's feature.
+    expect(features('engine')).toEqual(['feature="default"', 'feature="simd"', 'feature="std"']);
+    expect(features('logger')).toEqual([]); // weak: logger is not enabled, so its feature is not either
+    expect(deps('app')).toEqual(['engine']); // logger and extra are optional and off; fixtures is dev-only
+    expect(deps('integration')).toEqual(['app', 'engine', 'fixtures']);
+    expect(crate('build-script-build')).toBeUndefined();
+    expect(crate('app')?.cfg).toContain('test');
+    expect(crate('logger')?.cfg).not.toContain('test'); // not a workspace member
+    expect(missing).toEqual(['regex (of app)']);
+    // Dependencies come before their dependents.
+    expect(project.crates.findIndex((c) => c.display_name === 'engine')).toBeLessThan(project.crates.findIndex((c) => c.display_name === 'app'));
+  });
+});
