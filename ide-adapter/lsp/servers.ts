@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import picomatch from 'picomatch';
+import { findProjects } from './projects.js';
 
 /** How the client decides that a server has finished its start-up work. */
 export type Readiness =
@@ -65,7 +66,15 @@ export interface ServerDefinition {
    * Files to open right after start so the server loads its projects. tsgo builds a project only
    * for open files: without one, `workspace/symbol` answers nothing.
    */
-  projectAnchors?(workspaceRoot: string): Promise<string[]>;
+  projectAnchors?(workspaceRoot: string): Promise<ProjectAnchors>;
+}
+
+/** The files that make a server load every project of a workspace, and why that may be incomplete. */
+export interface ProjectAnchors {
+  /** Absolute paths of one source file per project. */
+  readonly files: readonly string[];
+  /** Limits that were reached (too many projects or folders), for people. */
+  readonly warnings: readonly string[];
 }
 
 /** A custom server from configuration, e.g. pyright, gopls or clangd. */
@@ -184,16 +193,16 @@ export const typeScriptServer: ServerDefinition = {
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;
 
+/** The files that make a TypeScript/JavaScript folder a project. */
+const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
+
 /**
- * One source file per TypeScript/JavaScript project in the top two levels (a directory with
- * tsconfig.json or jsconfig.json): the first `.ts`-like file in its `src/`, `lib/` or the
- * directory itself, searched shallowly.
+ * One source file per TypeScript/JavaScript project at any depth (a folder with tsconfig.json or
+ * jsconfig.json, outside gitignored and dependency folders, bounded by `MAX_PROJECTS`): the
+ * first `.ts`-like file in its `src/`, `lib/` or the folder itself, searched shallowly.
  */
-async function typeScriptAnchors(workspaceRoot: string): Promise<string[]> {
-  const files = await topTwoLevels(workspaceRoot);
-  const projectDirs = files
-    .filter((f) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(f))
-    .map((f) => (f.includes('/') ? join(workspaceRoot, f.slice(0, f.lastIndexOf('/'))) : workspaceRoot));
+async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
+  const { projectDirs, warnings } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
   const anchors: string[] = [];
   for (const dir of projectDirs) {
     for (const sub of ['src', 'lib', '.']) {
@@ -204,7 +213,7 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<string[]> {
       }
     }
   }
-  return anchors;
+  return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`) };
 }
 
 async function firstSource(dir: string, depth: number): Promise<string | undefined> {
