@@ -28,6 +28,7 @@ import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completenes
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
 import { CONFIG_FILE } from './config.js';
+import { languageKind } from './kinds.js';
 import type { Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
 
@@ -90,11 +91,12 @@ export class LspBackend implements IdeBackend {
           if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
           const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
+          const language = this.#language(location.path);
           out.push({
             name: s.name,
-            kind: kindName(s.kind),
+            kind: languageKind(language, kindName(s.kind), location.content, s.name),
             ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
-            language: this.#language(location.path),
+            language,
             location,
             precise: false,
           });
@@ -126,12 +128,13 @@ export class LspBackend implements IdeBackend {
     const convert = (s: DocumentSymbol, container: string | undefined): OutlineSymbol => {
       const sel = server.fromLspRange(lines, s.selectionRange);
       const range = server.fromLspRange(lines, s.range);
+      const content = lines.lineText(sel.start.line);
       return {
         name: s.name,
-        kind: kindName(s.kind),
+        kind: languageKind(language, kindName(s.kind), content, s.name),
         ...(container !== undefined ? { container } : {}),
         language,
-        location: { path: rel, start: sel.start, end: sel.end, content: lines.lineText(sel.start.line) },
+        location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
         children: (s.children ?? []).map((c) => convert(c, s.name)),
@@ -142,7 +145,7 @@ export class LspBackend implements IdeBackend {
       const r = server.fromLspRange(lines, s.location.range);
       return {
         name: s.name,
-        kind: kindName(s.kind),
+        kind: languageKind(language, kindName(s.kind), lines.lineText(r.start.line), s.name),
         ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
         language,
         location: { path: rel, start: r.start, end: r.end, content: lines.lineText(r.start.line) },
@@ -340,10 +343,11 @@ export class LspBackend implements IdeBackend {
     const location = await this.#location(server, { uri: item.uri, range: item.selectionRange });
     if (location === undefined) return undefined;
     // `detail` is free text (rust-analyzer puts the whole signature there), not a container.
+    const language = this.#language(location.path);
     return {
       name: item.name,
-      kind: kindName(item.kind),
-      language: this.#language(location.path),
+      kind: languageKind(language, kindName(item.kind), location.content, item.name),
+      language,
       location,
       precise: true,
     };

@@ -9,11 +9,14 @@ import { uriToPath } from '../lsp/uris.js';
 import type { Workspace } from '../workspace.js';
 import { awaitIndex, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
-import { findSymbolsByName, flatten, mapLimit, toDefinition } from './symbols.js';
+import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 
 /** References beyond this many are left out, with a note saying how many. */
 const MAX_REFERENCES = 2000;
+
+/** A note or hint lists at most this many places of a name. */
+const MAX_LISTED_PLACES = 5;
 
 type Of = string | SymbolDefinition | readonly (string | SymbolDefinition)[];
 
@@ -38,11 +41,16 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       { program: 'findDefinitions("User::new")', description: 'a method by its qualified name' },
     ],
     implementation: async (args, ctx) => {
-      const defs = await definitions(args, ctx);
+      const { defs, unfiltered } = await definitions(args, ctx);
       if (defs.length === 0 && typeof args['of'] === 'string') {
-        // Names are exact; an empty answer says which names do exist.
-        const similar = await similarNames(ctx, args['of']);
-        ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+        if (unfiltered.length > 0) {
+          // The name exists: say which filter left it out, and what it left out.
+          ctx.note(`${JSON.stringify(args['of'])} exists, but not with ${filtersOf(args).join(', ')}; left out: ${listPlaces(unfiltered)}`);
+        } else {
+          // Names are exact; an empty answer says which names do exist.
+          const similar = await similarNames(ctx, args['of']);
+          ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+        }
       }
       return defs;
     },
@@ -63,11 +71,11 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     returns: 'symbol',
     examples: [{ program: 'findDefinition("User")' }, { program: 'findDefinition("validate_token", file: "src/auth.rs")' }],
     implementation: async (args, ctx) => {
-      const defs = await definitions(args, ctx);
+      const { defs, unfiltered } = await definitions(args, ctx);
       if (defs.length === 1) return defs[0];
       const of = args['of'];
       const name = typeof of === 'string' ? of : (of as SymbolDefinition).name;
-      if (defs.length === 0) return notFound(ctx, name, args);
+      if (defs.length === 0) return notFound(ctx, name, args, unfiltered);
       return ctx.ambiguous(
         `${JSON.stringify(name)} is defined in ${defs.length} places`,
         refinementsFor(defs, { ...(typeof args['kind'] === 'string' ? { kind: args['kind'] } : {}) }).map(({ def, refine }) => ({
@@ -198,14 +206,14 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
   });
 }
 
-async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>): Promise<SymbolDefinition[]> {
+async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>): Promise<{ defs: SymbolDefinition[]; unfiltered: SymbolDefinition[] }> {
   const of = args['of'] as Of;
   const items = Array.isArray(of) ? (of as (string | SymbolDefinition)[]) : [of as string | SymbolDefinition];
   const file = args['file'] as string | undefined;
   await awaitIndex(ctx);
-  const found = await mapLimit(items, 4, async (item) => {
-    if (typeof item !== 'string') return [item];
-    return findSymbolsByName(
+  const found = await mapLimit(items, 4, async (item): Promise<SymbolLookup> => {
+    if (typeof item !== 'string') return { definitions: [item], unfiltered: [item] };
+    return lookupSymbols(
       ctx.host.backend,
       {
         name: item,
@@ -216,7 +224,18 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
       ctx.signal,
     );
   });
-  return found.flat();
+  return { defs: found.flatMap((f) => f.definitions), unfiltered: found.flatMap((f) => f.unfiltered) };
+}
+
+/** The filters a lookup was given, as written: `kind: "class"`, `file: "nope.rs"`. */
+function filtersOf(args: Readonly<Record<string, unknown>>): string[] {
+  return ['file', 'kind', 'line'].filter((k) => args[k] !== undefined).map((k) => `${k}: ${JSON.stringify(args[k])}`);
+}
+
+/** `struct Searcher at src/searcher.rs:7, …` (at most a few, then a count). */
+function listPlaces(defs: readonly SymbolDefinition[]): string {
+  const shown = defs.slice(0, MAX_LISTED_PLACES).map((d) => `${d.kind} ${d.name}${d.container !== undefined ? ` (in ${d.container})` : ''} at ${d.definedAt.path}:${d.definedAt.start.line}`);
+  return defs.length > MAX_LISTED_PLACES ? `${shown.join(', ')} and ${defs.length - MAX_LISTED_PLACES} more` : shown.join(', ');
 }
 
 /** Names the index knows that look like `name` (fuzzy is right here: it is only a hint). */
@@ -227,12 +246,19 @@ async function similarNames(ctx: CallContext<IdeHost>, name: string): Promise<st
   return closest(last, names, 5);
 }
 
-async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>): Promise<never> {
+async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>, unfiltered: readonly SymbolDefinition[]): Promise<never> {
+  const filters = filtersOf(args);
+  const message = `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`;
+  if (unfiltered.length > 0) {
+    // The filters excluded what exists: say where it is and how to ask for it.
+    const [first] = refinementsFor(unfiltered, {});
+    const program = first === undefined ? '' : `; for example: findDefinition(${[JSON.stringify(name), ...Object.entries(first.refine).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].join(', ')})`;
+    throw new DialectError({ code: SymbolCode.NotFound, message, hint: `${JSON.stringify(name)} is defined as ${listPlaces(unfiltered)}${program}` });
+  }
   const suggestions = await similarNames(ctx, name);
-  const filters = ['file', 'kind', 'line'].filter((k) => args[k] !== undefined).map((k) => `${k}: ${JSON.stringify(args[k])}`);
   throw new DialectError({
-    code: 'symbol-not-found',
-    message: `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`,
+    code: SymbolCode.NotFound,
+    message,
     hint:
       suggestions.length > 0
         ? `similar names: ${suggestions.join(', ')}`

@@ -6,7 +6,7 @@
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
-import { findSymbolsByName, flatten } from './symbols.js';
+import { findSymbolsByName, flatten, SymbolCode } from './symbols.js';
 import { refinementsFor } from './refinements.js';
 
 export function registerIdeTypes(registry: Registry<IdeHost>): void {
@@ -46,7 +46,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       if (defs.length === 1) return defs[0];
       if (defs.length === 0) {
         throw new DialectError({
-          code: 'symbol-not-found',
+          code: SymbolCode.NotFound,
           message: `no symbol named ${JSON.stringify(name)} is defined in the workspace`,
           hint: `check the spelling, or search the text: search(".", ${JSON.stringify(name)})`,
         });
@@ -75,7 +75,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       const target = defs[0];
       if (target === undefined) {
         throw new DialectError({
-          code: 'symbol-not-found',
+          code: SymbolCode.NotFound,
           message: `there is no symbol at ${loc.path}:${loc.start.line}:${loc.start.column}`,
           hint: 'point at a name: search(path, "\\\\bname\\\\b") gives matches that start on one',
         });
