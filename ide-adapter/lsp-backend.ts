@@ -27,10 +27,17 @@ import {
 import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
+import { DialectError } from '../dialect/index.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import type { Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
+
+/** Error codes of the LSP backend. */
+export const BackendCode = {
+  /** No language server handles the file's language. */
+  NoServer: 'no-language-server',
+} as const;
 
 const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
   Object.entries(SymbolKind)
@@ -287,7 +294,17 @@ export class LspBackend implements IdeBackend {
 
   async #open(path: string, options: BackendCallOptions): Promise<{ server: LanguageServer; abs: string; doc: OpenDocument }> {
     const abs = await this.workspace.resolveReal(path);
-    const server = await this.pool.serverFor(abs);
+    const server = await this.pool.serverFor(abs).catch((error: unknown) => {
+      // The pool speaks in absolute paths; people see workspace paths only.
+      if (isLspClientError(error, 'no-server-for-file')) {
+        throw new DialectError({
+          code: BackendCode.NoServer,
+          message: `no language server handles ${this.workspace.relative(abs)}`,
+          hint: 'symbol functions work on files of the workspace languages; search(path, regex) and lines(path, start, end) read any file',
+        });
+      }
+      throw error;
+    });
     const doc = await server.ensureOpen(abs, options);
     return { server, abs, doc };
   }

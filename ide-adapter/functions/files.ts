@@ -3,13 +3,16 @@
  * language server and are confined to the workspace.
  */
 import picomatch from 'picomatch';
-import type { CallContext, Registry } from '../../dialect/index.js';
+import { build, DialectError, type Ambiguity, type CallContext, type Registry } from '../../dialect/index.js';
 import { gitDiff } from '../git.js';
 import { isSymbolDefinition, type Location, type SymbolDefinition } from '../model.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../walk.js';
-import type { IdeHost } from './host.js';
-import { flatten } from './symbols.js';
+import { WorkspaceCode } from '../workspace.js';
+import { awaitIndex, type IdeHost } from './host.js';
+import { refinementsFor } from './refinements.js';
+import { findSymbolsByName, flatten } from './symbols.js';
+import { describeSymbol } from './types.js';
 
 const MAX_FILES = 1000;
 /** `lines` shows at most this many lines at once. */
@@ -29,6 +32,41 @@ async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Lo
     if (decl?.range !== undefined) return { path: at.path, start: decl.range.start.line, end: decl.range.end.line };
   }
   return { path: at.path, start: at.start.line, end: at.end.line };
+}
+
+/** The workspace path of an existing file or folder; undefined when nothing is there. */
+async function existingFile(ctx: CallContext<IdeHost>, path: string): Promise<string | undefined> {
+  try {
+    return ctx.host.workspace.relative(await ctx.host.workspace.resolveReal(path));
+  } catch (error) {
+    if (error instanceof DialectError && error.code === WorkspaceCode.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The one symbol with a name, or an ambiguity whose choices are whole `lines(findDefinition(…))`
+ * programs; a name that is no symbol either fails saying both.
+ */
+async function symbolNamed(ctx: CallContext<IdeHost>, name: string): Promise<SymbolDefinition | Ambiguity> {
+  await awaitIndex(ctx);
+  const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
+  if (defs.length === 1) return defs[0] as SymbolDefinition;
+  if (defs.length === 0) {
+    throw new DialectError({
+      code: WorkspaceCode.NotFound,
+      message: `${JSON.stringify(name)} is neither a file of the workspace nor the name of a symbol`,
+      hint: 'paths are relative to the workspace root; findFiles("**/name*") finds files, findDefinitions("name") symbols',
+    });
+  }
+  return ctx.ambiguous(
+    `${JSON.stringify(name)} names ${defs.length} symbols`,
+    refinementsFor(defs, {}).map(({ def, refine }) => ({
+      label: describeSymbol(def),
+      value: def,
+      replacement: build.call('lines', [build.call('findDefinition', [build.literal(name)], Object.entries(refine).map(([k, v]) => [k, build.literal(v)] as const))]),
+    })),
+  );
 }
 
 export function registerFileFunctions(registry: Registry<IdeHost>): void {
@@ -98,10 +136,18 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
       let start: number;
       let end: number;
       if (typeof target === 'string') {
-        path = workspace.relative(await workspace.resolveReal(target));
-        if (typeof args['start'] !== 'number') return ctx.fail('missing-argument', 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
-        start = args['start'];
-        end = typeof args['end'] === 'number' ? args['end'] : start;
+        const file = await existingFile(ctx, target);
+        if (file === undefined) {
+          // Not a file: a symbol's name (`lines("Searcher::search_path")`), as for any symbol argument.
+          const symbol = await symbolNamed(ctx, target);
+          if (!isSymbolDefinition(symbol)) return symbol; // an ambiguity: choose the definition
+          ({ path, start, end } = await extentOf(ctx, symbol));
+        } else {
+          path = file;
+          if (typeof args['start'] !== 'number') return ctx.fail('missing-argument', 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
+          start = args['start'];
+          end = typeof args['end'] === 'number' ? args['end'] : start;
+        }
       } else {
         ({ path, start, end } = await extentOf(ctx, target as SymbolDefinition | Location));
         if (typeof args['start'] === 'number') start = args['start'];
