@@ -120,15 +120,15 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     name: 'lines',
     aliases: ['readLines', 'code', 'source'],
     description:
-      'Lines of a workspace file as a location whose `text` holds them: lines(path, start, end) (1-based, inclusive), or the code of a symbol or location: lines(findDefinition("User")) gives the whole declaration.',
+      'Lines of a workspace file as a location whose `text` holds them: lines(path, start, end) (1-based, inclusive), or the code of a symbol or location: lines(findDefinition("User")) gives the whole declaration. A string that is no file of the workspace is looked up as a symbol name: lines("Searcher::search_path").',
     category: 'search',
     parameters: [
-      { name: 'path', type: 'string | symbol | location', description: 'a workspace file, or a symbol or location to show', aliases: ['file', 'of'] },
+      { name: 'path', type: 'string | symbol | location', description: 'a workspace file, or a symbol (or its name) or location to show', aliases: ['file', 'of'] },
       { name: 'start', type: 'number', optional: true, description: 'first line (from 1); required with a path', aliases: ['from'] },
       { name: 'end', type: 'number', optional: true, description: 'last line (default: start)', aliases: ['to'] },
     ],
     returns: 'location',
-    examples: [{ program: 'lines("src/main.rs", 1, 20)' }, { program: 'lines(findDefinition("User"))' }],
+    examples: [{ program: 'lines("src/main.rs", 1, 20)' }, { program: 'lines(findDefinition("User"))' }, { program: 'lines("User::new")', description: 'a name that is no file: the symbol\'s code' }],
     implementation: async (args, ctx) => {
       const { workspace } = ctx.host;
       const target = args['path'];

@@ -26,12 +26,12 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'findDefinitions',
     description:
-      'Where symbols with a name are defined: every definition whose name is exactly `of` (never fuzzy matches). Narrow with file (a path or a path suffix), kind (function, struct, class, method, interface/trait, enum, …) or line.',
+      'Where symbols with a name are defined: every definition whose name is exactly `of` (never fuzzy matches). Qualify with the class, impl type, trait, namespace, module or crate (`Matcher::find_at`, `crate::util::validate_token`, `Position.create`). Overloads and merged declarations (interface + namespace) are one definition with `declarations`. Narrow with file (a path or a path suffix), kind (in the language\'s words: function, method, struct, class, trait, impl, macro, type alias, enum variant, namespace, …) or line; when a filter leaves nothing, a note lists what it left out.',
     category: 'navigation',
     parameters: [
       { name: 'of', type: 'string | symbol | (string | symbol)[]', description: OF_DESCRIPTION, aliases: ['name', 'symbol', 'query'] },
       { name: 'file', type: 'string', optional: true, description: 'only definitions in this file (path or path suffix, e.g. "auth.rs")', aliases: ['path', 'in'] },
-      { name: 'kind', type: 'string', optional: true, description: 'only this kind of symbol (function, struct, class, method, trait, …)', aliases: ['type'] },
+      { name: 'kind', type: 'string', optional: true, description: 'only this kind of symbol (function, method, struct, class, trait, macro, type alias, enum variant, namespace, …)', aliases: ['type'] },
       { name: 'line', type: 'number', optional: true, description: 'only the definition on this line' },
     ],
     returns: 'symbol[]',
@@ -65,7 +65,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     parameters: [
       { name: 'of', type: 'string | symbol', description: 'a name (optionally qualified: `User::new`) or a symbol', aliases: ['name', 'symbol', 'query'] },
       { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (path or path suffix)', aliases: ['path', 'in'] },
-      { name: 'kind', type: 'string', optional: true, description: 'its kind (function, struct, class, method, trait, …)', aliases: ['type'] },
+      { name: 'kind', type: 'string', optional: true, description: 'its kind (function, method, struct, class, trait, macro, type alias, …)', aliases: ['type'] },
       { name: 'line', type: 'number', optional: true, description: 'the line it is defined on' },
     ],
     returns: 'symbol',

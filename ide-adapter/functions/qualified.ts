@@ -84,7 +84,7 @@ export class SymbolPaths {
       if (names.length === 0) continue;
       const inner = parts.slice(i);
       const crate: PathSegment = { names: new Set(['crate', ...names]), owner: false };
-      if (inner[0] !== 'src' || inner.length < 2 || (inner.length === 2 && RUST_CRATE_ROOTS.has(inner[1] as string)) || inner[1] === 'bin' || RUST_TARGET_DIRS.has(inner[0] as string)) {
+      if (inner[0] !== 'src' || inner.length < 2 || (inner.length === 2 && RUST_CRATE_ROOTS.has(inner[1] as string)) || inner[1] === 'bin' || RUST_TARGET_DIRS.has(inner[0])) {
         return [crate];
       }
       const modules = inner.slice(1).map((p) => p.replace(/\.rs$/, ''));
