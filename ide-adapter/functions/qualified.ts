@@ -21,9 +21,6 @@ const RELATIVE_QUALIFIERS = new Set(['self', 'super']);
 /** Files that are a Rust crate's root module. */
 const RUST_CRATE_ROOTS = new Set(['lib.rs', 'main.rs']);
 
-/** Rust folders whose files are separate crate roots (targets), not modules of `src/`. */
-const RUST_TARGET_DIRS = new Set(['tests', 'examples', 'benches']);
-
 /** Splits `User::new`, `User.new`, `a::b::c` into qualifiers and the final name. */
 export function splitQualifiedName(name: string): { qualifiers: string[]; name: string } {
   const parts = name.split(/::|\.|#/).filter((p) => p !== '');
@@ -75,7 +72,10 @@ export class SymbolPaths {
     return [...modules, ...owners];
   }
 
-  /** `crate`/crate name, then the modules of a Rust file below the crate's `src/`. */
+  /**
+   * `crate`/crate name, then the modules of a Rust file below the crate's `src/` (`src/net/mod.rs`
+   * → net). Crate roots (`lib.rs`, `main.rs`, `src/bin/`, `tests/`, `examples/`) add no module.
+   */
   async #rustModules(path: string): Promise<PathSegment[]> {
     const parts = path.split('/');
     for (let i = parts.length - 1; i >= 0; i--) {
@@ -84,7 +84,7 @@ export class SymbolPaths {
       if (names.length === 0) continue;
       const inner = parts.slice(i);
       const crate: PathSegment = { names: new Set(['crate', ...names]), owner: false };
-      if (inner[0] !== 'src' || inner.length < 2 || (inner.length === 2 && RUST_CRATE_ROOTS.has(inner[1] as string)) || inner[1] === 'bin' || RUST_TARGET_DIRS.has(inner[0])) {
+      if (inner[0] !== 'src' || inner.length < 2 || (inner.length === 2 && RUST_CRATE_ROOTS.has(inner[1] as string)) || inner[1] === 'bin') {
         return [crate];
       }
       const modules = inner.slice(1).map((p) => p.replace(/\.rs$/, ''));

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolDefinition } from '../model.js';
+import { presentOutcome } from '../present.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
 
 const available = await serversAvailable('typescript');
@@ -30,6 +31,8 @@ describe.skipIf(!available)('exact names on a TypeScript monorepo (fixtures/ts-m
     const defs = (await f.value('findDefinitions("Subject")')) as SymbolDefinition[];
     expect(defs.map((d) => [d.kind, d.definedAt.path])).toEqual([['class', 'packages/core/src/subject.ts']]);
     expect(defs[0]?.definedAt.start).toEqual(await nameIn('packages/core/src/subject.ts', 'class Subject', 'Subject'));
+    // The class and the namespace merged with it are one symbol.
+    expect(defs[0]?.declarations?.map((d) => d.kind)).toEqual(['class', 'namespace']);
   });
 
   it('loads every project, at depth two and three, so the index knows their symbols', async () => {
@@ -52,6 +55,12 @@ describe.skipIf(!available)('exact names on a TypeScript monorepo (fixtures/ts-m
     expect((await f.outcome('findDefinition("Position")')).kind).toBe('value');
     // Either declaration's kind selects the one symbol.
     expect(((await f.value('findDefinitions("Position", kind: "namespace")')) as SymbolDefinition[]).length).toBe(1);
+    // An enum merged with a namespace, likewise.
+    const style = (await f.value('findDefinition("Style")')) as SymbolDefinition;
+    expect(style.declarations?.map((d) => [d.kind, d.definedAt.start])).toEqual([
+      ['enum', await nameIn('packages/core/src/format.ts', 'enum Style', 'Style')],
+      ['namespace', await nameIn('packages/core/src/format.ts', 'namespace Style', 'Style')],
+    ]);
   });
 
   it('three overload signatures and the implementation are one function', async () => {
@@ -63,6 +72,7 @@ describe.skipIf(!available)('exact names on a TypeScript monorepo (fixtures/ts-m
     expect(signatureLines).toHaveLength(4);
     expect(def.declarations?.map((d) => d.definedAt.start.line)).toEqual(signatureLines);
     expect(def.definedAt.start.line).toBe(signatureLines[3]); // the implementation
+    expect(presentOutcome(o)).toContain(`declared 4 times: lines ${signatureLines.join(', ')}`);
   });
 
   it('implementations of a merged interface are its implementing classes, not an ambiguity', async () => {
@@ -79,6 +89,9 @@ describe.skipIf(!available)('exact names on a TypeScript monorepo (fixtures/ts-m
     if (o.kind !== 'value') throw new Error(`expected a value, got ${o.kind}`);
     expect(o.value).toEqual([]);
     expect(o.notes.join('\n')).toContain('packages/core/src/subject.ts');
+    // Re-export bindings neither: packages/core/src/index.ts has `export { Subject, map } from './subject.js'`.
+    const reexport = await f.outcome('findDefinitions("map", file: "packages/core/src/index.ts")');
+    expect(reexport.kind === 'value' && reexport.value).toEqual([]);
     const maps = (await f.value('findDefinitions("map")')) as SymbolDefinition[];
     expect(maps.map((d) => d.definedAt.path)).toEqual(['packages/core/src/subject.ts']);
   });
