@@ -71,23 +71,22 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const outlines = new OutlineCache(backend, signal);
   const paths = new SymbolPaths(backend);
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] => symbols.filter((s) => s.name === name);
-  const inFile = (s: { location: Location } | SymbolDefinition): boolean =>
-    query.file === undefined || fileMatches('definedAt' in s ? s.definedAt.path : s.location.path, query.file);
+  const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
+    const located = dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines))));
+    const out: Located[] = [];
+    for (const l of located) if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors))) out.push(l);
+    return out;
+  };
 
   // 1. The index, exact names only.
-  let found = named(await backend.workspaceSymbols(name, { signal }));
+  const found = named(await backend.workspaceSymbols(name, { signal }));
   // 2. The outline of the file the caller named, when the index has nothing there.
-  if (query.file !== undefined && !found.some(inFile)) {
+  if (query.file !== undefined && !found.some((s) => fileMatches(s.location.path, query.file as string))) {
     for (const path of await filesMatching(backend, query.file)) found.push(...named(flatten(await outlines.get(path))));
   }
+  let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
-  if (found.length === 0) found = await confirmedByDefinition(backend, name, outlines, signal);
-
-  const located = await Promise.all(found.map((s) => locate(backend, s, outlines)));
-  const qualified: Located[] = [];
-  for (const l of dedupeLocated(located)) {
-    if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors))) qualified.push(l);
-  }
+  if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
   const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal);
   const definitions = unfiltered.filter(
     (d) =>
