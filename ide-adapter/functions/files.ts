@@ -34,12 +34,23 @@ async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Lo
   return { path: at.path, start: at.start.line, end: at.end.line };
 }
 
-/** The workspace path of an existing file or folder; undefined when nothing is there. */
-async function existingFile(ctx: CallContext<IdeHost>, path: string): Promise<string | undefined> {
+/** A qualified identifier (`Searcher::search_path`, `Position.create`, `User#name`). */
+const SYMBOL_NAME = /^[A-Za-z_$][\w$]*(?:(?:::|\.|#)[A-Za-z_$][\w$]*)*$/;
+
+/** Whether a string that is no file may be a symbol's name (not a path: no `/`, no source file extension). */
+function looksLikeSymbolName(ctx: CallContext<IdeHost>, text: string): boolean {
+  return SYMBOL_NAME.test(text) && !ctx.host.backend.handles(text);
+}
+
+/**
+ * The workspace path of an existing file or folder. When nothing is there and `orName` holds,
+ * undefined (the caller looks the string up as a name); otherwise the not-found error.
+ */
+async function existingFile(ctx: CallContext<IdeHost>, path: string, orName: boolean): Promise<string | undefined> {
   try {
     return ctx.host.workspace.relative(await ctx.host.workspace.resolveReal(path));
   } catch (error) {
-    if (error instanceof DialectError && error.code === WorkspaceCode.NotFound) return undefined;
+    if (orName && error instanceof DialectError && error.code === WorkspaceCode.NotFound) return undefined;
     throw error;
   }
 }
@@ -136,7 +147,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
       let start: number;
       let end: number;
       if (typeof target === 'string') {
-        const file = await existingFile(ctx, target);
+        const file = await existingFile(ctx, target, typeof args['start'] !== 'number' && looksLikeSymbolName(ctx, target));
         if (file === undefined) {
           // Not a file: a symbol's name (`lines("Searcher::search_path")`), as for any symbol argument.
           const symbol = await symbolNamed(ctx, target);

@@ -86,6 +86,9 @@ describe.skipIf(!available)('exact names on rust-analyzer (fixtures/rust-names)'
     expect(code.path).toBe('src/searcher.rs');
     expect(code.text).toContain('pub fn search_path<S: Sink>(');
     expect(code.text.split('\n').at(-1)).toBe('    }');
+    // A path (a `/` or a source file extension) stays a path.
+    const missing = await f.outcome('lines("src/nope.rs")');
+    expect(missing.kind === 'error' && missing.error.message).toContain('does not exist in the workspace');
   });
 
   it('callers never print absolute paths', async () => {
