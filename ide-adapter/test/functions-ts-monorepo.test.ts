@@ -73,6 +73,11 @@ describe.skipIf(!available)('exact names on a TypeScript monorepo (fixtures/ts-m
     expect(def.declarations?.map((d) => d.definedAt.start.line)).toEqual(signatureLines);
     expect(def.definedAt.start.line).toBe(signatureLines[3]); // the implementation
     expect(presentOutcome(o)).toContain(`declared 4 times: lines ${signatureLines.join(', ')}`);
+    // Method overloads too.
+    const tick = (await f.value('findDefinition("Ticker.tick")')) as SymbolDefinition;
+    const tickLines = (await f.text('packages/group/lib/src/ticker.ts')).split('\n').flatMap((l, i) => (l.trimStart().startsWith('tick(') ? [i + 1] : []));
+    expect(tick.declarations?.map((d) => d.definedAt.start.line)).toEqual(tickLines);
+    expect(tick.kind).toBe('method');
   });
 
   it('implementations of a merged interface are its implementing classes, not an ambiguity', async () => {
