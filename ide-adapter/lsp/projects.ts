@@ -24,12 +24,16 @@ export interface ProjectScanOptions {
   readonly maxProjects?: number;
   /** Defaults to {@link MAX_SCANNED_DIRECTORIES}. */
   readonly maxDirectories?: number;
+  /** Stop as soon as `maxProjects` are found, without counting the rest (no note then). */
+  readonly stopAtLimit?: boolean;
 }
 
 /** What a project scan found. */
 export interface ProjectScan {
   /** Folders (absolute) that hold a marker, closest to the root first, then by name. */
   readonly projectDirs: readonly string[];
+  /** The marker file (absolute) of each of those folders (the first of `markers` present). */
+  readonly markerFiles: readonly string[];
   /** Why the list may be incomplete (a limit was reached), for people. */
   readonly warnings: readonly string[];
 }
@@ -44,8 +48,8 @@ interface IgnoreRules {
 export async function findProjects(root: string, markers: readonly string[], options: ProjectScanOptions = {}): Promise<ProjectScan> {
   const maxProjects = options.maxProjects ?? MAX_PROJECTS;
   const maxDirectories = options.maxDirectories ?? MAX_SCANNED_DIRECTORIES;
-  const wanted = new Set(markers);
   const projectDirs: string[] = [];
+  const markerFiles: string[] = [];
   const warnings: string[] = [];
   let found = 0;
   let scanned = 0;
@@ -55,7 +59,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
     for (const { rel, rules: inherited } of queue) {
       if (scanned >= maxDirectories) {
         warnings.push(`stopped looking for projects after ${maxDirectories} folders (MAX_SCANNED_DIRECTORIES); projects deeper in the tree are found only by text search`);
-        return { projectDirs, warnings };
+        return { projectDirs, markerFiles, warnings };
       }
       scanned++;
       const abs = join(root, rel);
@@ -67,9 +71,14 @@ export async function findProjects(root: string, markers: readonly string[], opt
       }
       const own = await readIgnoreRules(join(abs, '.gitignore'), rel);
       const rules = own === undefined ? inherited : [...inherited, own];
-      if (entries.some((e) => e.isFile() && wanted.has(e.name))) {
+      const marker = markers.find((m) => entries.some((e) => e.isFile() && e.name === m));
+      if (marker !== undefined) {
         found++;
-        if (projectDirs.length < maxProjects) projectDirs.push(abs);
+        if (projectDirs.length < maxProjects) {
+          projectDirs.push(abs);
+          markerFiles.push(join(abs, marker));
+        }
+        if (options.stopAtLimit === true && projectDirs.length >= maxProjects) return { projectDirs, markerFiles, warnings };
       }
       const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_PROJECT_DIRS.has(e.name)).map((e) => e.name);
       for (const name of dirs.sort()) {
@@ -82,7 +91,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
   if (found > maxProjects) {
     warnings.push(`found ${found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): symbols of the others are found only by text search`);
   }
-  return { projectDirs, warnings };
+  return { projectDirs, markerFiles, warnings };
 }
 
 async function readIgnoreRules(file: string, base: string): Promise<IgnoreRules | undefined> {

@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, extname, join } from 'node:path';
+import { dirname, extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { findProjects } from './projects.js';
 
@@ -45,6 +45,11 @@ export interface ServerDefinition {
   readonly rootMarkers: readonly string[];
   /** Extra detection globs (picomatch, relative to the root, matched against files in the top two levels). */
   readonly filePatterns?: readonly string[];
+  /**
+   * Files that mark one of the server's projects at any depth (`tsconfig.json`): when the top two
+   * levels hold no root marker, a bounded scan for these still detects the server.
+   */
+  readonly projectMarkers?: readonly string[];
   /** Binary candidates in priority order (env var override first). Bare names are looked up on PATH. */
   candidates(): string[];
   /** Arguments that start the server on stdio. */
@@ -172,6 +177,9 @@ export function bundledTypeScriptServer(): string[] {
   }
 }
 
+/** The files that make a TypeScript/JavaScript folder a project. */
+const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
+
 /** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
 export const typeScriptServer: ServerDefinition = {
   id: 'typescript',
@@ -188,13 +196,11 @@ export const typeScriptServer: ServerDefinition = {
   settings: {},
   readiness: 'progress',
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
+  projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;
-
-/** The files that make a TypeScript/JavaScript folder a project. */
-const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
 
 /**
  * One source file per TypeScript/JavaScript project at any depth (a folder with tsconfig.json or
@@ -336,6 +342,7 @@ export async function detectServers(workspaceRoot: string, extraDefinitions: rea
     const patterns = definition.filePatterns ?? [];
     const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
     const evidence = files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
+    if (evidence.length === 0 && definition.projectMarkers !== undefined) evidence.push(...(await deepProjectMarker(workspaceRoot, definition.projectMarkers)));
     if (evidence.length === 0) continue;
     // Two definitions for one language (a custom one and a built-in): the first wins.
     const languages = definition.languages.map((l) => l.languageId);
@@ -344,6 +351,15 @@ export async function detectServers(workspaceRoot: string, extraDefinitions: rea
     detected.push({ definition, evidence });
   }
   return detected;
+}
+
+/** A deeper scan for a project marker reads at most this many folders (detection must stay quick). */
+export const DETECTION_MAX_DIRECTORIES = 2000;
+
+/** The relative path of one project marker below the top two levels (`tools/web/client/tsconfig.json`), if any. */
+async function deepProjectMarker(workspaceRoot: string, markers: readonly string[]): Promise<string[]> {
+  const { markerFiles } = await findProjects(workspaceRoot, markers, { maxProjects: 1, maxDirectories: DETECTION_MAX_DIRECTORIES, stopAtLimit: true });
+  return markerFiles.map((f) => relative(workspaceRoot, f).split(sep).join('/'));
 }
 
 /** Relative paths of the files in the root and its direct, non-skipped subdirectories. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProjects } from '../lsp/projects.js';
-import { typeScriptServer } from '../lsp/servers.js';
+import { detectServers, typeScriptServer } from '../lsp/servers.js';
 
 describe('findProjects', () => {
   let root: string;
@@ -56,5 +56,18 @@ describe('findProjects', () => {
   it('the TypeScript server opens one source file of each project', async () => {
     const anchors = await typeScriptServer.projectAnchors?.(root);
     expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
+  });
+
+  it('a workspace whose only TypeScript project is three levels down still gets the TypeScript server', async () => {
+    const deep = await mkdtemp(join(tmpdir(), 'dialect-deep-'));
+    try {
+      await mkdir(join(deep, 'tools', 'web', 'client', 'src'), { recursive: true });
+      await writeFile(join(deep, 'tools', 'web', 'client', 'tsconfig.json'), '{}');
+      await writeFile(join(deep, 'README.md'), '# no package.json at the root\n');
+      const detected = await detectServers(deep);
+      expect(detected.map((d) => [d.definition.id, d.evidence])).toEqual([['typescript', ['tools/web/client/tsconfig.json']]]);
+    } finally {
+      await rm(deep, { recursive: true, force: true });
+    }
   });
 });
