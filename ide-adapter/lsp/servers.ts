@@ -329,7 +329,8 @@ export interface DetectedServer {
  * Which servers a workspace needs, judged from the files in its top two directory levels (the root
  * and its direct subdirectories, skipping `node_modules`, `target`, hidden directories and the like):
  * `Cargo.toml` → rust-analyzer; `tsconfig.json`/`jsconfig.json`/`package.json` → TypeScript; a
- * polyglot workspace gets several. `extraDefinitions` (custom servers) are checked before the
+ * polyglot workspace gets several. A definition with `projectMarkers` is also detected from a
+ * project deeper down (bounded by `DETECTION_MAX_DIRECTORIES`). `extraDefinitions` (custom servers) are checked before the
  * built-ins, so a custom server can take over a language.
  */
 export async function detectServers(workspaceRoot: string, extraDefinitions: readonly ServerDefinition[] = []): Promise<DetectedServer[]> {
