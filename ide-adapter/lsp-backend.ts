@@ -27,6 +27,7 @@ import {
 import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
+import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
@@ -37,6 +38,8 @@ import type { Workspace } from './workspace.js';
 export const BackendCode = {
   /** No language server handles the file's language. */
   NoServer: 'no-language-server',
+  /** The language server's document could not be read from disk. */
+  Unreadable: 'document-unreadable',
 } as const;
 
 const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
@@ -305,7 +308,12 @@ export class LspBackend implements IdeBackend {
       }
       throw error;
     });
-    const doc = await server.ensureOpen(abs, options);
+    const doc = await server.ensureOpen(abs, options).catch((error: unknown) => {
+      if (isLspClientError(error, 'document-unreadable')) {
+        throw new DialectError({ code: BackendCode.Unreadable, message: error.message.split(`${this.workspace.root}${sep}`).join(''), hint: 'check that the file exists and is readable' });
+      }
+      throw error;
+    });
     return { server, abs, doc };
   }
 
