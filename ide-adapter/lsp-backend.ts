@@ -49,9 +49,20 @@ import {
 } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
+import { sep } from 'node:path';
+import { DialectError } from '../dialect/index.js';
 import { CONFIG_FILE } from './config.js';
+import { languageKind } from './kinds.js';
 import type { Diagnostic, DiagnosticSeverity, Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
+
+/** Error codes of the LSP backend. */
+export const BackendCode = {
+  /** No language server handles the file's language. */
+  NoServer: 'no-language-server',
+  /** The language server's document could not be read from disk. */
+  Unreadable: 'document-unreadable',
+} as const;
 
 const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
   Object.entries(SymbolKind)
@@ -138,11 +149,12 @@ export class LspBackend implements IdeBackend {
           if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
           const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
+          const language = this.#language(location.path);
           out.push({
             name: s.name,
-            kind: kindName(s.kind),
+            kind: languageKind(language, kindName(s.kind), location.content, s.name),
             ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
-            language: this.#language(location.path),
+            language,
             location,
             precise: false,
           });
@@ -174,12 +186,13 @@ export class LspBackend implements IdeBackend {
     const convert = (s: DocumentSymbol, container: string | undefined): OutlineSymbol => {
       const sel = server.fromLspRange(lines, s.selectionRange);
       const range = server.fromLspRange(lines, s.range);
+      const content = lines.lineText(sel.start.line);
       return {
         name: s.name,
-        kind: kindName(s.kind),
+        kind: languageKind(language, kindName(s.kind), content, s.name),
         ...(container !== undefined ? { container } : {}),
         language,
-        location: { path: rel, start: sel.start, end: sel.end, content: lines.lineText(sel.start.line) },
+        location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
         children: (s.children ?? []).map((c) => convert(c, s.name)),
@@ -190,7 +203,7 @@ export class LspBackend implements IdeBackend {
       const r = server.fromLspRange(lines, s.location.range);
       return {
         name: s.name,
-        kind: kindName(s.kind),
+        kind: languageKind(language, kindName(s.kind), lines.lineText(r.start.line), s.name),
         ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
         language,
         location: { path: rel, start: r.start, end: r.end, content: lines.lineText(r.start.line) },
@@ -433,8 +446,23 @@ export class LspBackend implements IdeBackend {
 
   async #open(path: string, options: BackendCallOptions): Promise<{ server: LanguageServer; abs: string; doc: OpenDocument }> {
     const abs = await this.workspace.resolveReal(path);
-    const server = await this.pool.serverFor(abs);
-    const doc = await server.ensureOpen(abs, options);
+    const server = await this.pool.serverFor(abs).catch((error: unknown) => {
+      // The pool speaks in absolute paths; people see workspace paths only.
+      if (isLspClientError(error, 'no-server-for-file')) {
+        throw new DialectError({
+          code: BackendCode.NoServer,
+          message: `no language server handles ${this.workspace.relative(abs)}`,
+          hint: 'symbol functions work on files of the workspace languages; search(path, regex) and lines(path, start, end) read any file',
+        });
+      }
+      throw error;
+    });
+    const doc = await server.ensureOpen(abs, options).catch((error: unknown) => {
+      if (isLspClientError(error, 'document-unreadable')) {
+        throw new DialectError({ code: BackendCode.Unreadable, message: error.message.split(`${this.workspace.root}${sep}`).join(''), hint: 'check that the file exists and is readable' });
+      }
+      throw error;
+    });
     return { server, abs, doc };
   }
 
@@ -489,10 +517,11 @@ export class LspBackend implements IdeBackend {
     const location = await this.#location(server, { uri: item.uri, range: item.selectionRange });
     if (location === undefined) return undefined;
     // `detail` is free text (rust-analyzer puts the whole signature there), not a container.
+    const language = this.#language(location.path);
     return {
       name: item.name,
-      kind: kindName(item.kind),
-      language: this.#language(location.path),
+      kind: languageKind(language, kindName(item.kind), location.content, item.name),
+      language,
       location,
       precise: true,
     };

@@ -19,16 +19,31 @@ export interface Location {
   readonly content: string;
 }
 
+/** One declaration of a symbol declared in several places (overloads, interface + namespace, …). */
+export interface SymbolDeclaration {
+  readonly kind: string;
+  readonly definedAt: Location;
+}
+
 /** A symbol definition. `definedAt` covers the symbol's name (its selection range). */
 export interface SymbolDefinition {
   readonly name: string;
-  /** LSP symbol kind in lower case: `function`, `struct`, `class`, `method`, `interface`, … */
+  /**
+   * The kind in the language's own words: `function`, `method`, `struct`, `class`, `trait`,
+   * `impl`, `macro`, `type alias`, `enum variant`, `namespace`, `enum member`, …
+   */
   readonly kind: string;
   /** The enclosing symbol (`impl User`, `TaskService`), when the server reports one. */
   readonly container?: string;
   /** The language of the file (`rust`, `typescript`, …). */
   readonly language?: string;
   readonly definedAt: Location;
+  /**
+   * Every declaration, in file order, when the symbol has several: the overload signatures of one
+   * function, or an interface (class, function, enum) and the namespace merged with it. They are
+   * one symbol; `definedAt` is the main one (the type or function; the implementation signature).
+   */
+  readonly declarations?: readonly SymbolDeclaration[];
 }
 
 /** A use of a symbol: the definition it refers to, and where it is used. */

@@ -87,7 +87,19 @@ function diagnosticText(d: Diagnostic, s: Style): string {
 
 function symbolLine(d: SymbolDefinition, s: Style): string {
   const container = d.container !== undefined ? s.dim(` (${d.container})`) : '';
-  return `${s.kind(d.kind)} ${d.name}${container}  ${locationLine(d.definedAt, s)}`;
+  return `${s.kind(d.kind)} ${d.name}${container}${declarationsNote(d, s)}  ${locationLine(d.definedAt, s)}`;
+}
+
+/** ` [declared 4 times: lines 4, 5, 6, 7]` or ` [interface at line 2, namespace at line 8]` for merged symbols. */
+function declarationsNote(d: SymbolDefinition, s: Style): string {
+  const all = d.declarations ?? [];
+  if (all.length < 2) return '';
+  const where = (l: Location): string => (l.path === d.definedAt.path ? `line ${l.start.line}` : formatLocation(l));
+  const sameKind = all.every((x) => x.kind === d.kind);
+  const text = sameKind
+    ? `declared ${all.length} times: lines ${all.map((x) => (x.definedAt.path === d.definedAt.path ? String(x.definedAt.start.line) : formatLocation(x.definedAt))).join(', ')}`
+    : all.map((x) => `${x.kind} at ${where(x.definedAt)}`).join(', ');
+  return s.dim(` [${text}]`);
 }
 
 function symbolBlock(d: SymbolDefinition, s: Style): string {

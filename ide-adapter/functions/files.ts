@@ -2,12 +2,15 @@
  * File functions: regex search, finding files by glob, reading lines, and git diffs. They need no
  * language server and are confined to the workspace.
  */
-import type { CallContext, Registry } from '../../dialect/index.js';
+import { build, DialectError, type Ambiguity, type CallContext, type Registry } from '../../dialect/index.js';
 import { gitDiff } from '../git.js';
 import { isSymbolDefinition, type Location, type SymbolDefinition } from '../model.js';
 import { coverageNotes, searchWorkspace, walkFiles } from '../search.js';
-import type { IdeHost } from './host.js';
-import { flatten } from './symbols.js';
+import { WorkspaceCode } from '../workspace.js';
+import { awaitIndex, type IdeHost } from './host.js';
+import { refinementsFor } from './refinements.js';
+import { findSymbolsByName, flatten } from './symbols.js';
+import { describeSymbol } from './types.js';
 
 const MAX_FILES = 1000;
 /** `lines` shows at most this many lines at once. */
@@ -27,6 +30,52 @@ async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Lo
     if (decl?.range !== undefined) return { path: at.path, start: decl.range.start.line, end: decl.range.end.line };
   }
   return { path: at.path, start: at.start.line, end: at.end.line };
+}
+
+/** A qualified identifier (`Searcher::search_path`, `Position.create`, `User#name`). */
+const SYMBOL_NAME = /^[A-Za-z_$][\w$]*(?:(?:::|\.|#)[A-Za-z_$][\w$]*)*$/;
+
+/** Whether a string that is no file may be a symbol's name (not a path: no `/`, no source file extension). */
+function looksLikeSymbolName(ctx: CallContext<IdeHost>, text: string): boolean {
+  return SYMBOL_NAME.test(text) && !ctx.host.backend.handles(text);
+}
+
+/**
+ * The workspace path of an existing file or folder. When nothing is there and `orName` holds,
+ * undefined (the caller looks the string up as a name); otherwise the not-found error.
+ */
+async function existingFile(ctx: CallContext<IdeHost>, path: string, orName: boolean): Promise<string | undefined> {
+  try {
+    return ctx.host.workspace.relative(await ctx.host.workspace.resolveReal(path));
+  } catch (error) {
+    if (orName && error instanceof DialectError && error.code === WorkspaceCode.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The one symbol with a name, or an ambiguity whose choices are whole `lines(findDefinition(…))`
+ * programs; a name that is no symbol either fails saying both.
+ */
+async function symbolNamed(ctx: CallContext<IdeHost>, name: string): Promise<SymbolDefinition | Ambiguity> {
+  await awaitIndex(ctx);
+  const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
+  if (defs.length === 1) return defs[0] as SymbolDefinition;
+  if (defs.length === 0) {
+    throw new DialectError({
+      code: WorkspaceCode.NotFound,
+      message: `${JSON.stringify(name)} is neither a file of the workspace nor the name of a symbol`,
+      hint: 'paths are relative to the workspace root; findFiles("**/name*") finds files, findDefinitions("name") symbols',
+    });
+  }
+  return ctx.ambiguous(
+    `${JSON.stringify(name)} names ${defs.length} symbols`,
+    refinementsFor(defs, {}).map(({ def, refine }) => ({
+      label: describeSymbol(def),
+      value: def,
+      replacement: build.call('lines', [build.call('findDefinition', [build.literal(name)], Object.entries(refine).map(([k, v]) => [k, build.literal(v)] as const))]),
+    })),
+  );
 }
 
 export function registerFileFunctions(registry: Registry<IdeHost>): void {
@@ -81,15 +130,15 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     name: 'lines',
     aliases: ['readLines', 'code', 'source'],
     description:
-      'Lines of a workspace file as a location whose `text` holds them: lines(path, start, end) (1-based, inclusive), or the code of a symbol or location: lines(findDefinition("User")) gives the whole declaration.',
+      'Lines of a workspace file as a location whose `text` holds them: lines(path, start, end) (1-based, inclusive), or the code of a symbol or location: lines(findDefinition("User")) gives the whole declaration. A string that is no file of the workspace is looked up as a symbol name: lines("Searcher::search_path").',
     category: 'search',
     parameters: [
-      { name: 'path', type: 'string | symbol | location', description: 'a workspace file, or a symbol or location to show', aliases: ['file', 'of'] },
+      { name: 'path', type: 'string | symbol | location', description: 'a workspace file, or a symbol (or its name) or location to show', aliases: ['file', 'of'] },
       { name: 'start', type: 'number', optional: true, description: 'first line (from 1); required with a path', aliases: ['from'] },
       { name: 'end', type: 'number', optional: true, description: 'last line (default: start)', aliases: ['to'] },
     ],
     returns: 'location',
-    examples: [{ program: 'lines("src/main.rs", 1, 20)' }, { program: 'lines(findDefinition("User"))' }],
+    examples: [{ program: 'lines("src/main.rs", 1, 20)' }, { program: 'lines(findDefinition("User"))' }, { program: 'lines("User::new")', description: 'a name that is no file: the symbol\'s code' }],
     implementation: async (args, ctx) => {
       const { workspace } = ctx.host;
       const target = args['path'];
@@ -97,10 +146,18 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
       let start: number;
       let end: number;
       if (typeof target === 'string') {
-        path = workspace.relative(await workspace.resolveReal(target));
-        if (typeof args['start'] !== 'number') return ctx.fail('missing-argument', 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
-        start = args['start'];
-        end = typeof args['end'] === 'number' ? args['end'] : start;
+        const file = await existingFile(ctx, target, typeof args['start'] !== 'number' && looksLikeSymbolName(ctx, target));
+        if (file === undefined) {
+          // Not a file: a symbol's name (`lines("Searcher::search_path")`), as for any symbol argument.
+          const symbol = await symbolNamed(ctx, target);
+          if (!isSymbolDefinition(symbol)) return symbol; // an ambiguity: choose the definition
+          ({ path, start, end } = await extentOf(ctx, symbol));
+        } else {
+          path = file;
+          if (typeof args['start'] !== 'number') return ctx.fail('missing-argument', 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
+          start = args['start'];
+          end = typeof args['end'] === 'number' ? args['end'] : start;
+        }
       } else {
         ({ path, start, end } = await extentOf(ctx, target as SymbolDefinition | Location));
         if (typeof args['start'] === 'number') start = args['start'];

@@ -9,11 +9,14 @@ import { uriToPath } from '../lsp/uris.js';
 import type { Workspace } from '../workspace.js';
 import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
-import { findSymbolsByName, flatten, mapLimit, toDefinition } from './symbols.js';
+import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 
 /** References beyond this many are left out, with a note saying how many. */
 const MAX_REFERENCES = 2000;
+
+/** A note or hint lists at most this many places of a name. */
+const MAX_LISTED_PLACES = 5;
 
 type Of = string | SymbolDefinition | readonly (string | SymbolDefinition)[];
 
@@ -23,12 +26,12 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'findDefinitions',
     description:
-      'Where symbols with a name are defined: every definition whose name is exactly `of` (never fuzzy matches). Narrow with file (a path or a path suffix), kind (function, struct, class, method, interface/trait, enum, …) or line.',
+      'Where symbols with a name are defined: every definition whose name is exactly `of` (never fuzzy matches). Qualify with the class, impl type, trait, namespace, module or crate (`Matcher::find_at`, `crate::util::validate_token`, `Position.create`). Overloads and merged declarations (interface + namespace) are one definition with `declarations`. Narrow with file (a path or a path suffix), kind (in the language\'s words: function, method, struct, class, trait, impl, macro, type alias, enum variant, namespace, …) or line; when a filter leaves nothing, a note lists what it left out.',
     category: 'navigation',
     parameters: [
       { name: 'of', type: 'string | symbol | (string | symbol)[]', description: OF_DESCRIPTION, aliases: ['name', 'symbol', 'query'] },
       { name: 'file', type: 'string', optional: true, description: 'only definitions in this file (path or path suffix, e.g. "auth.rs")', aliases: ['path', 'in'] },
-      { name: 'kind', type: 'string', optional: true, description: 'only this kind of symbol (function, struct, class, method, trait, …)', aliases: ['type'] },
+      { name: 'kind', type: 'string', optional: true, description: 'only this kind of symbol (function, method, struct, class, trait, macro, type alias, enum variant, namespace, …)', aliases: ['type'] },
       { name: 'line', type: 'number', optional: true, description: 'only the definition on this line' },
     ],
     returns: 'symbol[]',
@@ -38,11 +41,16 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       { program: 'findDefinitions("User::new")', description: 'a method by its qualified name' },
     ],
     implementation: async (args, ctx) => {
-      const defs = await definitions(args, ctx);
+      const { defs, unfiltered } = await definitions(args, ctx);
       if (defs.length === 0 && typeof args['of'] === 'string') {
-        // Names are exact; an empty answer says which names do exist.
-        const similar = await similarNames(ctx, args['of']);
-        ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+        if (unfiltered.length > 0) {
+          // The name exists: say which filter left it out, and what it left out.
+          ctx.note(`${JSON.stringify(args['of'])} exists, but not with ${filtersOf(args).join(', ')}; left out: ${listPlaces(unfiltered)}`);
+        } else {
+          // Names are exact; an empty answer says which names do exist.
+          const similar = await similarNames(ctx, args['of']);
+          ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+        }
       }
       return defs;
     },
@@ -57,17 +65,17 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     parameters: [
       { name: 'of', type: 'string | symbol', description: 'a name (optionally qualified: `User::new`) or a symbol', aliases: ['name', 'symbol', 'query'] },
       { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (path or path suffix)', aliases: ['path', 'in'] },
-      { name: 'kind', type: 'string', optional: true, description: 'its kind (function, struct, class, method, trait, …)', aliases: ['type'] },
+      { name: 'kind', type: 'string', optional: true, description: 'its kind (function, method, struct, class, trait, macro, type alias, …)', aliases: ['type'] },
       { name: 'line', type: 'number', optional: true, description: 'the line it is defined on' },
     ],
     returns: 'symbol',
     examples: [{ program: 'findDefinition("User")' }, { program: 'findDefinition("validate_token", file: "src/auth.rs")' }],
     implementation: async (args, ctx) => {
-      const defs = await definitions(args, ctx);
+      const { defs, unfiltered } = await definitions(args, ctx);
       if (defs.length === 1) return defs[0];
       const of = args['of'];
       const name = typeof of === 'string' ? of : (of as SymbolDefinition).name;
-      if (defs.length === 0) return notFound(ctx, name, args);
+      if (defs.length === 0) return notFound(ctx, name, args, unfiltered);
       return ctx.ambiguous(
         `${JSON.stringify(name)} is defined in ${defs.length} places`,
         refinementsFor(defs, { ...(typeof args['kind'] === 'string' ? { kind: args['kind'] } : {}) }).map(({ def, refine }) => ({
@@ -198,14 +206,14 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
   });
 }
 
-async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>): Promise<SymbolDefinition[]> {
+async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>): Promise<{ defs: SymbolDefinition[]; unfiltered: SymbolDefinition[] }> {
   const of = args['of'] as Of;
   const items = Array.isArray(of) ? (of as (string | SymbolDefinition)[]) : [of as string | SymbolDefinition];
   const file = args['file'] as string | undefined;
   const completeness = await awaitIndex(ctx);
-  const found = await mapLimit(items, 4, async (item) => {
-    if (typeof item !== 'string') return [item];
-    return findSymbolsByName(
+  const found = await mapLimit(items, 4, async (item): Promise<SymbolLookup> => {
+    if (typeof item !== 'string') return { definitions: [item], unfiltered: [item] };
+    return lookupSymbols(
       ctx.host.backend,
       {
         name: item,
@@ -217,9 +225,20 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
     );
   });
   // A server that could not load the workspace answers nothing: that is not "no such name".
-  const missing = items.find((item, i) => typeof item === 'string' && found[i]?.length === 0);
+  const missing = items.find((item, i) => typeof item === 'string' && found[i]?.unfiltered.length === 0);
   if (typeof missing === 'string' && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(missing, completeness);
-  return found.flat();
+  return { defs: found.flatMap((f) => f.definitions), unfiltered: found.flatMap((f) => f.unfiltered) };
+}
+
+/** The filters a lookup was given, as written: `kind: "class"`, `file: "nope.rs"`. */
+function filtersOf(args: Readonly<Record<string, unknown>>): string[] {
+  return ['file', 'kind', 'line'].filter((k) => args[k] !== undefined).map((k) => `${k}: ${JSON.stringify(args[k])}`);
+}
+
+/** `struct Searcher at src/searcher.rs:7, …` (at most a few, then a count). */
+function listPlaces(defs: readonly SymbolDefinition[]): string {
+  const shown = defs.slice(0, MAX_LISTED_PLACES).map((d) => `${d.kind} ${d.name}${d.container !== undefined ? ` (in ${d.container})` : ''} at ${d.definedAt.path}:${d.definedAt.start.line}`);
+  return defs.length > MAX_LISTED_PLACES ? `${shown.join(', ')} and ${defs.length - MAX_LISTED_PLACES} more` : shown.join(', ');
 }
 
 /** Names the index knows that look like `name` (fuzzy is right here: it is only a hint). */
@@ -230,12 +249,19 @@ async function similarNames(ctx: CallContext<IdeHost>, name: string): Promise<st
   return closest(last, names, 5);
 }
 
-async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>): Promise<never> {
+async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>, unfiltered: readonly SymbolDefinition[]): Promise<never> {
+  const filters = filtersOf(args);
+  const message = `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`;
+  if (unfiltered.length > 0) {
+    // The filters excluded what exists: say where it is and how to ask for it.
+    const [first] = refinementsFor(unfiltered, {});
+    const program = first === undefined ? '' : `; for example: findDefinition(${[JSON.stringify(name), ...Object.entries(first.refine).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].join(', ')})`;
+    throw new DialectError({ code: SymbolCode.NotFound, message, hint: `${JSON.stringify(name)} is defined as ${listPlaces(unfiltered)}${program}` });
+  }
   const suggestions = await similarNames(ctx, name);
-  const filters = ['file', 'kind', 'line'].filter((k) => args[k] !== undefined).map((k) => `${k}: ${JSON.stringify(args[k])}`);
   throw new DialectError({
-    code: 'symbol-not-found',
-    message: `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`,
+    code: SymbolCode.NotFound,
+    message,
     hint:
       suggestions.length > 0
         ? `similar names: ${suggestions.join(', ')}`

@@ -14,7 +14,8 @@ export interface Refined {
 export function refinementsFor(defs: readonly SymbolDefinition[], given: { readonly file?: string; readonly kind?: string }): Refined[] {
   const keyOf = (d: SymbolDefinition, fields: readonly string[]): string =>
     fields.map((f) => (f === 'file' ? d.definedAt.path : f === 'kind' ? d.kind : String(d.definedAt.start.line))).join('|');
-  const orders: (readonly string[])[] = [['file'], ['file', 'kind'], ['file', 'kind', 'line'], ['file', 'line']];
+  // Same file and kind (a trait method and its impl): the line tells them apart, the kind adds nothing.
+  const orders: (readonly string[])[] = [['file'], ['file', 'kind'], ['file', 'line'], ['file', 'kind', 'line']];
   return defs.map((def) => {
     for (const fields of orders) {
       const mine = keyOf(def, fields);

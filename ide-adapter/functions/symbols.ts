@@ -5,46 +5,46 @@
  * then a text search whose hits are confirmed by go-to-definition.
  */
 import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
-import type { Location, Position, SymbolDefinition } from '../model.js';
+import { kindMatches } from '../kinds.js';
+import type { Location, Position, SymbolDeclaration, SymbolDefinition } from '../model.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
+import { qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
+
+export { kindMatches } from '../kinds.js';
+export { splitQualifiedName } from './qualified.js';
+
+/** How far below a reported start the name is looked for when no outline places it. */
+const NAME_SEARCH_LINES = 50;
+/** How far above a name the start of its statement is looked for (multi-line imports). */
+const STATEMENT_SEARCH_LINES = 40;
+/** Go-to-definition requests in flight at once per lookup. */
+const DEFINITION_CONCURRENCY = 8;
+
+/** Error codes of symbol lookups. */
+export const SymbolCode = {
+  /** No definition has the name (with the filters given). */
+  NotFound: 'symbol-not-found',
+} as const;
 
 /** Criteria of a lookup. */
 export interface SymbolQuery {
-  /** A name, optionally qualified: `validate_token`, `User::new`, `auth.validateToken`. */
+  /** A name, optionally qualified: `validate_token`, `User::new`, `auth.validateToken`, `crate::util::validate_token`. */
   readonly name: string;
   /** Only in this file (a workspace path or a path suffix such as `auth.rs`). */
   readonly file?: string;
-  /** Only of this kind (`function`, `struct`, `class`, `method`, …; aliases such as `fn`, `trait`). */
+  /** Only of this kind, in the language's words (`function`, `struct`, `trait`, `type alias`, …; synonyms such as `fn`). */
   readonly kind?: string;
   /** Only the definition on this line. */
   readonly line?: number;
 }
 
-const KIND_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  fn: ['function'],
-  func: ['function'],
-  def: ['function'],
-  trait: ['interface'],
-  protocol: ['interface'],
-  const: ['constant'],
-  var: ['variable'],
-  let: ['variable'],
-  mod: ['module'],
-  variant: ['enummember'],
-  enumvariant: ['enummember'],
-  type: ['class', 'struct', 'interface', 'enum', 'typeparameter'],
-  ctor: ['constructor'],
-  prop: ['property'],
-};
-
-const normalizeKind = (k: string): string => k.toLowerCase().replace(/[^a-z]/g, '');
-
-/** Whether a symbol kind satisfies a kind filter written by a user or a model. */
-export function kindMatches(actual: string, wanted: string): boolean {
-  const a = normalizeKind(actual);
-  const w = normalizeKind(wanted);
-  return a === w || (KIND_ALIASES[w] ?? []).includes(a);
+/** What a lookup found, and what its filters (`file`, `kind`, `line`) left out. */
+export interface SymbolLookup {
+  /** The definitions that pass every criterion. */
+  readonly definitions: SymbolDefinition[];
+  /** The definitions with the name (and qualifiers) before `file`, `kind` and `line` were applied. */
+  readonly unfiltered: SymbolDefinition[];
 }
 
 /** Whether a workspace path satisfies a `file` filter: equal, ending with it at a `/`, or an extension (`.rs`). */
@@ -54,51 +54,52 @@ export function fileMatches(path: string, wanted: string): boolean {
   return path === w || path.endsWith(`/${w}`);
 }
 
-/** Splits `User::new`, `User.new`, `a::b::c` into qualifiers and the final name. */
-export function splitQualifiedName(name: string): { qualifiers: string[]; name: string } {
-  const parts = name.split(/::|\.|#/).filter((p) => p !== '');
-  const last = parts.pop() ?? name;
-  return { qualifiers: parts, name: last };
-}
-
-/** A qualifier matches the container (`impl User` ↔ `User`) or a module in the file's path. */
-function qualifierMatches(symbol: BackendSymbol, qualifier: string): boolean {
-  const q = qualifier.toLowerCase();
-  const container = (symbol.container ?? '').toLowerCase();
-  const containerWords = container.split(/[^a-z0-9_$]+/).filter((w) => w !== '');
-  if (containerWords.includes(q)) return true;
-  const segments = symbol.location.path.toLowerCase().replace(/\.[^./]+$/, '').split('/');
-  return segments.includes(q) || q === 'crate' || q === 'self' || q === 'super';
-}
-
 /** Looks up definitions by name, most precise answers first; never fuzzy. */
 export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal): Promise<SymbolDefinition[]> {
-  const { qualifiers, name } = splitQualifiedName(query.name.trim());
-  const opts = { signal };
-  const outlines = new OutlineCache(backend, signal);
+  return (await lookupSymbols(backend, query, signal)).definitions;
+}
 
-  const filter = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
-    symbols.filter(
-      (s) =>
-        s.name === name &&
-        qualifiers.every((q) => qualifierMatches(s, q)) &&
-        (query.file === undefined || fileMatches(s.location.path, query.file)) &&
-        (query.kind === undefined || kindMatches(s.kind, query.kind)),
-    );
+/**
+ * Looks up definitions by name and says what the filters excluded. Candidates come from the
+ * index, then the outline of the file the caller named, then a text search confirmed by
+ * go-to-definition; each is moved onto its name, checked against the qualifiers by its real
+ * path, dropped when it is an import or re-export binding, and merged with the other
+ * declarations of the same symbol (overloads, interface + namespace, …).
+ */
+export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal): Promise<SymbolLookup> {
+  const { qualifiers, name } = splitQualifiedName(query.name.trim());
+  const outlines = new OutlineCache(backend, signal);
+  const paths = new SymbolPaths(backend);
+  const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] => symbols.filter((s) => s.name === name);
+  const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
+    const located = dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines))));
+    const out: Located[] = [];
+    for (const l of located) if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors))) out.push(l);
+    return out;
+  };
 
   // 1. The index, exact names only.
-  let found = filter(await backend.workspaceSymbols(name, opts));
-  // 2. The outline of the file the caller named.
-  if (found.length === 0 && query.file !== undefined) {
-    const files = await filesMatching(backend, query.file);
-    for (const path of files) found.push(...filter(flatten(await outlines.get(path))));
+  const found = named(await backend.workspaceSymbols(name, { signal }));
+  // 2. The outline of the file the caller named, when the index has nothing there.
+  if (query.file !== undefined && !found.some((s) => fileMatches(s.location.path, query.file as string))) {
+    for (const path of await filesMatching(backend, query.file)) found.push(...named(flatten(await outlines.get(path))));
   }
+  let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
-  if (found.length === 0) found = filter(await confirmedByDefinition(backend, name, outlines, signal));
+  if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
+  const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal);
+  const definitions = unfiltered.filter(
+    (d) =>
+      declarationsOf(d).some((x) => query.file === undefined || fileMatches(x.definedAt.path, query.file)) &&
+      (query.kind === undefined || declarationsOf(d).some((x) => kindMatches(x.kind, query.kind as string))) &&
+      (query.line === undefined || declarationsOf(d).some((x) => x.definedAt.start.line === query.line)),
+  );
+  return { definitions, unfiltered };
+}
 
-  const precise = await Promise.all(found.map((s) => narrowToName(backend, s, outlines)));
-  const unique = await dropAliases(backend, dedupe(precise.map(toDefinition)), signal);
-  return query.line === undefined ? unique : unique.filter((d) => d.definedAt.start.line === query.line);
+/** Every declaration of a definition (itself when it has no others). */
+export function declarationsOf(d: SymbolDefinition): readonly SymbolDeclaration[] {
+  return d.declarations ?? [{ kind: d.kind, definedAt: d.definedAt }];
 }
 
 /** Converts a backend symbol to the value IDE functions return. */
@@ -135,21 +136,49 @@ export function flatten(outline: readonly OutlineSymbol[]): OutlineSymbol[] {
   return outline.flatMap((s) => [s, ...flatten(s.children)]);
 }
 
+/** A candidate moved onto its name, with its outline ancestors (outermost first). */
+interface Located {
+  readonly symbol: BackendSymbol;
+  readonly ancestors: readonly OutlineSymbol[];
+}
+
+/** The chain of outline entries from the top down to the first entry satisfying `hit`. */
+function outlinePath(outline: readonly OutlineSymbol[], hit: (o: OutlineSymbol) => boolean): OutlineSymbol[] | undefined {
+  for (const o of outline) {
+    if (hit(o)) return [o];
+    const inner = outlinePath(o.children, hit);
+    if (inner !== undefined) return [o, ...inner];
+  }
+  return undefined;
+}
+
 /**
- * Moves a symbol's location onto its name. Servers disagree on what `workspace/symbol` points at
- * (the name, or the start of the whole declaration, attributes and doc comments included); asking
- * for references or hover there gives the wrong symbol or nothing.
+ * Moves a symbol's location onto its name and finds its place in the file's outline. Servers
+ * disagree on what `workspace/symbol` points at (the name, or the start of the whole
+ * declaration, attributes and doc comments included); asking for references or hover there
+ * gives the wrong symbol or nothing.
  */
-export async function narrowToName(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCache): Promise<BackendSymbol> {
-  if (s.precise) return s;
-  const outline = flatten(await outlines.get(s.location.path));
+async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCache): Promise<Located> {
+  const outline = await outlines.get(s.location.path);
   const start = s.location.start;
-  const match = outline.find((o) => o.name === s.name && o.precise && contains(o.range ?? o.location, start)) ?? outline.find((o) => o.name === s.name && o.precise && samePosition(o.location.start, start));
-  if (match !== undefined) return { ...s, location: match.location, precise: true, ...(match.range !== undefined ? { range: match.range } : {}) };
-  // No outline: find the name as a whole word at or after the reported start.
+  const path =
+    outlinePath(outline, (o) => o.name === s.name && o.precise && samePosition(o.location.start, start)) ??
+    (s.precise ? undefined : outlinePath(outline, (o) => o.name === s.name && o.precise && contains(o.range ?? o.location, start)));
+  const match = path?.[path.length - 1];
+  if (path !== undefined && match !== undefined) {
+    const symbol = { ...s, location: match.location, precise: true, ...(match.range !== undefined ? { range: match.range } : {}) };
+    return { symbol, ancestors: path.slice(0, -1) };
+  }
+  return { symbol: await narrowByText(backend, s), ancestors: [] };
+}
+
+/** Without an outline: the name as a whole word at or after the reported start. */
+async function narrowByText(backend: IdeBackend, s: BackendSymbol): Promise<BackendSymbol> {
+  if (s.precise) return s;
+  const start = s.location.start;
   try {
     const lines = await backend.workspace.lines(s.location.path);
-    for (let line = start.line; line <= Math.min(lines.length, start.line + 50); line++) {
+    for (let line = start.line; line <= Math.min(lines.length, start.line + NAME_SEARCH_LINES); line++) {
       const text = lines[line - 1] ?? '';
       const from = line === start.line ? indexOfCodePoint(text, start.column - 1) : 0;
       const at = wordIndex(text, s.name, from);
@@ -193,27 +222,112 @@ async function filesMatching(backend: IdeBackend, file: string): Promise<string[
 }
 
 /**
- * Drops re-exports and imports that servers list as symbols (`pub use model::User`,
- * `export { User } from './model'`): a candidate whose go-to-definition leads to another
- * candidate is an alias of it, not a definition.
+ * Turns located candidates into definitions: drops import and re-export bindings, and merges
+ * the declarations of one symbol into one definition. Go-to-definition at a declaration's name
+ * is the server's own answer to both questions: at a binding it leads elsewhere (or, for an
+ * unresolved import, nowhere else — the text says what it is), and at one declaration of a
+ * merged symbol (overloads, interface + namespace, class + namespace) it lists all of them.
  */
-async function dropAliases(backend: IdeBackend, defs: SymbolDefinition[], signal: AbortSignal): Promise<SymbolDefinition[]> {
-  if (defs.length < 2) return defs;
-  const key = (l: Location): string => `${l.path}:${l.start.line}:${l.start.column}`;
-  const keys = new Set(defs.map((d) => key(d.definedAt)));
-  const targets = await mapLimit(defs, 8, (d) => backend.definition(d.definedAt.path, d.definedAt.start, { signal }).catch(() => [] as Location[]));
-  const kept = defs.filter((d, i) => !(targets[i] ?? []).some((t) => key(t) !== key(d.definedAt) && keys.has(key(t))));
-  return kept.length > 0 ? kept : defs;
+async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: OutlineCache, signal: AbortSignal): Promise<SymbolDefinition[]> {
+  const targets = await mapLimit(located, DEFINITION_CONCURRENCY, (l) => backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]));
+  const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
+  for (const [i, l] of located.entries()) {
+    const own = targets[i] ?? [];
+    const leadsElsewhere = own.length > 0 && !own.some((t) => samePlace(t, l.symbol.location));
+    // `mod x;` leads to its file: a module declaration, not an alias.
+    const isModuleFile = l.symbol.kind === 'module' && own.every((t) => t.start.line === 1 && t.start.column === 1);
+    if ((leadsElsewhere && !isModuleFile) || (await isBinding(backend, l.symbol))) continue;
+    kept.push({ symbol: l.symbol, targets: own });
+  }
+  // One symbol = candidates whose go-to-definition answers name each other.
+  const groups: { symbol: BackendSymbol; targets: Location[] }[][] = [];
+  for (const k of kept) {
+    const group = groups.find((g) => g.some((o) => o.symbol.name === k.symbol.name && (o.targets.some((t) => samePlace(t, k.symbol.location)) || k.targets.some((t) => samePlace(t, o.symbol.location)))));
+    if (group !== undefined) group.push(k);
+    else groups.push([k]);
+  }
+  return Promise.all(groups.map((g) => definitionOf(g, outlines)));
 }
 
-function dedupe(defs: SymbolDefinition[]): SymbolDefinition[] {
+/** One definition for the declarations of one symbol, completed with those only the server named. */
+async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: OutlineCache): Promise<SymbolDefinition> {
+  const first = (group[0] as { symbol: BackendSymbol }).symbol;
+  const declarations: SymbolDeclaration[] = group.map((g) => ({ kind: g.symbol.kind, definedAt: g.symbol.location }));
+  for (const t of group.flatMap((g) => g.targets)) {
+    if (declarations.some((d) => samePlace(d.definedAt, t))) continue;
+    const entry = flatten(await outlines.get(t.path)).find((o) => o.name === first.name && samePlace(o.location, t));
+    if (entry !== undefined) declarations.push({ kind: entry.kind, definedAt: entry.location });
+  }
+  declarations.sort((a, b) => comparePlaces(a.definedAt, b.definedAt));
+  const primary = primaryDeclaration(declarations);
+  const symbol = group.find((g) => samePlace(g.symbol.location, primary.definedAt))?.symbol ?? first;
+  const def = toDefinition({ ...symbol, kind: primary.kind, location: primary.definedAt });
+  return declarations.length > 1 ? { ...def, declarations } : def;
+}
+
+/**
+ * The declaration a merged symbol is shown at: a type or function before the namespace merged
+ * into it; among overloads, the last signature (the implementation, with the body).
+ */
+function primaryDeclaration(declarations: readonly SymbolDeclaration[]): SymbolDeclaration {
+  const substantive = declarations.filter((d) => d.kind !== 'namespace' && d.kind !== 'module');
+  const pool = substantive.length > 0 ? substantive : declarations;
+  const kind = (pool[0] as SymbolDeclaration).kind;
+  return pool.filter((d) => d.kind === kind).at(-1) as SymbolDeclaration;
+}
+
+/** Statement starts that bind names from elsewhere: `import …`, `export {…} / export * …`, Rust `use`. */
+const BINDING_START: Readonly<Record<string, RegExp>> = {
+  ts: /^\s*(import\b|export\s+(type\s+)?(\{|\*))/,
+  rust: /^\s*(pub(\([^)]*\))?\s+)?use\b/,
+};
+
+/**
+ * Whether a candidate's name sits in an import, re-export or `use` statement: such bindings are
+ * never definitions, even when go-to-definition cannot follow them (an unresolved package, a
+ * dependency outside the workspace).
+ */
+async function isBinding(backend: IdeBackend, s: BackendSymbol): Promise<boolean> {
+  const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
+  if (start === undefined) return false;
+  let lines: readonly string[];
+  try {
+    lines = await backend.workspace.lines(s.location.path);
+  } catch {
+    return false;
+  }
+  const at = s.location.start;
+  const own = (lines[at.line - 1] ?? '').slice(0, indexOfCodePoint(lines[at.line - 1] ?? '', at.column - 1));
+  let text = own;
+  for (let line = at.line; line >= Math.max(1, at.line - STATEMENT_SEARCH_LINES); line--) {
+    const lineText = line === at.line ? own : (lines[line - 1] ?? '');
+    if (line !== at.line) text = `${lineText}\n${text}`;
+    if (start.test(lineText)) return !/;|\bfrom\b/.test(text);
+    if (line !== at.line && (lineText.trim() === '' || /[;}]\s*$/.test(lineText))) return false;
+  }
+  return false;
+}
+
+function dedupeLocated(located: readonly Located[]): Located[] {
   const seen = new Set<string>();
-  return defs.filter((d) => {
-    const key = `${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}:${d.name}`;
+  return located.filter((l) => {
+    const key = `${placeKey(l.symbol.location)}:${l.symbol.name}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
+
+function placeKey(l: Location): string {
+  return `${l.path}:${l.start.line}:${l.start.column}`;
+}
+
+function samePlace(a: Location, b: Location): boolean {
+  return a.path === b.path && samePosition(a.start, b.start);
+}
+
+function comparePlaces(a: Location, b: Location): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column;
 }
 
 function contains(range: { start: Position; end: Position }, p: Position): boolean {

@@ -6,7 +6,7 @@
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
 import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
-import { findSymbolsByName, flatten } from './symbols.js';
+import { findSymbolsByName, SymbolCode } from './symbols.js';
 import { symbolAtTarget } from './positions.js';
 import { refinementsFor } from './refinements.js';
 
@@ -48,7 +48,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       if (defs.length === 0 && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(name, completeness);
       if (defs.length === 0) {
         throw new DialectError({
-          code: 'symbol-not-found',
+          code: SymbolCode.NotFound,
           message: `no symbol named ${JSON.stringify(name)} is defined in the workspace`,
           hint: `check the spelling, or search the text: search(".", ${JSON.stringify(name)})`,
         });

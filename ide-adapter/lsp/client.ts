@@ -264,8 +264,9 @@ export class LanguageServer {
 
   /** Opens the definition's project anchors; a missing anchor only costs workspace-wide answers. */
   async #openAnchors(): Promise<void> {
-    const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => []);
-    for (const anchor of anchors ?? []) {
+    const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
+    for (const warning of anchors?.warnings ?? []) this.#addWarning(`projects:${warning}`, warning);
+    for (const anchor of anchors?.files ?? []) {
       await this.ensureOpen(anchor).catch(() => undefined);
     }
   }

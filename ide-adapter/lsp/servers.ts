@@ -5,8 +5,9 @@
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, extname, join } from 'node:path';
+import { dirname, extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { findProjects } from './projects.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
 /** How the client decides that a server has finished its start-up work. */
@@ -63,6 +64,11 @@ export interface ServerDefinition {
   readonly rootMarkers: readonly string[];
   /** Extra detection globs (picomatch, relative to the root, matched against files in the top two levels). */
   readonly filePatterns?: readonly string[];
+  /**
+   * Files that mark one of the server's projects at any depth (`tsconfig.json`): when the top two
+   * levels hold no root marker, a bounded scan for these still detects the server.
+   */
+  readonly projectMarkers?: readonly string[];
   /** Binary candidates in priority order (env var override first). Bare names are looked up on PATH. */
   candidates(): string[];
   /** Arguments that start the server on stdio. */
@@ -84,13 +90,21 @@ export interface ServerDefinition {
    * Files to open right after start so the server loads its projects. tsgo builds a project only
    * for open files: without one, `workspace/symbol` answers nothing.
    */
-  projectAnchors?(workspaceRoot: string): Promise<string[]>;
+  projectAnchors?(workspaceRoot: string): Promise<ProjectAnchors>;
   /**
    * Runs before the server starts in a workspace, with the environment the server will get; may
    * adjust settings and environment (rust-analyzer: toolchain, generated project description).
    * Must not throw.
    */
   prepare?(workspaceRoot: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerPreparation>;
+}
+
+/** The files that make a server load every project of a workspace, and why that may be incomplete. */
+export interface ProjectAnchors {
+  /** Absolute paths of one source file per project. */
+  readonly files: readonly string[];
+  /** Limits that were reached (too many projects or folders), for people. */
+  readonly warnings: readonly string[];
 }
 
 /** A custom server from configuration, e.g. pyright, gopls or clangd. */
@@ -183,6 +197,9 @@ export function bundledTypeScriptServer(): string[] {
   }
 }
 
+/** The files that make a TypeScript/JavaScript folder a project. */
+const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
+
 /** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
 export const typeScriptServer: ServerDefinition = {
   id: 'typescript',
@@ -199,21 +216,19 @@ export const typeScriptServer: ServerDefinition = {
   settings: {},
   readiness: 'progress',
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
+  projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;
 
 /**
- * One source file per TypeScript/JavaScript project in the top two levels (a directory with
- * tsconfig.json or jsconfig.json): the first `.ts`-like file in its `src/`, `lib/` or the
- * directory itself, searched shallowly.
+ * One source file per TypeScript/JavaScript project at any depth (a folder with tsconfig.json or
+ * jsconfig.json, outside gitignored and dependency folders, bounded by `MAX_PROJECTS`): the
+ * first `.ts`-like file in its `src/`, `lib/` or the folder itself, searched shallowly.
  */
-async function typeScriptAnchors(workspaceRoot: string): Promise<string[]> {
-  const files = await topTwoLevels(workspaceRoot);
-  const projectDirs = files
-    .filter((f) => /(^|\/)(tsconfig|jsconfig)\.json$/.test(f))
-    .map((f) => (f.includes('/') ? join(workspaceRoot, f.slice(0, f.lastIndexOf('/'))) : workspaceRoot));
+async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
+  const { projectDirs, warnings } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
   const anchors: string[] = [];
   for (const dir of projectDirs) {
     for (const sub of ['src', 'lib', '.']) {
@@ -224,7 +239,7 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<string[]> {
       }
     }
   }
-  return anchors;
+  return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`) };
 }
 
 async function firstSource(dir: string, depth: number): Promise<string | undefined> {
@@ -334,7 +349,8 @@ export interface DetectedServer {
  * Which servers a workspace needs, judged from the files in its top two directory levels (the root
  * and its direct subdirectories, skipping `node_modules`, `target`, hidden directories and the like):
  * `Cargo.toml` → rust-analyzer; `tsconfig.json`/`jsconfig.json`/`package.json` → TypeScript; a
- * polyglot workspace gets several. `extraDefinitions` (custom servers) are checked before the
+ * polyglot workspace gets several. A definition with `projectMarkers` is also detected from a
+ * project deeper down (bounded by `DETECTION_MAX_DIRECTORIES`). `extraDefinitions` (custom servers) are checked before the
  * built-ins, so a custom server can take over a language.
  */
 export async function detectServers(workspaceRoot: string, extraDefinitions: readonly ServerDefinition[] = []): Promise<DetectedServer[]> {
@@ -347,6 +363,7 @@ export async function detectServers(workspaceRoot: string, extraDefinitions: rea
     const patterns = definition.filePatterns ?? [];
     const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
     const evidence = files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
+    if (evidence.length === 0 && definition.projectMarkers !== undefined) evidence.push(...(await deepProjectMarker(workspaceRoot, definition.projectMarkers)));
     if (evidence.length === 0) continue;
     // Two definitions for one language (a custom one and a built-in): the first wins.
     const languages = definition.languages.map((l) => l.languageId);
@@ -355,6 +372,15 @@ export async function detectServers(workspaceRoot: string, extraDefinitions: rea
     detected.push({ definition, evidence });
   }
   return detected;
+}
+
+/** A deeper scan for a project marker reads at most this many folders (detection must stay quick). */
+export const DETECTION_MAX_DIRECTORIES = 2000;
+
+/** The relative path of one project marker below the top two levels (`tools/web/client/tsconfig.json`), if any. */
+async function deepProjectMarker(workspaceRoot: string, markers: readonly string[]): Promise<string[]> {
+  const { markerFiles } = await findProjects(workspaceRoot, markers, { maxProjects: 1, maxDirectories: DETECTION_MAX_DIRECTORIES, stopAtLimit: true });
+  return markerFiles.map((f) => relative(workspaceRoot, f).split(sep).join('/'));
 }
 
 /** Relative paths of the files in the root and its direct, non-skipped subdirectories. */

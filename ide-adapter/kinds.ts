@@ -1,0 +1,90 @@
+/**
+ * Symbol kinds in each language's own words. LSP has one small vocabulary for every language, so
+ * servers report a Rust trait as `interface`, an impl block as `object`, a Rust type alias as
+ * `typeparameter`, a `macro_rules!` macro as `function` and a TypeScript type alias as `class`.
+ * People and models ask in their language's words (`kind: "trait"`, `kind: "type alias"`); this
+ * module names kinds that way (from the LSP kind and the declaration's line) and matches the
+ * words people write against them.
+ */
+
+/** The kind of a symbol as its language calls it (`trait`, `impl`, `type alias`, `enum variant`, …). */
+export function languageKind(language: string, lspKind: string, declarationLine: string, name: string): string {
+  const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(declarationLine);
+  if (language === 'rust') {
+    switch (lspKind) {
+      case 'interface':
+        return 'trait';
+      case 'object':
+        return 'impl';
+      case 'enummember':
+        return 'enum variant';
+      case 'typeparameter':
+        return declares('type') ? 'type alias' : 'type parameter';
+      case 'function':
+      case 'method':
+        return /(^|[^A-Za-z0-9_])macro_rules!\s*/.test(declarationLine) || declares('macro') ? 'macro' : lspKind;
+      default:
+        return lspKind;
+    }
+  }
+  if (/^(typescript|javascript)(react)?$/.test(language)) {
+    switch (lspKind) {
+      case 'class':
+      case 'typeparameter':
+        return declares('type') ? 'type alias' : lspKind;
+      case 'module':
+      case 'namespace':
+        return declares('namespace') || declares('module') ? 'namespace' : 'module';
+      case 'enummember':
+        return 'enum member';
+      default:
+        return lspKind;
+    }
+  }
+  return lspKind;
+}
+
+/** The kinds (normalized) a word written in a `kind:` filter stands for, beyond itself. */
+const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  fn: ['function'],
+  func: ['function'],
+  def: ['function'],
+  trait: ['interface'],
+  interface: ['trait'],
+  protocol: ['interface', 'trait'],
+  const: ['constant'],
+  var: ['variable'],
+  let: ['variable'],
+  mod: ['module', 'namespace'],
+  module: ['namespace'],
+  namespace: ['module'],
+  variant: ['enumvariant', 'enummember'],
+  enumvariant: ['enummember'],
+  enummember: ['enumvariant'],
+  member: ['enummember', 'property', 'field', 'method'],
+  type: ['class', 'struct', 'interface', 'trait', 'enum', 'typealias'],
+  alias: ['typealias'],
+  typedef: ['typealias'],
+  implementation: ['impl'],
+  macrorules: ['macro'],
+  ctor: ['constructor'],
+  prop: ['property', 'field'],
+  property: ['field'],
+  field: ['property'],
+};
+
+/** Lower case, letters only: `Type Alias` → `typealias`. */
+export function normalizeKind(kind: string): string {
+  return kind.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+/** Whether a symbol kind satisfies a kind filter written by a user or a model. */
+export function kindMatches(actual: string, wanted: string): boolean {
+  const a = normalizeKind(actual);
+  const w = normalizeKind(wanted);
+  return a === w || (KIND_SYNONYMS[w] ?? []).includes(a);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

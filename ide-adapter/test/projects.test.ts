@@ -1,0 +1,73 @@
+/**
+ * Project discovery on real folder trees made in the test: tsconfig.json/jsconfig.json at any
+ * depth, closest first, outside dependency, hidden and gitignored folders, bounded with a note.
+ */
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProjects } from '../lsp/projects.js';
+import { detectServers, typeScriptServer } from '../lsp/servers.js';
+
+describe('findProjects', () => {
+  let root: string;
+  const project = async (dir: string, marker = 'tsconfig.json'): Promise<void> => {
+    await mkdir(join(root, dir, 'src'), { recursive: true });
+    await writeFile(join(root, dir, marker), '{}');
+    await writeFile(join(root, dir, 'src', 'index.ts'), 'export const x = 1;\n');
+  };
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'dialect-projects-'));
+    await writeFile(join(root, 'package.json'), '{}');
+    await writeFile(join(root, '.gitignore'), 'generated/\n');
+    await project('app');
+    await project('packages/core');
+    await project('packages/group/lib');
+    await project('tools/scripts/deep/er', 'jsconfig.json');
+    await project('node_modules/dep'); // a dependency
+    await project('.cache/thing'); // hidden
+    await project('generated/client'); // ignored by the root .gitignore
+    await project('packages/legacy'); // ignored by a nested .gitignore
+    await writeFile(join(root, 'packages', '.gitignore'), 'legacy/\n');
+    await symlink(join(root, 'packages'), join(root, 'linked')); // never followed
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('finds every project at any depth, closest to the root first, skipping what git and builds ignore', async () => {
+    const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json']);
+    expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core', 'packages/group/lib', 'tools/scripts/deep/er']);
+    expect(scan.warnings).toEqual([]);
+  });
+
+  it('stops at the project limit with a note naming it', async () => {
+    const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { maxProjects: 2 });
+    expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core']);
+    expect(scan.warnings.join('\n')).toMatch(/found 4 projects; loaded the 2 closest .*MAX_PROJECTS/);
+  });
+
+  it('stops at the folder limit with a note naming it', async () => {
+    const scan = await findProjects(root, ['tsconfig.json'], { maxDirectories: 3 });
+    expect(scan.warnings.join('\n')).toContain('MAX_SCANNED_DIRECTORIES');
+  });
+
+  it('the TypeScript server opens one source file of each project', async () => {
+    const anchors = await typeScriptServer.projectAnchors?.(root);
+    expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
+  });
+
+  it('a workspace whose only TypeScript project is three levels down still gets the TypeScript server', async () => {
+    const deep = await mkdtemp(join(tmpdir(), 'dialect-deep-'));
+    try {
+      await mkdir(join(deep, 'tools', 'web', 'client', 'src'), { recursive: true });
+      await writeFile(join(deep, 'tools', 'web', 'client', 'tsconfig.json'), '{}');
+      await writeFile(join(deep, 'README.md'), '# no package.json at the root\n');
+      const detected = await detectServers(deep);
+      expect(detected.map((d) => [d.definition.id, d.evidence])).toEqual([['typescript', ['tools/web/client/tsconfig.json']]]);
+    } finally {
+      await rm(deep, { recursive: true, force: true });
+    }
+  });
+});
