@@ -39,11 +39,13 @@ export interface ReplOptions {
   readonly workspace: string;
   readonly io: Io;
   readonly version: string;
+  /** `--trust`: trust the workspace for this run. */
+  readonly trust?: boolean;
 }
 
 /** Runs the REPL until Ctrl-D, `.exit` or the end of input; resolves with the exit code. */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, readyTimeoutMs: READY_WAIT_MS });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, readyTimeoutMs: READY_WAIT_MS, trust: options.trust === true, env: options.io.env });
   const history = await History.load(historyPath(options.io.env), (m) => options.io.stderr.write(`dialect: ${m}\n`));
   const repl = new Repl(cli, history, options);
   try {

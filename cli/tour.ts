@@ -18,6 +18,8 @@ import { listenForInterrupt } from './interrupt.js';
 export interface TourOptions {
   /** The workspace to tour; undefined for the bundled Rust fixture. */
   readonly workspace: string | undefined;
+  /** `--trust`: trust the workspace for this run (the bundled fixture needs no trust). */
+  readonly trust?: boolean;
   readonly io: Io;
 }
 
@@ -73,7 +75,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     root = join(copy, 'rust-app');
     await cp(bundledFixture('rust-app'), root, { recursive: true, filter: (src) => !/[/\\](target|node_modules)$/.test(src) });
   }
-  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: 60_000 });
+  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: 60_000, trust: options.trust === true, env: options.io.env });
   const interrupt = listenForInterrupt();
   try {
     io.stdout.write(

@@ -21,6 +21,8 @@ export interface WalkthroughOptions {
   readonly output: string | undefined;
   readonly json: boolean;
   readonly open: boolean;
+  /** `--trust`: trust the workspace for this run. */
+  readonly trust?: boolean;
   readonly io: Io;
 }
 
@@ -31,7 +33,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   const file = resolve(options.file);
   if (!existsSync(file)) throw new UsageError(`the walkthrough ${options.file} does not exist`, 'usage: dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html]');
   const s = styles(useColor(io.stderr, io.env));
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, trust: options.trust === true, env: options.io.env });
   const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
   try {

@@ -67,6 +67,11 @@ export interface Completeness {
   readonly pending: readonly string[];
   /** One-time warnings the user should see (e.g. the standard library could not be loaded). */
   readonly warnings: readonly string[];
+  /**
+   * Notes every answer that used these servers carries, not just once (e.g. what an untrusted
+   * workspace has turned off, and the command that trusts it).
+   */
+  readonly notes?: readonly string[];
 }
 
 /** The status of one language server, for `.servers` and progress displays. */

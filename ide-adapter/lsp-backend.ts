@@ -27,6 +27,7 @@ import {
 import type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
+import { defaultRustToolchain, restrictServers, untrustedNote, type RustToolchain } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import type { Location, Position } from './model.js';
 import type { Workspace } from './workspace.js';
@@ -53,6 +54,16 @@ interface CallHandle {
 export interface LspBackendOptions extends PoolOptions {
   /** Extra server definitions (pyright, gopls, …). */
   readonly definitions?: readonly ServerDefinition[];
+  /**
+   * Whether the user trusted the workspace (default false). Untrusted, rust-analyzer runs without
+   * build scripts, proc macros and cargo check, and nothing it starts reads the workspace's cargo or
+   * rustup configuration (see `lsp/untrusted.ts`).
+   */
+  readonly trusted?: boolean;
+  /** Display names of configured servers that were left out because the workspace is untrusted. */
+  readonly skippedServers?: readonly string[];
+  /** The cargo and rustc rust-analyzer may run; default: the first real ones on PATH. */
+  readonly rustToolchain?: RustToolchain;
 }
 
 /** Language intelligence from spawned language servers. */
@@ -65,10 +76,17 @@ export class LspBackend implements IdeBackend {
     readonly workspace: Workspace,
     options: LspBackendOptions = {},
   ) {
-    this.pool = new ServerPool(workspace.root, options);
     const custom = options.definitions ?? [];
-    this.#definitions = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    const all = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    const trusted = options.trusted === true;
+    this.#definitions = restrictServers(all, trusted, trusted ? {} : (options.rustToolchain ?? defaultRustToolchain({ ...process.env, ...(options.env ?? {}) })));
+    this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions });
+    this.#trusted = trusted;
+    this.#skipped = options.skippedServers ?? [];
   }
+
+  readonly #trusted: boolean;
+  readonly #skipped: readonly string[];
 
   /** Starts the servers the workspace needs (in the background; failures show in `servers()`). */
   async start(): Promise<void> {
@@ -237,21 +255,31 @@ export class LspBackend implements IdeBackend {
   }
 
   async waitUntilReady(options: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] } = {}): Promise<Completeness> {
+    const detected = await this.pool.detect();
     const servers = await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
     const reports = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 60_000 })));
     const none =
-      all.length === 0
+      detected.length === 0 && all.length === 0
         ? [
             `no language server covers this workspace (no Cargo.toml, tsconfig.json, jsconfig.json or package.json found, and no servers in ${CONFIG_FILE}): ` +
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];
+    // A server the workspace needs but that could not start (not installed, refused) says why.
+    const unavailable = this.pool
+      .servers()
+      .filter((s) => s.detected && s.state === 'unavailable' && s.error !== undefined)
+      .map((s) => `${s.displayName} is unavailable, so its files get text search only: ${s.error ?? ''}`);
+    const note = this.#trusted
+      ? undefined
+      : untrustedNote({ root: this.workspace.root, rust: detected.some((d) => d.definition.id === 'rust-analyzer'), skippedServers: this.#skipped });
     return {
       complete: reports.every((r) => r.ready),
       pending: reports.filter((r) => !r.ready).map((r) => r.summary),
-      warnings: [...none, ...all.flatMap((s) => s.warnings)],
+      warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
+      notes: note !== undefined ? [note] : [],
     };
   }
 
@@ -276,9 +304,20 @@ export class LspBackend implements IdeBackend {
     await this.pool.shutdown();
   }
 
+  /**
+   * The running servers the workspace needs. One that is missing or refused is left out (answers
+   * say so); one whose override variable names a broken program is an error: the user asked for it.
+   */
   async #detectedServers(): Promise<LanguageServer[]> {
     const detected = await this.pool.detect();
-    const servers = await Promise.all(detected.map((d) => this.pool.server(d.definition.id).catch(() => undefined)));
+    const servers = await Promise.all(
+      detected.map((d) =>
+        this.pool.server(d.definition.id).catch((error: unknown) => {
+          if (isLspClientError(error, 'server-misconfigured')) throw error;
+          return undefined;
+        }),
+      ),
+    );
     return servers.filter((s): s is LanguageServer => s !== undefined);
   }
 

@@ -7,6 +7,7 @@ import type { IdeBackend } from './backend.js';
 import { createIdeRegistry, type IdeHost } from './functions/index.js';
 import { LspBackend, type LspBackendOptions } from './lsp-backend.js';
 import { loadWorkspaceConfig } from './config.js';
+import { isTrusted } from './trust.js';
 import { Workspace } from './workspace.js';
 
 export interface IdeSessionOptions extends LspBackendOptions {
@@ -17,6 +18,15 @@ export interface IdeSessionOptions extends LspBackendOptions {
   readonly backend?: IdeBackend;
   /** Start the servers the workspace needs right away (default), or on first use. */
   readonly eager?: boolean;
+}
+
+/** Options of {@link IdeSession.openConfigured}. */
+export interface ConfiguredSessionOptions extends Omit<IdeSessionOptions, 'skippedServers'> {
+  /**
+   * Whether the workspace is trusted. Default: what the user's trust store says (`dialect trust`).
+   * Untrusted, the servers of `dialect.json` are not started and rust-analyzer runs restricted.
+   */
+  readonly trusted?: boolean;
 }
 
 export interface SessionEvaluateOptions {
@@ -54,12 +64,20 @@ export class IdeSession {
   }
 
   /**
-   * Opens a session with the workspace's `dialect.json` servers added (see `config.ts`). Throws a
-   * `DialectError` for an unreadable or invalid configuration file.
+   * Opens a session with the workspace's `dialect.json` servers added (see `config.ts`) when the
+   * workspace is trusted; untrusted, they are left out (answers say so). Throws a `DialectError`
+   * for an unreadable or invalid configuration file.
    */
-  static async openConfigured(options: IdeSessionOptions): Promise<IdeSession> {
-    const config = await loadWorkspaceConfig(new Workspace(options.workspaceRoot).root);
-    return new IdeSession({ ...options, definitions: [...config.servers, ...(options.definitions ?? [])] });
+  static async openConfigured(options: ConfiguredSessionOptions): Promise<IdeSession> {
+    const root = new Workspace(options.workspaceRoot).root;
+    const trusted = options.trusted ?? (await isTrusted(root));
+    const config = await loadWorkspaceConfig(root);
+    return new IdeSession({
+      ...options,
+      trusted,
+      definitions: [...(trusted ? config.servers : []), ...(options.definitions ?? [])],
+      skippedServers: trusted ? [] : config.servers.map((s) => s.displayName),
+    });
   }
 
   /** Evaluates a Dialect program against the workspace. */

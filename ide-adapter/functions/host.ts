@@ -27,6 +27,7 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
     shownWarnings.add(warning);
     ctx.note(warning);
   }
+  for (const note of completeness.notes ?? []) ctx.note(note);
   if (!completeness.complete) ctx.note(`results may be incomplete — still indexing: ${completeness.pending.join('; ')}`);
   return completeness.complete;
 }

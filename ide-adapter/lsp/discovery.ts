@@ -162,14 +162,25 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
  */
 export async function findServerBinary(definition: ServerDefinition, options: DiscoveryOptions = {}): Promise<ResolvedBinary> {
   const tried: ProbeResult[] = [];
-  const candidates = definition.candidates();
+  const env = options.env ?? process.env;
+  const candidates = definition.candidates(env);
   for (const candidate of candidates) {
     const result = await probeCandidate(candidate, { ...options, versionArgs: options.versionArgs ?? definition.versionArgs });
     if (result.ok && result.path !== undefined && result.version !== undefined) return { path: result.path, version: result.version };
     tried.push(result);
   }
+  const override = definition.overrideVar !== undefined ? env[definition.overrideVar] : undefined;
+  if (definition.overrideVar !== undefined && override !== undefined && override.trim() !== '') {
+    // The user named this program: say it is broken rather than quietly using another one.
+    const why = tried[0]?.reason ?? 'not usable here';
+    throw new LspClientError(
+      'server-misconfigured',
+      `${definition.overrideVar} names ${override}, which is not a working ${definition.displayName} (${why}). Fix the path or unset ${definition.overrideVar}; to install it: ${definition.installHint}.`,
+      { serverId: definition.id },
+    );
+  }
   const detail = tried.length === 0 ? 'no candidates' : tried.map((t) => `${t.path ?? t.candidate} (${t.reason ?? 'failed'})`).join('; ');
-  throw new LspClientError('server-not-found', `${definition.displayName} is not installed or does not work. Install it: ${definition.installHint}. Tried: ${detail}.`, {
+  throw new LspClientError('server-not-found', `${definition.displayName} was not found or does not work. Install it: ${definition.installHint}. Tried: ${detail}.`, {
     serverId: definition.id,
   });
 }
