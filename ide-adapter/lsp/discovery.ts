@@ -175,7 +175,7 @@ export async function findServerBinary(definition: ServerDefinition, options: Di
     const why = tried[0]?.reason ?? 'not usable here';
     throw new LspClientError(
       'server-misconfigured',
-      `${definition.overrideVar} names ${override}, which is not a working ${definition.displayName} (${why}). Fix the path or unset ${definition.overrideVar}; to install it: ${definition.installHint}.`,
+      `${definition.overrideVar} names ${override}, which is not a working ${definition.displayName} (${why}). Fix the path, or unset ${definition.overrideVar} to use the installed one.`,
       { serverId: definition.id },
     );
   }
