@@ -102,6 +102,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     let healthy = true;
     let previous: Previous | undefined;
     let number = 0;
+    const shownNotes = new Set<string>();
     for (const step of steps) {
       if (interrupt.interrupted) return ExitCode.Interrupted;
       const program = typeof step.program === 'string' ? step.program : step.program(previous);
@@ -109,7 +110,10 @@ export async function runTour(options: TourOptions): Promise<number> {
       number++;
       io.stdout.write(`\n${s.bold(`${number}. ${step.title}`)}\n   ${s.magenta('›')} ${program}\n`);
       const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: 60_000 });
-      io.stdout.write(`${indent(presentOutcome(outcome, { color: useColor(io.stdout, io.env) }), '   ')}\n`);
+      // A tour reads top to bottom: a note every answer carries (e.g. the untrusted workspace's) shows once.
+      const fresh = { ...outcome, notes: outcome.notes.filter((n) => !shownNotes.has(n)) };
+      for (const note of outcome.notes) shownNotes.add(note);
+      io.stdout.write(`${indent(presentOutcome(fresh, { color: useColor(io.stdout, io.env) }), '   ')}\n`);
       if (step.after !== undefined) io.stdout.write(`   ${s.dim(step.after)}\n`);
       if (step.expect !== undefined && outcome.kind !== step.expect) healthy = false;
       previous = { program, outcome };
