@@ -7,9 +7,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { chmod, mkdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdeRegistry } from '../../ide-adapter/index.js';
-import { childEnv, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
+import { bin, childEnv, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
 
 interface JsonOutcome {
   readonly kind: string;
@@ -116,6 +118,26 @@ describe('workspace trust', () => {
     expect(outcome.notes.some((n) => n.startsWith('untrusted workspace'))).toBe(false);
     await runDialect(['untrust', root], { env });
   }, 60_000);
+
+  it('dialect mcp --trust trusts the workspace for the MCP server (as an MCP client config would start it)', async () => {
+    const ask = async (root: string, extra: readonly string[]): Promise<string> => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--workspace', root, ...extra], env, stderr: 'ignore' });
+      const client = new Client({ name: 'trust-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const result = (await client.callTool({ name: 'ide_operation', arguments: { program: 'findDefinitions("x")' } })) as { content: { type: string; text?: string }[] };
+        return result.content.map((c) => c.text ?? '').join('\n');
+      } finally {
+        await client.close();
+      }
+    };
+    const untrusted = await evilWorkspace('mcp-untrusted');
+    expect(await ask(untrusted.root, [])).toContain(`untrusted workspace: the servers of dialect.json were not started (evil). To trust it: dialect trust ${untrusted.root}`);
+    expect(existsSync(untrusted.marker)).toBe(false);
+    const trusted = await evilWorkspace('mcp-trusted');
+    expect(await ask(trusted.root, ['--trust'])).not.toContain('untrusted workspace');
+    expect(existsSync(trusted.marker)).toBe(true);
+  }, 90_000);
 
   it('cannot be granted by an agent: no Dialect function changes trust', async () => {
     const { root, marker } = await evilWorkspace('agent');
