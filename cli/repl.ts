@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
 import { closest, EvalCode, parse, type Outcome, type ParseResult } from '../dialect/index.js';
-import { presentOutcome } from '../ide-adapter/index.js';
+import { presentOutcome, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
@@ -490,6 +490,7 @@ class Repl {
         this.#out(
           [
             `workspace  ${s.cyan(this.#cli.root)}`,
+            `trust      ${this.#cli.trusted ? 'trusted' : `untrusted (build scripts, proc macros and dialect.json servers are off; ${trustCommand(this.#cli.root)})`}`,
             `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.name} (${x.state})`).join(', ')}`,
             `history    ${this.#history.file ?? 'off'}`,
           ].join('\n'),
