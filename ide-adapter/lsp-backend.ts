@@ -274,7 +274,12 @@ export class LspBackend implements IdeBackend {
       .map((s) => `${s.displayName} is unavailable, so its files get text search only: ${s.error ?? ''}`);
     const note = this.#trusted
       ? undefined
-      : untrustedNote({ root: this.workspace.root, rust: detected.some((d) => d.definition.id === 'rust-analyzer'), skippedServers: this.#skipped });
+      : untrustedNote({
+          root: this.workspace.root,
+          // A rust-analyzer that could not start has its own warning; the limits apply to a running one.
+          rust: detected.some((d) => d.definition.id === 'rust-analyzer') && this.pool.servers().some((s) => s.id === 'rust-analyzer' && s.state !== 'unavailable'),
+          skippedServers: this.#skipped,
+        });
     return {
       complete: reports.every((r) => r.ready),
       pending: reports.filter((r) => !r.ready).map((r) => r.summary),

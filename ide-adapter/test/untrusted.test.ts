@@ -48,19 +48,24 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
   });
   afterAll(() => rm(base, { recursive: true, force: true }));
 
-  /** A crate with a build script and a rustc-wrapper in .cargo/config.toml, each leaving a marker. */
-  async function crateWithBuildScript(name: string): Promise<{ root: string; build: string; wrapper: string }> {
+  /** A crate with a build script, and a rustc-wrapper and rustc in .cargo/config.toml, each leaving a marker. */
+  async function crateWithBuildScript(name: string): Promise<{ root: string; build: string; wrapper: string; rustc: string }> {
     const root = join(base, name);
     await mkdir(join(root, 'src'), { recursive: true });
     await mkdir(join(root, '.cargo'), { recursive: true });
     const build = join(base, `${name}.build.marker`);
     const wrapper = join(base, `${name}.wrapper.marker`);
+    const rustc = join(base, `${name}.rustc.marker`);
     await writeFile(join(root, 'Cargo.toml'), `${MANIFEST}build = "build.rs"\n`);
     await writeFile(join(root, 'build.rs'), `fn main() {\n    std::fs::write(${JSON.stringify(build)}, "ran").unwrap();\n}\n`);
     await writeFile(join(root, 'src', 'main.rs'), MAIN);
     await script(join(root, 'wrapper.sh'), wrapper, 'exec "$@"');
-    await writeFile(join(root, '.cargo', 'config.toml'), `[build]\nrustc-wrapper = ${JSON.stringify(join(root, 'wrapper.sh'))}\n`);
-    return { root, build, wrapper };
+    await script(join(root, 'rustc.sh'), rustc, 'exec rustc "$@"');
+    await writeFile(
+      join(root, '.cargo', 'config.toml'),
+      `[build]\nrustc-wrapper = ${JSON.stringify(join(root, 'wrapper.sh'))}\nrustc = ${JSON.stringify(join(root, 'rustc.sh'))}\n`,
+    );
+    return { root, build, wrapper, rustc };
   }
 
   const evaluate = (session: IdeSession, program: string): Promise<Outcome> => session.evaluate(program, { deadlineMs: 120_000 });
@@ -71,7 +76,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     return o;
   };
 
-  it('untrusted: no build script and no rustc-wrapper run, answers still come, and they say what was off', async () => {
+  it('untrusted: no build script, rustc-wrapper or configured rustc runs, answers still come, and they say what was off', async () => {
     const crate = await crateWithBuildScript('untrusted');
     const session = IdeSession.open({ workspaceRoot: crate.root, env: offline, readyTimeoutMs: 120_000 });
     try {
@@ -84,9 +89,10 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     }
     expect(existsSync(crate.build)).toBe(false);
     expect(existsSync(crate.wrapper)).toBe(false);
+    expect(existsSync(crate.rustc)).toBe(false);
   }, 240_000);
 
-  it('trusted: the build script and the rustc-wrapper run as today', async () => {
+  it('trusted: the build script, the rustc-wrapper and the configured rustc run as today', async () => {
     const crate = await crateWithBuildScript('trusted');
     const session = IdeSession.open({ workspaceRoot: crate.root, env: offline, readyTimeoutMs: 120_000, trusted: true });
     try {
@@ -94,6 +100,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
       expect(o.notes.some((n) => n.startsWith('untrusted workspace'))).toBe(false);
       await fileAppears(crate.wrapper);
       await fileAppears(crate.build);
+      await fileAppears(crate.rustc);
     } finally {
       await session.shutdown();
     }
