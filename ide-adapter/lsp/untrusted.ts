@@ -16,7 +16,8 @@
  *   the workspace, where the server runs);
  * - a workspace `rust-analyzer.toml` outranks the client's settings in rust-analyzer (it can set
  *   `cargo.buildScripts.overrideCommand`, `check.overrideCommand`, `cargo.sysroot`,
- *   `cargo.extraEnv`…) and cannot be switched off, so rust-analyzer is not started when one exists.
+ *   `cargo.extraEnv`…) and cannot be switched off, and a `rust-project.json` names its own sysroot
+ *   (whose `bin/rustc` rust-analyzer runs), so rust-analyzer is not started when one exists.
  *
  * {@link rustAnalyzerRestrictions} is a pure function of (trusted, toolchain paths): the Rust
  * toolchain discovery passes the cargo and rustc it found.
@@ -53,8 +54,12 @@ export const UNTRUSTED_ENV = {
   sysroot: 'DIALECT_UNTRUSTED_SYSROOT',
 } as const;
 
-/** rust-analyzer's own configuration file, which overrides the client's settings. */
-export const RUST_ANALYZER_CONFIG_FILE = 'rust-analyzer.toml';
+/**
+ * Workspace files rust-analyzer obeys over its client: `rust-analyzer.toml` (settings such as
+ * `cargo.buildScripts.overrideCommand`, `cargo.sysroot`) and `rust-project.json` (a `sysroot` whose
+ * `bin/rustc` rust-analyzer runs).
+ */
+export const RUST_ANALYZER_PROJECT_FILES = ['rust-analyzer.toml', 'rust-project.json', '.rust-project.json'] as const;
 
 /** The shim sysroot folder (with `bin/cargo` and `bin/rustc`), from the sources or from `dist/`. */
 export function untrustedToolchainDir(): string {
@@ -122,27 +127,24 @@ export function defaultRustToolchain(env: Env = process.env): RustToolchain {
 }
 
 /**
- * The `rust-analyzer.toml` files rust-analyzer would read as workspace configuration: in the root,
- * in its direct subfolders (rust-analyzer finds Cargo.toml there too), and in ancestors holding a
- * Cargo.toml (a Cargo workspace root above the folder).
+ * The {@link RUST_ANALYZER_PROJECT_FILES} rust-analyzer would obey: in the root, in its direct
+ * subfolders (rust-analyzer looks for projects there too), and in ancestors holding a Cargo.toml
+ * (a Cargo workspace root above the folder).
  */
 export async function workspaceRustAnalyzerConfigs(root: string): Promise<string[]> {
-  const found: string[] = [];
-  const has = (path: string): boolean => {
+  const isFile = (path: string): boolean => {
     try {
       return statSync(path).isFile();
     } catch {
       return false;
     }
   };
-  if (has(join(root, RUST_ANALYZER_CONFIG_FILE))) found.push(join(root, RUST_ANALYZER_CONFIG_FILE));
+  const inDir = (dir: string): string[] => RUST_ANALYZER_PROJECT_FILES.map((f) => join(dir, f)).filter(isFile);
+  const found = inDir(root);
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    const file = join(root, entry.name, RUST_ANALYZER_CONFIG_FILE);
-    if (entry.isDirectory() && has(file)) found.push(file);
-  }
+  for (const entry of entries) if (entry.isDirectory()) found.push(...inDir(join(root, entry.name)));
   for (let dir = dirname(root); dir !== parse(dir).root && dir !== dirname(dir); dir = dirname(dir)) {
-    if (has(join(dir, 'Cargo.toml')) && has(join(dir, RUST_ANALYZER_CONFIG_FILE))) found.push(join(dir, RUST_ANALYZER_CONFIG_FILE));
+    if (isFile(join(dir, 'Cargo.toml'))) found.push(...inDir(dir));
   }
   return found;
 }
@@ -183,8 +185,8 @@ function restrictRustAnalyzer(definition: ServerDefinition, toolchain: RustToolc
       const configs = await workspaceRustAnalyzerConfigs(root);
       if (configs.length === 0) return undefined;
       return (
-        `rust-analyzer was not started: this untrusted workspace has ${configs.join(', ')}, whose settings rust-analyzer ` +
-        `prefers over Dialect's and which can make it run programs. Trust the workspace to use it: ${trustCommand(root)}`
+        `rust-analyzer was not started: this untrusted workspace has ${configs.join(', ')}, which rust-analyzer ` +
+        `obeys over Dialect's settings and which can make it run programs. Trust the workspace to use it: ${trustCommand(root)}`
       );
     },
   };

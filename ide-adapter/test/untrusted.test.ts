@@ -139,19 +139,24 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     }
   }, 300_000);
 
-  it('untrusted: a workspace rust-analyzer.toml keeps rust-analyzer from starting, and the answer says why and how to trust', async () => {
-    const root = join(base, 'ratoml');
+  it.each([
+    ['rust-analyzer.toml', (evil: string) => `[cargo.buildScripts]\nenable = true\noverrideCommand = [${JSON.stringify(evil)}]\n`],
+    ['rust-project.json', (evil: string) => JSON.stringify({ sysroot: join(evil, '..', 'sysroot'), crates: [] })],
+  ])('untrusted: a workspace %s keeps rust-analyzer from starting, and the answer says why and how to trust', async (file, content) => {
+    const root = join(base, `refused-${file}`);
     await mkdir(join(root, 'src'), { recursive: true });
-    const marker = join(base, 'ratoml.marker');
+    await mkdir(join(root, 'sysroot', 'bin'), { recursive: true });
+    const marker = join(base, `refused-${file}.marker`);
     await script(join(root, 'evil.sh'), marker);
+    await script(join(root, 'sysroot', 'bin', 'rustc'), marker);
     await writeFile(join(root, 'Cargo.toml'), MANIFEST);
     await writeFile(join(root, 'src', 'main.rs'), MAIN);
-    await writeFile(join(root, 'rust-analyzer.toml'), `[cargo.buildScripts]\nenable = true\noverrideCommand = [${JSON.stringify(join(root, 'evil.sh'))}]\n`);
+    await writeFile(join(root, file), content(join(root, 'evil.sh')));
     const session = IdeSession.open({ workspaceRoot: root, env: offline, readyTimeoutMs: 60_000 });
     try {
       const o = await evaluate(session, 'findDefinitions("User")');
       const text = o.notes.join('\n');
-      expect(text).toContain(`rust-analyzer was not started: this untrusted workspace has ${join(root, 'rust-analyzer.toml')}`);
+      expect(text).toContain(`rust-analyzer was not started: this untrusted workspace has ${join(root, file)}`);
       expect(text).toContain(`dialect trust ${root}`);
       expect(session.backend.servers().find((s) => s.id === 'rust-analyzer')?.state).toBe('unavailable');
     } finally {
