@@ -65,3 +65,14 @@ export {
   type ServerDefinition,
 } from './servers.js';
 export { pathToUri, uriToPath } from './uris.js';
+export {
+  defaultRustToolchain,
+  restrictServers,
+  rustAnalyzerRestrictions,
+  trustCommand,
+  untrustedNote,
+  UNTRUSTED_ENV,
+  type RustToolchain,
+  type ServerRestrictions,
+  type UntrustedLimits,
+} from './untrusted.js';
