@@ -6,9 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { type Expr } from '../dialect/index.js';
 import {
+  configuredServers,
   IdeSession,
-  isTrusted,
-  loadWorkspaceConfig,
   LspBackend,
   Workspace,
   type BackendCallOptions,
@@ -158,15 +157,9 @@ export class CliSession {
    */
   static async open(options: CliSessionOptions): Promise<CliSession> {
     const workspace = new Workspace(options.workspaceRoot);
-    const trusted = options.trust === true || (await isTrusted(workspace.root, options.env ?? process.env));
-    const config = await loadWorkspaceConfig(workspace.root);
     // Untrusted, the configured servers are left out (not even probed); answers say so.
-    const servers = trusted ? config.servers : [];
-    return new CliSession(options, workspace, {
-      trusted,
-      ...(servers.length > 0 ? { definitions: servers } : {}),
-      skippedServers: trusted ? [] : config.servers.map((s) => s.displayName),
-    });
+    const configured = await configuredServers(workspace.root, options.trust === true ? true : undefined, options.env ?? process.env);
+    return new CliSession(options, workspace, configured);
   }
 
   /** Whether the workspace is trusted for this session. */

@@ -7,7 +7,7 @@ export { gitDiff, parseUnifiedDiff, type GitDiffOptions } from './git.js';
 export { LspBackend, type LspBackendOptions } from './lsp-backend.js';
 export * from './model.js';
 export { searchWorkspace, type SearchOptions, type SearchResult } from './search.js';
-export { IdeSession, type ConfiguredSessionOptions, type IdeSessionOptions, type SessionEvaluateOptions } from './session.js';
+export { configuredServers, IdeSession, type ConfiguredServers, type ConfiguredSessionOptions, type IdeSessionOptions, type SessionEvaluateOptions } from './session.js';
 export { walkFiles } from './walk.js';
 export { Workspace, WorkspaceCode } from './workspace.js';
 export { presentOutcome, presentValue, type PresentOptions } from './present.js';
