@@ -5,8 +5,8 @@
  * was off; trusted, they run (so the markers prove the test can fail).
  */
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../dialect/index.js';
@@ -18,9 +18,32 @@ import { serversAvailable } from './support/session.js';
 
 const available = await serversAvailable('rust');
 const offline = await rustOfflineEnv();
-/** rustup's proxies, when this machine has them: the rust-toolchain.toml attack needs one. */
-const proxyDir = join(homedir(), '.cargo', 'bin');
-const haveProxies = isRustupProxy(join(proxyDir, 'rust-analyzer'));
+/**
+ * A stand-in for rustup (the proxies are links to a program named `rustup`, like the real ones):
+ * the toolchain is RUSTUP_TOOLCHAIN when it is a path, else a rust-toolchain.toml `path = "…"` in
+ * the current folder, else the system's (/usr). Run as cargo, rustc or rust-analyzer it runs that
+ * toolchain's tool; `rustup which TOOL` prints its path. It misbehaves as rustup does, on every machine.
+ */
+async function fakeRustupProxies(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const rustup = join(dir, 'rustup');
+  await writeFile(
+    rustup,
+    [
+      '#!/bin/sh',
+      'tool=$(basename "$0")',
+      'case "$RUSTUP_TOOLCHAIN" in /*) toolchain=$RUSTUP_TOOLCHAIN ;; *) toolchain=$(sed -n \'s/^path = "\\(.*\\)"$/\\1/p\' rust-toolchain.toml 2>/dev/null) ;; esac',
+      '[ -n "$toolchain" ] || toolchain=/usr',
+      'if [ "$tool" = rustup ]; then [ "$1" = which ] && echo "$toolchain/bin/$2" && exit 0; exit 1; fi',
+      'exec "$toolchain/bin/$tool" "$@"',
+      '',
+    ].join('\n'),
+  );
+  await chmod(rustup, 0o755);
+  for (const tool of ['cargo', 'rustc', 'rust-analyzer']) await symlink(rustup, join(dir, tool));
+  return dir;
+}
+
 const MARKER_WAIT_MS = 90_000;
 const POLL_MS = 100;
 
@@ -106,7 +129,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     }
   }, 240_000);
 
-  it.runIf(haveProxies)("untrusted: a rust-toolchain.toml `path` toolchain never runs, though rustup's proxies come first on PATH", async () => {
+  it("untrusted: a rust-toolchain.toml `path` toolchain never runs, though rustup proxies come first on PATH", async () => {
     const make = async (name: string): Promise<{ root: string; marker: string }> => {
       const root = join(base, name);
       await mkdir(join(root, 'src'), { recursive: true });
@@ -118,7 +141,9 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
       await writeFile(join(root, 'src', 'main.rs'), MAIN);
       return { root, marker };
     };
-    const env = { ...offline, PATH: `${proxyDir}:${offline['PATH'] ?? ''}` };
+    const proxies = await fakeRustupProxies(join(base, 'fake-rustup'));
+    expect(isRustupProxy(join(proxies, 'rust-analyzer'))).toBe(true);
+    const env = { ...offline, PATH: `${proxies}:${offline['PATH'] ?? ''}` };
     const untrusted = await make('toolchain-untrusted');
     let session = IdeSession.open({ workspaceRoot: untrusted.root, env, readyTimeoutMs: 120_000 });
     try {
@@ -126,7 +151,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     } finally {
       await session.shutdown();
     }
-    expect(existsSync(untrusted.marker)).toBe(false);
+    expect(existsSync(untrusted.marker) ? await readFile(untrusted.marker, "utf8") : "").toBe("");
 
     // Trusted, the proxy is used and follows the file: the repository's "toolchain" runs.
     const trusted = await make('toolchain-trusted');
