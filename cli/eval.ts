@@ -17,6 +17,8 @@ export interface EvalOptions {
   readonly workspace: string;
   readonly json: boolean;
   readonly timeoutMs: number;
+  /** `--trust`: trust the workspace for this run. */
+  readonly trust?: boolean;
   readonly io: Io;
 }
 
@@ -28,7 +30,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
   const program = options.program === '-' ? await readStdin(io.stdin) : options.program;
   const startedAt = performance.now();
   const parsed = parse(program);
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env });
   const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
   const s = styles(useColor(io.stderr, io.env));

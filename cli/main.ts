@@ -44,22 +44,32 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   }
   const { name, values, positionals } = parsed;
   const workspaceOption = typeof values['workspace'] === 'string' ? values['workspace'] : undefined;
+  const trust = values['trust'] === true;
   switch (name) {
     case 'repl':
-      return runRepl({ workspace: workspaceOf(workspaceOption), io, version: packageVersion() });
+      return runRepl({ workspace: workspaceOf(workspaceOption), io, version: packageVersion(), trust });
     case 'eval':
       return runEval({
         program: positionals[0] as string,
         workspace: workspaceOf(workspaceOption),
         json: values['json'] === true,
         timeoutMs: timeoutOf(values['timeout']),
+        trust,
         io,
       });
     case 'tour':
-      return runTour({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), io });
+      return runTour({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, io });
     case 'mcp': {
       const { runMcp } = await import('./mcp.js'); // the MCP SDK loads only for this command
-      return runMcp({ workspace: workspaceOf(workspaceOption) });
+      return runMcp({ workspace: workspaceOf(workspaceOption), trust });
+    }
+    case 'trust': {
+      const { runTrust } = await import('./trust.js');
+      return runTrust({ dir: positionals[0], list: values['list'] === true, io });
+    }
+    case 'untrust': {
+      const { runUntrust } = await import('./trust.js');
+      return runUntrust({ dir: positionals[0] as string, io });
     }
     case 'walkthrough': {
       const [action, file] = positionals;
@@ -73,6 +83,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         output: typeof values['output'] === 'string' ? values['output'] : undefined,
         json: values['json'] === true,
         open: values['open'] === true,
+        trust,
         io,
       });
     }

@@ -7,8 +7,9 @@ import { runMcpServer } from '../mcp/index.js';
 import { signalExitCode } from './interrupt.js';
 import { ExitCode } from './usage.js';
 
-export async function runMcp(options: { readonly workspace: string }): Promise<number> {
-  const reason = await runMcpServer({ workspaceRoot: options.workspace });
+export async function runMcp(options: { readonly workspace: string; readonly trust?: boolean }): Promise<number> {
+  // `--trust` trusts this workspace only; folders of walkthroughs follow the user's trust store.
+  const reason = await runMcpServer({ workspaceRoot: options.workspace, ...(options.trust === true ? { trusted: true } : {}) });
   // A client closing the connection is the normal end; a signal ends it the way shells expect.
   return reason === 'SIGINT' || reason === 'SIGTERM' ? signalExitCode(reason) : ExitCode.Value;
 }

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
 import { closest, EvalCode, parse, type Outcome, type ParseResult } from '../dialect/index.js';
-import { presentOutcome } from '../ide-adapter/index.js';
+import { presentOutcome, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
@@ -39,11 +39,13 @@ export interface ReplOptions {
   readonly workspace: string;
   readonly io: Io;
   readonly version: string;
+  /** `--trust`: trust the workspace for this run. */
+  readonly trust?: boolean;
 }
 
 /** Runs the REPL until Ctrl-D, `.exit` or the end of input; resolves with the exit code. */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, readyTimeoutMs: READY_WAIT_MS });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, readyTimeoutMs: READY_WAIT_MS, trust: options.trust === true, env: options.io.env });
   const history = await History.load(historyPath(options.io.env), (m) => options.io.stderr.write(`dialect: ${m}\n`));
   const repl = new Repl(cli, history, options);
   try {
@@ -488,6 +490,7 @@ class Repl {
         this.#out(
           [
             `workspace  ${s.cyan(this.#cli.root)}`,
+            `trust      ${this.#cli.trusted ? 'trusted' : `untrusted (build scripts, proc macros and dialect.json servers are off; ${trustCommand(this.#cli.root)})`}`,
             `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.name} (${x.state})`).join(', ')}`,
             `history    ${this.#history.file ?? 'off'}`,
           ].join('\n'),

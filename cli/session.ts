@@ -6,8 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { type Expr } from '../dialect/index.js';
 import {
+  configuredServers,
   IdeSession,
-  loadWorkspaceConfig,
   LspBackend,
   Workspace,
   type BackendCallOptions,
@@ -121,6 +121,10 @@ export interface CliSessionOptions {
   readonly eager: boolean;
   /** How long a query inside the interpreter waits for the index before answering with a note. */
   readonly readyTimeoutMs?: number;
+  /** `--trust`: trust the workspace for this run; otherwise the user's trust store decides. */
+  readonly trust?: boolean;
+  /** Environment that locates the trust store (`XDG_CONFIG_HOME`); default the process's. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** An {@link IdeSession} plus what the command line shows about it. */
@@ -137,9 +141,10 @@ export class CliSession {
   #shutdown: Promise<void> | undefined;
   readonly #unsubscribe: () => void;
 
-  private constructor(options: CliSessionOptions, workspace: Workspace, definitions: LspBackendOptions['definitions']) {
+  private constructor(options: CliSessionOptions, workspace: Workspace, backendOptions: LspBackendOptions) {
     this.#eager = options.eager;
-    this.backend = new TimedLspBackend(workspace, definitions !== undefined ? { definitions } : {});
+    this.trusted = backendOptions.trusted === true;
+    this.backend = new TimedLspBackend(workspace, backendOptions);
     this.session = IdeSession.open({
       workspaceRoot: workspace.root,
       backend: this.backend,
@@ -166,9 +171,13 @@ export class CliSession {
    */
   static async open(options: CliSessionOptions): Promise<CliSession> {
     const workspace = new Workspace(options.workspaceRoot);
-    const config = await loadWorkspaceConfig(workspace.root);
-    return new CliSession(options, workspace, config.servers.length > 0 ? config.servers : undefined);
+    // Untrusted, the configured servers are left out (not even probed); answers say so.
+    const configured = await configuredServers(workspace.root, options.trust === true ? true : undefined, options.env ?? process.env);
+    return new CliSession(options, workspace, configured);
   }
+
+  /** Whether the workspace is trusted for this session. */
+  readonly trusted: boolean;
 
   get root(): string {
     return this.session.workspace.root;

@@ -18,6 +18,8 @@ import { listenForInterrupt } from './interrupt.js';
 export interface TourOptions {
   /** The workspace to tour; undefined for the bundled Rust fixture. */
   readonly workspace: string | undefined;
+  /** `--trust`: trust the workspace for this run (the bundled fixture needs no trust). */
+  readonly trust?: boolean;
   readonly io: Io;
 }
 
@@ -73,7 +75,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     root = join(copy, 'rust-app');
     await cp(bundledFixture('rust-app'), root, { recursive: true, filter: (src) => !/[/\\](target|node_modules)$/.test(src) });
   }
-  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: 60_000 });
+  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: 60_000, trust: options.trust === true, env: options.io.env });
   const interrupt = listenForInterrupt();
   try {
     io.stdout.write(
@@ -100,6 +102,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     let healthy = true;
     let previous: Previous | undefined;
     let number = 0;
+    const shownNotes = new Set<string>();
     for (const step of steps) {
       if (interrupt.interrupted) return interrupt.exitCode;
       const program = typeof step.program === 'string' ? step.program : step.program(previous);
@@ -107,7 +110,10 @@ export async function runTour(options: TourOptions): Promise<number> {
       number++;
       io.stdout.write(`\n${s.bold(`${number}. ${step.title}`)}\n   ${s.magenta('›')} ${program}\n`);
       const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: 60_000 });
-      io.stdout.write(`${indent(presentOutcome(outcome, { color: useColor(io.stdout, io.env) }), '   ')}\n`);
+      // A tour reads top to bottom: a note every answer carries (e.g. the untrusted workspace's) shows once.
+      const fresh = { ...outcome, notes: outcome.notes.filter((n) => !shownNotes.has(n)) };
+      for (const note of outcome.notes) shownNotes.add(note);
+      io.stdout.write(`${indent(presentOutcome(fresh, { color: useColor(io.stdout, io.env) }), '   ')}\n`);
       if (step.after !== undefined) io.stdout.write(`   ${s.dim(step.after)}\n`);
       if (step.expect !== undefined && outcome.kind !== step.expect) healthy = false;
       previous = { program, outcome };

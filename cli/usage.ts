@@ -50,20 +50,25 @@ export interface CommandSpec {
 const WORKSPACE: OptionSpec = { type: 'string', short: 'w' };
 const HELP: OptionSpec = { type: 'boolean', short: 'h' };
 
+const TRUST: OptionSpec = { type: 'boolean' };
+
 const WORKSPACE_HELP = '  -w, --workspace DIR   the workspace folder (default: the current directory)';
+const TRUST_HELP = `      --trust           trust the workspace for this run: its dialect.json servers, build scripts and
+                        proc macros may run (to trust it for good: dialect trust DIR)`;
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'repl',
     summary: 'an interactive prompt (the default in a terminal)',
-    usage: 'dialect repl [--workspace DIR]',
-    options: { workspace: WORKSPACE, help: HELP },
+    usage: 'dialect repl [--workspace DIR] [--trust]',
+    options: { workspace: WORKSPACE, trust: TRUST, help: HELP },
     positionals: [0, 0],
     help: `Starts an interactive prompt at once; the language servers start and index in the background
 (a progress line shows how far they are). A query typed before the index is ready waits for it.
 
 Options:
 ${WORKSPACE_HELP}
+${TRUST_HELP}
   -h, --help            show this help
 
 At the prompt:
@@ -82,8 +87,8 @@ DIALECT_HISTORY=FILE uses another file, DIALECT_HISTORY= (empty) keeps none.`,
   {
     name: 'eval',
     summary: 'evaluate one program and exit',
-    usage: 'dialect eval PROGRAM [--workspace DIR] [--json] [--timeout SECONDS]',
-    options: { workspace: WORKSPACE, json: { type: 'boolean' }, timeout: { type: 'string' }, help: HELP },
+    usage: 'dialect eval PROGRAM [--workspace DIR] [--json] [--timeout SECONDS] [--trust]',
+    options: { workspace: WORKSPACE, json: { type: 'boolean' }, timeout: { type: 'string' }, trust: TRUST, help: HELP },
     positionals: [1, 1],
     help: `Evaluates PROGRAM against the workspace and prints the result. PROGRAM "-" reads it from stdin.
 
@@ -94,6 +99,7 @@ ${WORKSPACE_HELP}
                           {"kind":"error","error":{"code","message",…},"rendered":"…","notes":[…]}
                           {"kind":"ambiguity","message":"…","refinements":[{"label","program","value"}],"notes":[…]}
       --timeout SECONDS the evaluation's deadline, including waiting for the index (default 120)
+${TRUST_HELP}
   -h, --help            show this help
 
 Exit codes: 0 a value, 1 an error, 2 an ambiguity (run one of the refinement programs),
@@ -107,8 +113,8 @@ Examples:
   {
     name: 'tour',
     summary: 'a short scripted tour (the bundled Rust fixture by default)',
-    usage: 'dialect tour [--workspace DIR]',
-    options: { workspace: WORKSPACE, help: HELP },
+    usage: 'dialect tour [--workspace DIR] [--trust]',
+    options: { workspace: WORKSPACE, trust: TRUST, help: HELP },
     positionals: [0, 0],
     help: `Runs a few programs and shows their results: definitions, references, a text search, an
 ambiguous question and how to refine it. Without --workspace it tours the bundled Rust fixture
@@ -116,13 +122,14 @@ ambiguous question and how to refine it. Without --workspace it tours the bundle
 
 Options:
 ${WORKSPACE_HELP}
+${TRUST_HELP}
   -h, --help            show this help`,
   },
   {
     name: 'walkthrough',
     summary: 'render a Markdown walkthrough with live code references',
-    usage: 'dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html] [--json] [--open]',
-    options: { workspace: WORKSPACE, output: { type: 'string', short: 'o' }, json: { type: 'boolean' }, open: { type: 'boolean' }, help: HELP },
+    usage: 'dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html] [--json] [--open] [--trust]',
+    options: { workspace: WORKSPACE, output: { type: 'string', short: 'o' }, json: { type: 'boolean' }, open: { type: 'boolean' }, trust: TRUST, help: HELP },
     positionals: [2, 2],
     help: `Resolves the Dialect programs in a walkthrough against the workspace and renders it.
 Unresolved and ambiguous comments are summarised on stderr.
@@ -132,19 +139,51 @@ ${WORKSPACE_HELP}
   -o, --output FILE     where to write the HTML (default: FILE.html next to FILE.md)
       --json            print the resolved walkthrough as JSON on stdout instead
       --open            open the HTML with xdg-open afterwards
+${TRUST_HELP}
   -h, --help            show this help`,
   },
   {
     name: 'mcp',
     summary: 'serve the workspace to AI agents over MCP (stdio)',
-    usage: 'dialect mcp [--workspace DIR]',
-    options: { workspace: WORKSPACE, help: HELP },
+    usage: 'dialect mcp [--workspace DIR] [--trust]',
+    options: { workspace: WORKSPACE, trust: TRUST, help: HELP },
     positionals: [0, 0],
     help: `Runs a Model Context Protocol server on stdin/stdout that answers Dialect programs about
 the workspace. Configure it in an agent as: {"command": "dialect", "args": ["mcp", "--workspace", "DIR"]}
+(add "--trust" there to trust that workspace whenever the agent starts the server). Agents cannot
+grant trust: no tool changes it.
 
 Options:
 ${WORKSPACE_HELP}
+${TRUST_HELP}
+  -h, --help            show this help`,
+  },
+  {
+    name: 'trust',
+    summary: 'trust a workspace folder (or list the trusted ones)',
+    usage: 'dialect trust [DIR] | dialect trust --list',
+    options: { list: { type: 'boolean' }, help: HELP },
+    positionals: [0, 1],
+    help: `Trusts DIR (default: the current directory) and every folder below it, by real path (symlinks
+resolved). In a trusted workspace the language servers named in its dialect.json run, and
+rust-analyzer runs build scripts, proc macros and the workspace's cargo configuration. Untrusted
+workspaces still answer everything else. Trust is stored in
+$XDG_CONFIG_HOME/dialect/trusted.json (default ~/.config/dialect/trusted.json).
+
+Options:
+      --list            print the trusted folders, one per line
+  -h, --help            show this help`,
+  },
+  {
+    name: 'untrust',
+    summary: 'stop trusting a workspace folder',
+    usage: 'dialect untrust DIR',
+    options: { help: HELP },
+    positionals: [1, 1],
+    help: `Removes DIR from the trusted folders (as it was trusted: a folder below a trusted one stays
+trusted until that one is untrusted).
+
+Options:
   -h, --help            show this help`,
   },
 ];
@@ -168,7 +207,11 @@ Programs are JSON with calls, e.g.  findReferences(findDefinitions("User")).
 Run  dialect eval 'help()'  for the functions, or  dialect tour  to see it work.
 
 Exit codes: 0 value, 1 error, 2 ambiguity, 3 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
-Environment: NO_COLOR / FORCE_COLOR, XDG_STATE_HOME or DIALECT_HISTORY (REPL history).`;
+Workspaces are untrusted until you trust them (dialect trust DIR, or --trust for one run):
+untrusted, no program the workspace configures runs (dialect.json servers, build scripts, proc macros).
+
+Environment: NO_COLOR / FORCE_COLOR, XDG_STATE_HOME or DIALECT_HISTORY (REPL history),
+XDG_CONFIG_HOME (trusted folders).`;
 }
 
 export function commandHelp(spec: CommandSpec): string {

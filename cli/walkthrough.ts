@@ -22,6 +22,8 @@ export interface WalkthroughOptions {
   readonly output: string | undefined;
   readonly json: boolean;
   readonly open: boolean;
+  /** `--trust`: trust the workspace for this run. */
+  readonly trust?: boolean;
   readonly io: Io;
 }
 
@@ -45,7 +47,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     }
     throw error;
   }
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, trust: options.trust === true, env: options.io.env });
   const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
   try {

@@ -117,6 +117,11 @@ export interface Completeness {
   readonly degraded?: readonly string[];
   /** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */
   readonly unloaded?: readonly string[];
+  /**
+   * Notes every answer that used these servers carries, not just once (e.g. what an untrusted
+   * workspace has turned off, and the command that trusts it).
+   */
+  readonly notes?: readonly string[];
 }
 
 /** The status of one language server, for `.servers` and progress displays. */

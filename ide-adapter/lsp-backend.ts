@@ -51,6 +51,7 @@ import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uri
 import { builtinServers } from './lsp/servers.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
+import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import type { Diagnostic, DiagnosticSeverity, Location, Position } from './model.js';
@@ -111,6 +112,16 @@ const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2
 export interface LspBackendOptions extends PoolOptions {
   /** Extra server definitions (pyright, gopls, …). */
   readonly definitions?: readonly ServerDefinition[];
+  /**
+   * Whether the user trusted the workspace (default false). Untrusted, rust-analyzer runs without
+   * build scripts, proc macros and cargo check, and nothing it starts reads the workspace's cargo or
+   * rustup configuration (see `lsp/untrusted.ts`).
+   */
+  readonly trusted?: boolean;
+  /** Display names of configured servers that were left out because the workspace is untrusted. */
+  readonly skippedServers?: readonly string[];
+  /** The cargo and rustc rust-analyzer may run; default: the first real ones on PATH. */
+  readonly rustToolchain?: ToolchainPaths;
 }
 
 /** Language intelligence from spawned language servers. */
@@ -123,11 +134,18 @@ export class LspBackend implements IdeBackend {
     readonly workspace: Workspace,
     options: LspBackendOptions = {},
   ) {
-    // Documents reach servers through the workspace's one confinement check.
-    this.pool = new ServerPool(workspace.root, { ...options, readText: (absPath) => workspace.readText(absPath) });
     const custom = options.definitions ?? [];
-    this.#definitions = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    const all = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    const trusted = options.trusted === true;
+    this.#definitions = restrictServers(all, trusted, trusted ? {} : (options.rustToolchain ?? defaultRustToolchain({ ...process.env, ...(options.env ?? {}) })));
+    // Documents reach servers through the workspace's one confinement check.
+    this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
+    this.#trusted = trusted;
+    this.#skipped = options.skippedServers ?? [];
   }
+
+  readonly #trusted: boolean;
+  readonly #skipped: readonly string[];
 
   /** Starts the servers the workspace needs (in the background; failures show in `servers()`). */
   async start(): Promise<void> {
@@ -395,24 +413,39 @@ export class LspBackend implements IdeBackend {
   }
 
   async waitUntilReady(options: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] } = {}): Promise<Completeness> {
+    const detected = await this.pool.detect();
     const servers = await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
     const reports = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 60_000 })));
     const none =
-      all.length === 0
+      detected.length === 0 && all.length === 0
         ? [
             `no language server covers this workspace (no Cargo.toml, tsconfig.json, jsconfig.json or package.json found, and no servers in ${CONFIG_FILE}): ` +
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];
     const unhealthy = all.filter((s, i) => reports[i]?.health !== undefined);
+    // A server the workspace needs but that could not start (not installed, refused) says why.
+    const unavailable = this.pool
+      .servers()
+      .filter((s) => s.detected && s.state === 'unavailable' && s.error !== undefined)
+      .map((s) => `${s.displayName} is unavailable, so its files get text search only: ${s.error ?? ''}`);
+    const note = this.#trusted
+      ? undefined
+      : untrustedNote({
+          root: this.workspace.root,
+          // A rust-analyzer that could not start has its own warning; the limits apply to a running one.
+          rust: detected.some((d) => d.definition.id === 'rust-analyzer') && this.pool.servers().some((s) => s.id === 'rust-analyzer' && s.state !== 'unavailable'),
+          skippedServers: this.#skipped,
+        });
     return {
       complete: reports.every((r) => r.ready && r.health === undefined),
       pending: reports.filter((r) => !r.ready).map((r) => r.summary),
-      warnings: [...none, ...all.flatMap((s) => s.warnings)],
+      warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
       degraded: unhealthy.map((s) => s.status.text),
       unloaded: unhealthy.filter((s) => s.health?.level === 'error').map((s) => `${s.definition.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`),
+      notes: note !== undefined ? [note] : [],
     };
   }
 
@@ -438,9 +471,20 @@ export class LspBackend implements IdeBackend {
     await this.pool.shutdown();
   }
 
+  /**
+   * The running servers the workspace needs. One that is missing or refused is left out (answers
+   * say so); one whose override variable names a broken program is an error: the user asked for it.
+   */
   async #detectedServers(): Promise<LanguageServer[]> {
     const detected = await this.pool.detect();
-    const servers = await Promise.all(detected.map((d) => this.pool.server(d.definition.id).catch(() => undefined)));
+    const servers = await Promise.all(
+      detected.map((d) =>
+        this.pool.server(d.definition.id).catch((error: unknown) => {
+          if (isLspClientError(error, 'server-misconfigured')) throw error;
+          return undefined;
+        }),
+      ),
+    );
     return servers.filter((s): s is LanguageServer => s !== undefined);
   }
 

@@ -6,7 +6,9 @@ import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
 import type { IdeBackend } from './backend.js';
 import { createIdeRegistry, type IdeHost } from './functions/index.js';
 import { LspBackend, type LspBackendOptions } from './lsp-backend.js';
+import type { ServerDefinition } from './lsp/servers.js';
 import { loadWorkspaceConfig } from './config.js';
+import { isTrusted } from './trust.js';
 import { Workspace } from './workspace.js';
 
 export interface IdeSessionOptions extends LspBackendOptions {
@@ -17,6 +19,36 @@ export interface IdeSessionOptions extends LspBackendOptions {
   readonly backend?: IdeBackend;
   /** Start the servers the workspace needs right away (default), or on first use. */
   readonly eager?: boolean;
+}
+
+/** Options of {@link IdeSession.openConfigured}. */
+export interface ConfiguredSessionOptions extends Omit<IdeSessionOptions, 'skippedServers'> {
+  /**
+   * Whether the workspace is trusted. Default: what the user's trust store says (`dialect trust`).
+   * Untrusted, the servers of `dialect.json` are not started and rust-analyzer runs restricted.
+   */
+  readonly trusted?: boolean;
+}
+
+/** A workspace's trust and the configured servers that may run in it. */
+export interface ConfiguredServers {
+  readonly trusted: boolean;
+  /** The servers of `dialect.json` (none when untrusted). */
+  readonly definitions: readonly ServerDefinition[];
+  /** Display names of the configured servers left out because the workspace is untrusted. */
+  readonly skippedServers: readonly string[];
+}
+
+/**
+ * Decides trust (`trusted`, else the user's trust store) and which `dialect.json` servers run: all
+ * when trusted, none when not — they are not even probed. The one place both are decided.
+ */
+export async function configuredServers(root: string, trusted?: boolean, env: Readonly<Record<string, string | undefined>> = process.env): Promise<ConfiguredServers> {
+  const isTrustedHere = trusted ?? (await isTrusted(root, env));
+  const config = await loadWorkspaceConfig(root);
+  return isTrustedHere
+    ? { trusted: true, definitions: config.servers, skippedServers: [] }
+    : { trusted: false, definitions: [], skippedServers: config.servers.map((s) => s.displayName) };
 }
 
 export interface SessionEvaluateOptions {
@@ -54,12 +86,13 @@ export class IdeSession {
   }
 
   /**
-   * Opens a session with the workspace's `dialect.json` servers added (see `config.ts`). Throws a
-   * `DialectError` for an unreadable or invalid configuration file.
+   * Opens a session with the workspace's `dialect.json` servers added (see `config.ts`) when the
+   * workspace is trusted; untrusted, they are left out (answers say so). Throws a `DialectError`
+   * for an unreadable or invalid configuration file.
    */
-  static async openConfigured(options: IdeSessionOptions): Promise<IdeSession> {
-    const config = await loadWorkspaceConfig(new Workspace(options.workspaceRoot).root);
-    return new IdeSession({ ...options, definitions: [...config.servers, ...(options.definitions ?? [])] });
+  static async openConfigured(options: ConfiguredSessionOptions): Promise<IdeSession> {
+    const configured = await configuredServers(new Workspace(options.workspaceRoot).root, options.trusted);
+    return new IdeSession({ ...options, ...configured, definitions: [...configured.definitions, ...(options.definitions ?? [])] });
   }
 
   /** Evaluates a Dialect program against the workspace. */

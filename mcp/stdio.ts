@@ -11,6 +11,8 @@ import { createMcpServer, type DialectMcpOptions } from './server.js';
 export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
   /** The workspace folder. Default: the current directory. */
   readonly workspaceRoot?: string;
+  /** Whether that workspace is trusted (`dialect mcp --trust`). Default: the user's trust store decides. */
+  readonly trusted?: boolean;
   /** Environment for the language servers (merged over the process environment by the pool). */
   readonly env?: Readonly<Record<string, string>>;
   /** Longest the shutdown of the language servers may take before we give up waiting. Default 10 s. */
@@ -44,7 +46,12 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
   const workspaceRoot = resolve(options.workspaceRoot ?? process.cwd());
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   // Throws (before anything is served) when the folder does not exist or its dialect.json is invalid.
-  const session = await IdeSession.openConfigured({ workspaceRoot, readyTimeoutMs, ...(options.env !== undefined ? { env: options.env } : {}) });
+  const session = await IdeSession.openConfigured({
+    workspaceRoot,
+    readyTimeoutMs,
+    ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
   const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
   const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
   // Server state changes (starting → indexing → ready, crashes) go to the log; not every percent.

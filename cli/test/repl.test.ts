@@ -149,6 +149,7 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
       await nextPrompt();
       await term.line('.workspace');
       await term.waitFor(`workspace  ${realpathSync(fixture.root)}`);
+      await term.waitFor(`trust      untrusted (build scripts, proc macros and dialect.json servers are off; dialect trust ${realpathSync(fixture.root)})`);
       await term.waitFor(`history    ${join(state.path, 'state', 'dialect', 'history')}`);
       await nextPrompt();
       await term.line('.functions');

@@ -19,7 +19,7 @@ describe('dialect tour', () => {
   afterAll(() => state?.dispose());
 
   it.runIf(rust)(
-    'tours a temporary copy of the bundled Rust fixture: definitions, references, search, an ambiguity and its refinement',
+    'tours a temporary copy of the bundled Rust fixture, untrusted: definitions, references, search, an ambiguity and its refinement',
     async () => {
       const r = await runDialect(['tour'], { env, timeoutMs: 120_000 });
       expect(r.stderr).toBe('');
@@ -44,6 +44,9 @@ describe('dialect tour', () => {
         from = at;
       }
       expect(out).toContain('Next:');
+      // It runs untrusted (the test's trust store is empty): rust-analyzer without build scripts and
+      // proc macros, said once.
+      expect(out.split('untrusted workspace: rust-analyzer runs without build scripts, proc macros and cargo check').length - 1).toBe(1);
       // The copy is gone, and so are the servers that ran in it.
       const copy = /copied to (\S+)\)/.exec(out)?.[1] ?? '';
       expect(copy).not.toBe('');

@@ -34,6 +34,7 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
     shownWarnings.add(warning);
     ctx.note(warning);
   }
+  for (const note of completeness.notes ?? []) ctx.note(note);
   if (completeness.pending.length > 0) ctx.note(`results may be incomplete — still indexing: ${completeness.pending.join('; ')}`);
   const degraded = completeness.degraded ?? [];
   if (degraded.length > 0) ctx.note(`results may be incomplete — ${degraded.join('; ')}`);

@@ -96,6 +96,9 @@ export function probeCandidate(candidate: string, options: DiscoveryOptions = {}
   return result;
 }
 
+/** Where probes run: a folder no workspace controls. */
+export const NEUTRAL_CWD = '/';
+
 function runProbe(
   candidate: string,
   path: string,
@@ -115,8 +118,10 @@ function runProbe(
       resolvePromise(result);
     };
     const firstLine = (text: string) => text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
-    // Own process group, so a launcher's grandchild holding our pipes dies with it on timeout.
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    // Own process group, so a launcher's grandchild holding our pipes dies with it on timeout. Run
+    // from a folder no workspace controls: a rustup proxy obeys the rust-toolchain.toml of its
+    // working directory, which an untrusted workspace could point at a program of its own.
+    const child = spawn(command, args, { cwd: NEUTRAL_CWD, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
     const timer = setTimeout(() => {
       killGroup(child.pid, 'SIGKILL');
       finish({ candidate, path, ok: false, reason: `no answer within ${timeoutMs} ms` });
@@ -162,14 +167,25 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
  */
 export async function findServerBinary(definition: ServerDefinition, options: DiscoveryOptions = {}): Promise<ResolvedBinary> {
   const tried: ProbeResult[] = [];
-  const candidates = definition.candidates();
+  const env = options.env ?? process.env;
+  const candidates = definition.candidates(env);
   for (const candidate of candidates) {
     const result = await probeCandidate(candidate, { ...options, versionArgs: options.versionArgs ?? definition.versionArgs });
     if (result.ok && result.path !== undefined && result.version !== undefined) return { path: result.path, version: result.version };
     tried.push(result);
   }
+  const override = definition.overrideVar !== undefined ? env[definition.overrideVar] : undefined;
+  if (definition.overrideVar !== undefined && override !== undefined && override.trim() !== '') {
+    // The user named this program: say it is broken rather than quietly using another one.
+    const why = tried[0]?.reason ?? 'not usable here';
+    throw new LspClientError(
+      'server-misconfigured',
+      `${definition.overrideVar} names ${override}, which is not a working ${definition.displayName} (${why}). Fix the path, or unset ${definition.overrideVar} to use the installed one.`,
+      { serverId: definition.id },
+    );
+  }
   const detail = tried.length === 0 ? 'no candidates' : tried.map((t) => `${t.path ?? t.candidate} (${t.reason ?? 'failed'})`).join('; ');
-  throw new LspClientError('server-not-found', `${definition.displayName} is not installed or does not work. Install it: ${definition.installHint}. Tried: ${detail}.`, {
+  throw new LspClientError('server-not-found', `${definition.displayName} was not found or does not work. Install it: ${definition.installHint}. Tried: ${detail}.`, {
     serverId: definition.id,
   });
 }

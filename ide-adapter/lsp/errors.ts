@@ -7,6 +7,10 @@
 export type LspErrorCode =
   /** No candidate binary of a server answered `--version`; the message names the install command. */
   | 'server-not-found'
+  /** The variable that overrides a server's binary (`DIALECT_RUST_ANALYZER`) names a missing or broken program. */
+  | 'server-misconfigured'
+  /** The server was deliberately not started here (e.g. an untrusted workspace's config could make it run programs). */
+  | 'server-refused'
   /** The server process could not be spawned or died before `initialize` completed. */
   | 'spawn-failed'
   /** The `initialize` handshake failed or timed out. */

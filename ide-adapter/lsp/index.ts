@@ -74,3 +74,14 @@ export {
 export { findRustToolchain, runCargo, type RustToolchain, type ToolEnv, type ToolRun } from './rust-toolchain.js';
 export { prepareRustWorkspace, stdLibraryWarning } from './rust-workspace.js';
 export { pathToUri, uriToPath } from './uris.js';
+export {
+  defaultRustToolchain,
+  restrictServers,
+  rustAnalyzerRestrictions,
+  trustCommand,
+  untrustedNote,
+  UNTRUSTED_ENV,
+  type ToolchainPaths,
+  type ServerRestrictions,
+  type UntrustedLimits,
+} from './untrusted.js';

@@ -182,6 +182,8 @@ export class ServerPool {
     const perServer = this.#options.perServer?.[definition.id] ?? {};
     const env = { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) };
     try {
+      const refusal = await definition.preflight?.(this.workspaceRoot);
+      if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: definition.id });
       const server = await LanguageServer.start(definition, this.workspaceRoot, { ...this.#options, ...perServer, env });
       if (this.#closed) {
         await server.shutdown();

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { killGroup, probeCandidate, type ProbeResult, type ResolvedBinary } from './discovery.js';
+import { killGroup, NEUTRAL_CWD, probeCandidate, type ProbeResult, type ResolvedBinary } from './discovery.js';
 
 /** An environment as child processes get it; `undefined` values are left out. */
 export type ToolEnv = Readonly<Record<string, string | undefined>>;
@@ -136,7 +136,7 @@ function rustcSysroot(rustcPath: string, env: ToolEnv): Promise<string | undefin
   const key = JSON.stringify([rustcPath, env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
   let result = sysroots.get(key);
   if (result === undefined) {
-    result = runTool(rustcPath, ['--print', 'sysroot'], { cwd: process.cwd(), env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
+    result = runTool(rustcPath, ['--print', 'sysroot'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
       const line = run.stdout.trim().split('\n')[0]?.trim();
       return run.ok && line !== undefined && line !== '' ? line : undefined;
     });

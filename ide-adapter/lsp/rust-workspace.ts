@@ -5,9 +5,11 @@
  * warnings that say what a degraded load affects.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cargoErrorLine, findRustToolchain, runCargo, SYSROOT_SRC_RELATIVE, toolchainEnv, type ToolEnv } from './rust-toolchain.js';
 import { projectFromMetadata, type CargoMetadata } from './rust-project.js';
-import type { KnownProblem, ServerPreparation } from './servers.js';
+import type { KnownProblem, PrepareContext, ServerPreparation } from './servers.js';
+import { NEUTRAL_CWD } from './discovery.js';
 
 /** How long `cargo metadata --offline` may take before we stop waiting for it (it reads only local files). */
 export const CARGO_METADATA_TIMEOUT_MS = 15_000;
@@ -73,7 +75,7 @@ export function defaultStdSources(): string | undefined {
  * Never throws: without a working cargo it returns a warning saying so, and rust-analyzer reports
  * the workspace as not loaded.
  */
-export async function prepareRustWorkspace(root: string, env: ToolEnv): Promise<ServerPreparation> {
+export async function prepareRustWorkspace(root: string, env: ToolEnv, context: PrepareContext = {}): Promise<ServerPreparation> {
   const { toolchain, failed } = await findRustToolchain(env);
   if (toolchain === undefined) {
     const tried = failed.map((p) => `${p.path ?? p.candidate} (${p.reason ?? 'failed'})`).join('; ');
@@ -88,10 +90,15 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv): Promise<
   }
   const runEnv = { ...env, ...toolchainEnv(toolchain, env) };
   const base: ServerPreparation = { env: toolchainEnv(toolchain, env), knownProblems: rustKnownProblems(toolchain.sysrootSrc) };
-  const metadataArgs = ['metadata', '--format-version', '1', '--offline'];
-  const full = await runCargo(toolchain, metadataArgs, { cwd: root, env: runEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
+  const manifest = join(root, 'Cargo.toml');
+  if (!existsSync(manifest)) return base; // crates in subfolders: rust-analyzer finds and loads them
+  const metadataArgs = ['metadata', '--format-version', '1', '--offline', '--manifest-path', manifest];
+  // Untrusted, cargo runs from a folder the workspace does not control, so it reads no
+  // `.cargo/config.toml` (rustc-wrapper, [env]) and rustup no `rust-toolchain.toml` of the workspace.
+  const cwd = context.untrusted === true ? NEUTRAL_CWD : root;
+  const full = await runCargo(toolchain, metadataArgs, { cwd, env: runEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   if (full.ok) return base; // cargo resolves everything from disk: rust-analyzer loads it as usual
-  const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd: root, env: runEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
+  const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   let metadata: CargoMetadata | undefined;
   try {
     metadata = noDeps.ok ? (JSON.parse(noDeps.stdout) as CargoMetadata) : undefined;

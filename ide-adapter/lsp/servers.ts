@@ -69,8 +69,18 @@ export interface ServerDefinition {
    * levels hold no root marker, a bounded scan for these still detects the server.
    */
   readonly projectMarkers?: readonly string[];
-  /** Binary candidates in priority order (env var override first). Bare names are looked up on PATH. */
-  candidates(): string[];
+  /**
+   * Binary candidates in priority order. Bare names are looked up on PATH. When the override
+   * variable ({@link overrideVar}) is set in `env` (default `process.env`), it is the only candidate.
+   */
+  candidates(env?: Readonly<Record<string, string | undefined>>): string[];
+  /** The variable naming the binary to use instead (`DIALECT_RUST_ANALYZER`); a broken one is an error, never skipped. */
+  readonly overrideVar?: string;
+  /**
+   * A reason not to start the server in this workspace (e.g. an untrusted workspace's configuration
+   * could make it run programs); `undefined` to start it.
+   */
+  preflight?(workspaceRoot: string): Promise<string | undefined>;
   /** Arguments that start the server on stdio. */
   readonly args: readonly string[];
   /** Arguments of the availability probe; `['--version']` unless given. */
@@ -96,7 +106,17 @@ export interface ServerDefinition {
    * adjust settings and environment (rust-analyzer: toolchain, generated project description).
    * Must not throw.
    */
-  prepare?(workspaceRoot: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerPreparation>;
+  prepare?(workspaceRoot: string, env: Readonly<Record<string, string | undefined>>, context?: PrepareContext): Promise<ServerPreparation>;
+}
+
+/** How a `prepare` step may behave in this workspace. */
+export interface PrepareContext {
+  /**
+   * The workspace is untrusted: run no tool where the workspace's configuration could steer it
+   * (cargo reads `.cargo/config.toml` of its working directory; rustup `rust-toolchain.toml`).
+   * Only the untrusted wrapper (`untrusted.ts`) sets it, so a step called without it is trusted.
+   */
+  readonly untrusted?: boolean;
 }
 
 /** The files that make a server load every project of a workspace, and why that may be incomplete. */
@@ -131,11 +151,14 @@ export interface CustomServerConfig {
 /** Directories never scanned for markers: build output and dependencies, not sources. */
 const SKIPPED_DIRS = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git']);
 
-/** Candidates: the override variable (if set), then each name as given, de-duplicated. */
-function withOverride(envVar: string, ...candidates: (string | undefined)[]): string[] {
-  const override = process.env[envVar];
-  const all = [override && override.trim() !== '' ? override : undefined, ...candidates];
-  return [...new Set(all.filter((c): c is string => c !== undefined && c !== ''))];
+/**
+ * Candidates: the override variable alone when it is set (the user chose that program: a broken
+ * one must be reported, not silently replaced), else each name as given, de-duplicated.
+ */
+function withOverride(envVar: string, env: Readonly<Record<string, string | undefined>> | undefined, ...candidates: (string | undefined)[]): string[] {
+  const override = (env ?? process.env)[envVar];
+  if (override !== undefined && override.trim() !== '') return [override];
+  return [...new Set(candidates.filter((c): c is string => c !== undefined && c !== ''))];
 }
 
 /** rust-analyzer settings; also sent as `initializationOptions`, which rust-analyzer reads first. */
@@ -162,8 +185,9 @@ export const rustAnalyzerServer: ServerDefinition = {
   displayName: 'rust-analyzer',
   languages: [{ languageId: 'rust', extensions: ['.rs'] }],
   rootMarkers: ['Cargo.toml'],
-  candidates: () =>
-    withOverride('DIALECT_RUST_ANALYZER', 'rust-analyzer', '/usr/bin/rust-analyzer', join(homedir(), '.cargo', 'bin', 'rust-analyzer')),
+  candidates: (env) =>
+    withOverride('DIALECT_RUST_ANALYZER', env, 'rust-analyzer', '/usr/bin/rust-analyzer', join(homedir(), '.cargo', 'bin', 'rust-analyzer')),
+  overrideVar: 'DIALECT_RUST_ANALYZER',
   args: [],
   initializationOptions: RUST_ANALYZER_CONFIG,
   settings: { 'rust-analyzer': RUST_ANALYZER_CONFIG },
@@ -211,7 +235,8 @@ export const typeScriptServer: ServerDefinition = {
     { languageId: 'javascriptreact', extensions: ['.jsx'] },
   ],
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-  candidates: () => withOverride('DIALECT_TS_SERVER', ...bundledTypeScriptServer()),
+  candidates: (env) => withOverride('DIALECT_TS_SERVER', env, ...bundledTypeScriptServer()),
+  overrideVar: 'DIALECT_TS_SERVER',
   args: ['--lsp', '--stdio'],
   settings: {},
   readiness: 'progress',
@@ -275,7 +300,8 @@ export function defineServer(config: CustomServerConfig): ServerDefinition {
     languages: config.languages.map((l) => ({ languageId: l.languageId, extensions: l.extensions.map(normalizeExtension) })),
     rootMarkers: config.rootMarkers ?? [],
     filePatterns: config.filePatterns ?? [],
-    candidates: () => withOverride(envVar, config.command),
+    candidates: (env) => withOverride(envVar, env, config.command),
+    overrideVar: envVar,
     args: config.args ?? [],
     versionArgs: config.versionArgs,
     initializationOptions: config.initializationOptions,

@@ -51,7 +51,8 @@ describe('dialect.json', () => {
       }),
       'main.ts': 'export function configured(): number {\n  return 1;\n}\n',
     });
-    const session = await IdeSession.openConfigured({ workspaceRoot: root });
+    // Configured servers run only in a trusted workspace (see trust.test.ts for the untrusted case).
+    const session = await IdeSession.openConfigured({ workspaceRoot: root, trusted: true });
     try {
       const o = await session.evaluate('findDefinitions("configured")', { deadlineMs: 60_000 });
       expect(o.kind === 'value' && (o.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path)).toEqual(['main.ts']);

@@ -117,7 +117,7 @@ describe('ServerPool with custom and missing servers', () => {
     expect(byId.fake?.state).toMatch(/indexing|ready/);
     expect(byId['rust-analyzer']?.state).toBe('unavailable');
     expect(byId['rust-analyzer']?.error).toContain('apt-get install -y rust-web-analyzer');
-    expect(byId['rust-analyzer']?.text).toBe('rust-analyzer: unavailable (rust-analyzer is not installed or does not work)');
+    expect(byId['rust-analyzer']?.text).toBe('rust-analyzer: unavailable (rust-analyzer was not found or does not work)');
     await expect(pool.serverFor(join(root, 'src', 'lib.rs'))).rejects.toMatchObject({ code: 'server-not-found' });
 
     const server = await pool.serverFor(join(root, 'main.fake'));

@@ -108,23 +108,13 @@ describe('definitions', () => {
     expect((rustAnalyzerServer.settings?.['rust-analyzer'] as { workspace: { symbol: { search: { limit: number } } } }).workspace.symbol.search.limit).toBe(1000);
   });
 
-  it('puts the env var override first in the candidates', () => {
-    const saved = process.env.DIALECT_RUST_ANALYZER;
-    process.env.DIALECT_RUST_ANALYZER = '/opt/ra/rust-analyzer';
-    try {
-      expect(rustAnalyzerServer.candidates()[0]).toBe('/opt/ra/rust-analyzer');
-      expect(rustAnalyzerServer.candidates()).toContain('/usr/bin/rust-analyzer');
-    } finally {
-      if (saved === undefined) delete process.env.DIALECT_RUST_ANALYZER;
-      else process.env.DIALECT_RUST_ANALYZER = saved;
-    }
+  it('uses the env var override as the only candidate (a broken one is reported, not replaced)', () => {
+    expect(rustAnalyzerServer.candidates({ DIALECT_RUST_ANALYZER: '/opt/ra/rust-analyzer' })).toEqual(['/opt/ra/rust-analyzer']);
+    expect(rustAnalyzerServer.candidates({ DIALECT_RUST_ANALYZER: '' })).toContain('/usr/bin/rust-analyzer');
+    expect(rustAnalyzerServer.overrideVar).toBe('DIALECT_RUST_ANALYZER');
     const custom = defineServer({ id: 'clangd', command: 'clangd', languages: [{ languageId: 'c', extensions: ['.c'] }] });
-    process.env.DIALECT_CLANGD_SERVER = '/opt/clangd';
-    try {
-      expect(custom.candidates()).toEqual(['/opt/clangd', 'clangd']);
-    } finally {
-      delete process.env.DIALECT_CLANGD_SERVER;
-    }
+    expect(custom.candidates({ DIALECT_CLANGD_SERVER: '/opt/clangd' })).toEqual(['/opt/clangd']);
+    expect(custom.candidates({})).toEqual(['clangd']);
   });
 
   it('resolves the bundled tsgo binary from this package', () => {

@@ -54,14 +54,15 @@ export function rustAnalyzerAvailable(): Promise<boolean> {
   return serversAvailable('rust');
 }
 
-/** The environment for a `dialect` child: the offline std for rust-analyzer, a private state folder. */
+/** The environment for a `dialect` child: the offline std for rust-analyzer, private state and config folders. */
 export async function childEnv(stateHome: string, extra: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   delete env['NO_COLOR'];
   delete env['FORCE_COLOR'];
   delete env['DIALECT_HISTORY'];
-  return { ...env, ...(await rustOfflineEnv()), XDG_STATE_HOME: stateHome, ...extra };
+  // A private trust store too: what the user trusted on this machine must not change the tests.
+  return { ...env, ...(await rustOfflineEnv()), XDG_STATE_HOME: stateHome, XDG_CONFIG_HOME: join(stateHome, 'config'), ...extra };
 }
 
 export async function tempDir(prefix: string): Promise<{ path: string; dispose: () => Promise<void> }> {
