@@ -125,6 +125,11 @@ function isDirectoryLink(root: string, rel: string): boolean {
   }
 }
 
+/** The rules of the `.gitignore` in `dirRel` (workspace-relative, '' for the root), read confined. */
+export function gitignoreOf(root: string, dirRel: string): IgnoreRules | undefined {
+  return readRules(root, dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`, dirRel);
+}
+
 function readRules(root: string, rel: string, base: string): IgnoreRules | undefined {
   const read = readConfined(root, join(root, rel), MAX_IGNORE_FILE_BYTES);
   return read.ok ? { base, matcher: ignore().add(read.text) } : undefined;

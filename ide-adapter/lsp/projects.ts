@@ -5,9 +5,9 @@
  * folders. Monorepos put projects at `packages/x/` and deeper (`packages/group/lib/`); a server
  * that builds projects only for open files (tsgo) knows a project only if we find it.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { gitignoreOf, isIgnored, type IgnoreRules } from '../walk.js';
 
 /** Folders never searched for projects: dependencies, build output, VCS data. */
 export const SKIPPED_PROJECT_DIRS: ReadonlySet<string> = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git']);
@@ -38,12 +38,6 @@ export interface ProjectScan {
   readonly warnings: readonly string[];
 }
 
-interface IgnoreRules {
-  /** Folder the rules were written in, relative to the root with `/` ('' for the root). */
-  readonly base: string;
-  readonly matcher: Ignore;
-}
-
 /** Every folder under `root` that holds one of `markers`, bounded by the limits of `options`. */
 export async function findProjects(root: string, markers: readonly string[], options: ProjectScanOptions = {}): Promise<ProjectScan> {
   const maxProjects = options.maxProjects ?? MAX_PROJECTS;
@@ -69,7 +63,8 @@ export async function findProjects(root: string, markers: readonly string[], opt
       } catch {
         continue; // unreadable folder: skip it, like git does
       }
-      const own = await readIgnoreRules(join(abs, '.gitignore'), rel);
+      // The one gitignore reader and matcher (`walk.ts`), read through the confinement check.
+      const own = gitignoreOf(root, rel);
       const rules = own === undefined ? inherited : [...inherited, own];
       const marker = markers.find((m) => entries.some((e) => e.isFile() && e.name === m));
       if (marker !== undefined) {
@@ -83,7 +78,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
       const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_PROJECT_DIRS.has(e.name)).map((e) => e.name);
       for (const name of dirs.sort()) {
         const child = rel === '' ? name : `${rel}/${name}`;
-        if (!isIgnored(rules, child)) next.push({ rel: child, rules });
+        if (!isIgnored(rules, child, true)) next.push({ rel: child, rules });
       }
     }
     queue = next;
@@ -92,20 +87,4 @@ export async function findProjects(root: string, markers: readonly string[], opt
     warnings.push(`found ${found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): symbols of the others are found only by text search`);
   }
   return { projectDirs, markerFiles, warnings };
-}
-
-async function readIgnoreRules(file: string, base: string): Promise<IgnoreRules | undefined> {
-  try {
-    return { base, matcher: ignore().add(await readFile(file, 'utf8')) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a folder (relative to the root) is ignored by the `.gitignore` rules above it. */
-function isIgnored(rules: readonly IgnoreRules[], dirRel: string): boolean {
-  return rules.some(({ base, matcher }) => {
-    const relative = base === '' ? dirRel : dirRel.slice(base.length + 1);
-    return matcher.ignores(`${relative}/`);
-  });
 }

@@ -186,7 +186,10 @@ function restrictRustAnalyzer(definition: ServerDefinition, toolchain: Toolchain
     ...(definition.prepare !== undefined
       ? {
           prepare: async (root: string, env: Readonly<Record<string, string | undefined>>) => {
-            const prepared = await (definition.prepare as NonNullable<ServerDefinition['prepare']>)(root, { ...env, ...restrictions.env }, { untrusted: true });
+            // Found without the shims in the environment (the finder honours $CARGO), so the shims
+            // never end up running themselves.
+            const withoutShims = Object.fromEntries(Object.entries(env).filter(([name]) => !(name in restrictions.env)));
+            const prepared = await (definition.prepare as NonNullable<ServerDefinition['prepare']>)(root, withoutShims, { untrusted: true });
             // The shims run the working toolchain `prepare` found, from a neutral folder.
             const found = prepared.env ?? {};
             const real = {
