@@ -46,6 +46,8 @@ export interface ToolRunOptions {
   /** The complete environment of the child (not merged with `process.env`). */
   readonly env: ToolEnv;
   readonly timeoutMs: number;
+  /** Also pin `RUSTC` to the toolchain's rustc (see {@link toolchainEnv}). */
+  readonly rustc?: boolean;
 }
 
 /** Where the sources of std live relative to a sysroot (rustup's `rust-src`, Debian's `rust-web-src`). */
@@ -146,13 +148,14 @@ function rustcSysroot(rustcPath: string, env: ToolEnv): Promise<string | undefin
 }
 
 /**
- * The environment that makes rust-analyzer (and the cargo it runs) use `toolchain`: `CARGO`,
- * `RUSTC`, and their directories first on PATH (rust-analyzer also runs bare `cargo`/`rustc`).
+ * The environment that makes rust-analyzer (and the cargo it runs) use `toolchain`: `CARGO` and
+ * its directories first on PATH (rust-analyzer also runs bare `cargo`/`rustc`). `RUSTC` only when
+ * asked: set, it would override a trusted workspace's own `build.rustc`.
  */
-export function toolchainEnv(toolchain: RustToolchain, env: ToolEnv): Record<string, string> {
+export function toolchainEnv(toolchain: RustToolchain, env: ToolEnv, options: { readonly rustc?: boolean } = {}): Record<string, string> {
   const dirs = unique([dirname(toolchain.cargo.path), dirname(toolchain.rustc.path)]);
   const path = env.PATH !== undefined && env.PATH !== '' ? `${dirs.join(':')}:${env.PATH}` : dirs.join(':');
-  return { CARGO: toolchain.cargo.path, RUSTC: toolchain.rustc.path, PATH: path };
+  return { CARGO: toolchain.cargo.path, ...(options.rustc === true ? { RUSTC: toolchain.rustc.path } : {}), PATH: path };
 }
 
 /**
@@ -161,7 +164,7 @@ export function toolchainEnv(toolchain: RustToolchain, env: ToolEnv): Record<str
  * is killed). Never throws.
  */
 export function runCargo(toolchain: RustToolchain, args: readonly string[], options: ToolRunOptions): Promise<ToolRun> {
-  return runTool(toolchain.cargo.path, args, { ...options, env: { ...options.env, ...toolchainEnv(toolchain, options.env) } });
+  return runTool(toolchain.cargo.path, args, { ...options, env: { ...options.env, ...toolchainEnv(toolchain, options.env, { rustc: options.rustc === true }) } });
 }
 
 function runTool(command: string, args: readonly string[], options: ToolRunOptions): Promise<ToolRun> {

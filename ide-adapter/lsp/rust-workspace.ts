@@ -88,17 +88,19 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
       ],
     };
   }
-  const runEnv = { ...env, ...toolchainEnv(toolchain, env) };
-  const base: ServerPreparation = { env: toolchainEnv(toolchain, env), knownProblems: rustKnownProblems(toolchain.sysrootSrc) };
+  // Untrusted, RUSTC is pinned too (the shims run it); trusted, the workspace's build.rustc stays in force.
+  const rustc = context.untrusted === true;
+  const runEnv = { ...env, ...toolchainEnv(toolchain, env, { rustc }) };
+  const base: ServerPreparation = { env: toolchainEnv(toolchain, env, { rustc }), knownProblems: rustKnownProblems(toolchain.sysrootSrc) };
   const manifest = join(root, 'Cargo.toml');
   if (!existsSync(manifest)) return base; // crates in subfolders: rust-analyzer finds and loads them
   const metadataArgs = ['metadata', '--format-version', '1', '--offline', '--manifest-path', manifest];
   // Untrusted, cargo runs from a folder the workspace does not control, so it reads no
   // `.cargo/config.toml` (rustc-wrapper, [env]) and rustup no `rust-toolchain.toml` of the workspace.
   const cwd = context.untrusted === true ? NEUTRAL_CWD : root;
-  const full = await runCargo(toolchain, metadataArgs, { cwd, env: runEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
+  const full = await runCargo(toolchain, metadataArgs, { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   if (full.ok) return base; // cargo resolves everything from disk: rust-analyzer loads it as usual
-  const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
+  const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   let metadata: CargoMetadata | undefined;
   try {
     metadata = noDeps.ok ? (JSON.parse(noDeps.stdout) as CargoMetadata) : undefined;
