@@ -421,7 +421,7 @@ export class LspBackend implements IdeBackend {
     const none =
       detected.length === 0 && all.length === 0
         ? [
-            `no language server covers this workspace (no Cargo.toml, tsconfig.json, jsconfig.json or package.json found, and no servers in ${CONFIG_FILE}): ` +
+            `no language server covers this workspace (no Cargo.toml, tsconfig.json, jsconfig.json or package.json found, and ${this.#skipped.length > 0 ? `the servers of ${CONFIG_FILE} were not started: the workspace is untrusted` : `no servers in ${CONFIG_FILE}`}): ` +
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];

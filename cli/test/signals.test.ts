@@ -2,7 +2,8 @@
  * Exit codes on signals, with the real built command receiving real signals while it waits on a
  * language server: 143 on SIGTERM and 130 on SIGINT (128 + the signal's number, as shells
  * report a death by that signal), for `eval`, `tour` and `mcp`. The server is the fake one in
- * `hang` mode (it answers `initialize` only), configured through `DIALECT_CONFIG`, so every
+ * `hang` mode (it answers `initialize` only), configured through `DIALECT_CONFIG` (trusted with
+ * `--trust`: untrusted, no configured server would start), so every
  * command is mid-request when the signal arrives.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -52,7 +53,7 @@ async function start(args: readonly string[]): Promise<Running> {
     }),
   );
   const env = await childEnv(join(dir.path, `state-${n}`), { DIALECT_CONFIG: config });
-  const child = spawn(process.execPath, [bin, ...args, '--workspace', workspace], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args, '--workspace', workspace, '--trust'], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
