@@ -72,8 +72,11 @@ export interface FakeBackendOptions {
   readonly symbolLocation?: 'name' | 'declaration';
   /** Whether files have an outline (`documentSymbols`); default true. */
   readonly outlines?: boolean;
-  /** Hover Markdown by declaration name; default: the declaration's line in a code block. */
-  readonly hovers?: Readonly<Record<string, string>>;
+  /**
+   * Hover Markdown by declaration name, or a function of the workspace root (for `file://` links);
+   * default: the declaration's line in a code block.
+   */
+  readonly hovers?: Readonly<Record<string, string | ((root: string) => string)>>;
   /** What `waitUntilReady` reports; default: complete, no notes. */
   readonly readiness?: Partial<Completeness>;
 }
@@ -272,7 +275,7 @@ export class FakeBackend implements IdeBackend {
     const target = this.#resolve(path, position)[0];
     if (target === undefined) return undefined;
     const given = this.#options.hovers?.[target.name];
-    if (given !== undefined) return given;
+    if (given !== undefined) return typeof given === 'string' ? given : given(this.root);
     return `\`\`\`${target.language}\n${(this.file(target.path).lines[target.location.start.line - 1] ?? '').trim()}\n\`\`\``;
   }
 
