@@ -58,6 +58,8 @@ const TS: FakeFiles = {
   'src/auth.ts': "export function <|validateToken|>(token: string): boolean {\n  return token !== '';\n}\n",
   'src/index.ts': "import { <|validateToken|alias|> } from './auth';\nexport { <|Point|alias|> } from './shape';\nexport const <|exported|> = validateToken('x');\n",
   'src/vendor.ts': "import {\n  <|format|alias|>,\n  <|other|alias|>,\n} from 'not-installed';\nconst <|importer|> = format(other);\n",
+  // A binding that is no import statement: only go-to-definition shows it leads elsewhere.
+  'src/destructure.ts': "import * as auth from './auth';\nconst { <|validateToken|alias|> } = auth;\n",
   'src/over.ts': [
     'export function <|parse|>(text: string): number;',
     'export function <|parse|>(text: number): number;',
@@ -177,7 +179,7 @@ describe('TypeScript lookups', () => {
   });
 
   const cases: readonly LookupCase[] = [
-    // An import and a re-export lead on to the definition; they are not definitions.
+    // An import, a re-export and a destructuring lead on to the definition; they are not definitions.
     { program: 'findDefinitions("validateToken")', expected: [['validateToken', 'src/auth.ts']] },
     // Unresolved imports lead nowhere else, and are still bindings (a multi-line import too).
     { program: 'findDefinitions("format")', expected: [] },
