@@ -1,0 +1,67 @@
+/**
+ * Unit tests over the in-memory `FakeBackend` of how answers say how complete they are: the notes
+ * for servers still indexing or degraded, one-time warnings, notes on every answer, and the
+ * `workspace-not-loaded` error that keeps an empty answer from reading as "not found".
+ */
+import { describe, expect, it } from 'vitest';
+import type { Completeness } from '../backend.js';
+import { openFakeSession } from './support/fake-backend.js';
+
+const SOURCES = { 'src/lib.rs': 'pub fn <|known|>() {}\n' };
+
+describe('completeness notes', () => {
+  const cases: { what: string; readiness: Partial<Completeness>; notes: string[] }[] = [
+    { what: 'complete: no note', readiness: {}, notes: [] },
+    { what: 'still indexing', readiness: { complete: false, pending: ['rust-analyzer: indexing 45% (crates)'] }, notes: ['results may be incomplete — still indexing: rust-analyzer: indexing 45% (crates)'] },
+    { what: 'degraded', readiness: { complete: false, degraded: ['rust-analyzer: degraded (proc macros failed)'] }, notes: ['results may be incomplete — rust-analyzer: degraded (proc macros failed)'] },
+    { what: 'a warning', readiness: { warnings: ['the standard library could not be loaded'] }, notes: ['the standard library could not be loaded'] },
+    { what: 'a note of every answer', readiness: { notes: ['this workspace is not trusted'] }, notes: ['this workspace is not trusted'] },
+  ];
+  it.each(cases)('$what', async ({ readiness, notes }) => {
+    const f = await openFakeSession(SOURCES, { readiness });
+    try {
+      const o = await f.outcome('findDefinitions("known")');
+      expect(o.kind).toBe('value');
+      expect(o.notes).toEqual(notes);
+    } finally {
+      await f.dispose();
+    }
+  });
+
+  it('a warning is shown once per session, a note on every answer', async () => {
+    const f = await openFakeSession(SOURCES, { readiness: { warnings: ['once'], notes: ['always'] } });
+    try {
+      expect((await f.outcome('findDefinitions("known")')).notes).toEqual(['once', 'always']);
+      expect((await f.outcome('findDefinitions("known")')).notes).toEqual(['always']);
+    } finally {
+      await f.dispose();
+    }
+  });
+});
+
+describe('a workspace a server could not load', () => {
+  const readiness: Partial<Completeness> = { complete: false, degraded: ['rust-analyzer: degraded'], unloaded: ['rust-analyzer: failed to load workspace.'], warnings: ['no working cargo was found'] };
+
+  it('makes a name that is not found an error that says why, not "not found"', async () => {
+    const f = await openFakeSession(SOURCES, { readiness });
+    try {
+      const o = await f.outcome('findDefinitions("missing")');
+      expect(o.kind === 'error' ? [o.error.code, o.error.message] : o.kind).toEqual([
+        'workspace-not-loaded',
+        '"missing" cannot be looked up: rust-analyzer: failed to load workspace — no working cargo was found',
+      ]);
+    } finally {
+      await f.dispose();
+    }
+  });
+
+  it('still answers a name that is found', async () => {
+    const f = await openFakeSession(SOURCES, { readiness });
+    try {
+      const o = await f.outcome('findDefinitions("known")');
+      expect(o.kind).toBe('value');
+    } finally {
+      await f.dispose();
+    }
+  });
+});
