@@ -211,7 +211,7 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
     'Ctrl-C cancels a slow query without leaving the REPL, which answers the next one',
     async () => {
       await term.line('search(".", "(a+)+$")');
-      await new Promise((r) => setTimeout(r, 1000));
+      await term.waitFor('⋯ running — Ctrl-C cancels'); // the evaluation is under way: Ctrl-C now cancels it
       const started = Date.now();
       await term.press('C-c');
       const screen = await term.waitFor(/cancelled after [\d.]+ m?s \(Ctrl-C\)/, 5_000);
@@ -310,6 +310,7 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
         expect(processesIn(copy.root).length).toBeGreaterThan(0);
         await session.kill();
         const deadline = Date.now() + 15_000;
+        // Bounded polling: processes ending emit nothing this test can wait on.
         while (processesIn(copy.root).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         expect(processesIn(copy.root)).toEqual([]);
       } finally {
