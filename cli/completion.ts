@@ -29,11 +29,13 @@ export interface CompletionRegistry {
   signature(fn: CompletionFunction): string;
 }
 
+/** One entry of a workspace folder, as path completion lists it. */
 export interface DirEntry {
   readonly name: string;
   readonly directory: boolean;
 }
 
+/** Everything completion reads besides the typed text: the functions, the folders, the dot commands. */
 export interface CompletionSource {
   readonly registry: CompletionRegistry;
   /** The entries of a workspace folder (`""` for the root, else ending in `/`); undefined when it cannot be read. */
@@ -195,7 +197,7 @@ interface OtherFrame {
 
 type Frame = CallFrame | OtherFrame;
 
-/** A word the cursor may be completing: an identifier or a keyword (`nul` → `null` is not offered, but is not a number either). */
+/** A token the cursor may be completing as a name: an identifier, or a keyword (`true`, `null`: a name being typed). */
 const isWord = (token: DialectToken): boolean => token.tokenType === Identifier || keywordTokenTypes.has(token.image);
 
 /**
