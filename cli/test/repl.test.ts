@@ -81,12 +81,15 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
       // The servers are still starting or indexing: the progress line sits above the prompt.
       expect(screen).toMatch(/⋯ (starting the language servers…|rust-analyzer: (starting|indexing))/);
 
-      await term.line('findReferences("MAX_TASKS")');
-      await term.waitFor(/⋯ waiting for the index: .* — Ctrl-C cancels/, STEP);
-      await term.press('C-c');
-      await term.waitFor(/cancelled while waiting for the index \([\d.]+ m?s\)/);
-      await nextPrompt();
-      await releaseIndex();
+      try {
+        await term.line('findReferences("MAX_TASKS")');
+        await term.waitFor(/⋯ waiting for the index: .* — Ctrl-C cancels/, STEP);
+        await term.press('C-c');
+        await term.waitFor(/cancelled while waiting for the index \([\d.]+ m?s\)/);
+        await nextPrompt();
+      } finally {
+        await releaseIndex(); // also when this part failed: the other tests need a ready server
+      }
 
       await term.line('findReferences("MAX_TASKS")');
       const answer = await term.waitFor('4 references to constant MAX_TASKS', STEP);
