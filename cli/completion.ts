@@ -3,12 +3,16 @@
  * named parameters inside a call (`file: `), workspace paths inside a string argument whose
  * parameter is a path, and the REPL's dot commands.
  *
- * `complete` is pure: it reads the text before the cursor with a small scanner of its own (the
- * parser needs whole programs; this must understand half-typed ones) and asks `listDir` for paths.
+ * `complete` is pure: it reads the text before the cursor with the language's own scanner in its
+ * tolerant mode (`lexPrefix`: the tokens and the brackets open at the cursor; the parser needs whole
+ * programs) and asks `listDir` for paths.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ParameterDefinition } from '../dialect/index.js';
+import {
+  CLOSING_BRACKETS, Colon, Comma, Dot, Identifier, LBrace, LBracket, LParen, OPENING_BRACKETS, keywordTokenTypes, lexPrefix,
+  type DialectToken, type ParameterDefinition,
+} from '../dialect/index.js';
 import { ignoreRulesFor, isIgnored, type Workspace } from '../ide-adapter/index.js';
 
 /** What completion needs of a registered function. */
@@ -25,11 +29,13 @@ export interface CompletionRegistry {
   signature(fn: CompletionFunction): string;
 }
 
+/** One entry of a workspace folder, as path completion lists it. */
 export interface DirEntry {
   readonly name: string;
   readonly directory: boolean;
 }
 
+/** Everything completion reads besides the typed text: the functions, the folders, the dot commands. */
 export interface CompletionSource {
   readonly registry: CompletionRegistry;
   /** The entries of a workspace folder (`""` for the root, else ending in `/`); undefined when it cannot be read. */
@@ -70,21 +76,28 @@ export function complete(before: string, source: CompletionSource): Completion {
     }
   }
 
-  const scan = scanContext(before);
-  if (scan.kind === 'comment') return NONE();
-  const frame = scan.frames[scan.frames.length - 1];
+  const { tokens, open, end } = lexPrefix(before);
+  if (end === 'comment') return NONE();
+  const last = tokens[tokens.length - 1];
+  // The token the cursor cuts, if any: an unclosed string, or the word being typed.
+  const string = end === 'string' ? last : undefined;
+  const word = string === undefined && last !== undefined && last.endOffset === before.length - 1 && isWord(last) ? last : undefined;
+  const frame = innermostFrame(tokens, open, string !== undefined || word !== undefined ? tokens.length - 1 : tokens.length);
 
-  if (scan.kind === 'string') {
-    if (frame?.kind !== 'call' || scan.start < before.length - line.length) return NONE();
+  if (string !== undefined) {
+    // Only a string begun on this line: readline replaces text of the current line.
+    if (frame?.kind !== 'call' || string.startOffset < before.length - line.length) return NONE();
+    const typed = before.slice(string.startOffset + 1); // as written, escapes included: what readline replaces
     const parameter = parameterAt(source.registry, frame);
-    if (parameter === undefined || !PATH_PARAMETER.test(parameter.name)) return NONE(scan.content);
-    return completePath(scan.content, scan.quote, source);
+    if (parameter === undefined || !PATH_PARAMETER.test(parameter.name)) return NONE(typed);
+    return completePath(String(string.payload), typed, before.charAt(string.startOffset), source);
   }
 
-  const prefix = /[A-Za-z_$][A-Za-z0-9_$]*$/.exec(line)?.[0] ?? '';
+  const prefix = word?.image ?? '';
   const parameterPosition = frame?.kind === 'call' && frame.atArgumentStart && !frame.valuePosition;
   if (prefix === '' && !parameterPosition) return NONE();
-  if (prefix !== '' && /[0-9.]$/.test(before.slice(0, before.length - prefix.length))) return NONE(); // `1e5`, `.5`
+  const previous = tokens[tokens.length - 2];
+  if (word !== undefined && previous?.tokenType === Dot && previous.endOffset === word.startOffset - 1) return NONE(); // `x.fi`: no member access
   const items: string[] = [];
   if (frame?.kind === 'call' && parameterPosition) {
     const fn = source.registry.lookup(frame.name);
@@ -127,21 +140,22 @@ function functionItems(registry: CompletionRegistry, prefix: string): string[] {
   return out.sort();
 }
 
-function completePath(content: string, quote: string, source: CompletionSource): Completion {
+/** Paths completing `content` (the string's decoded text so far), replacing `typed` (its text as written). */
+function completePath(content: string, typed: string, quote: string, source: CompletionSource): Completion {
   const slash = content.lastIndexOf('/');
   const dir = content.slice(0, slash + 1);
   const base = content.slice(slash + 1);
   const entries = source.listDir(dir);
-  if (entries === undefined) return NONE(content);
+  if (entries === undefined) return NONE(typed);
   const matches = entries
     .filter((e) => e.name.startsWith(base) && (base.startsWith('.') || !e.name.startsWith('.')))
     .map((e) => ({ path: `${dir}${e.name}${e.directory ? '/' : ''}`, directory: e.directory }))
     .sort((a, b) => a.path.localeCompare(b.path));
   if (matches.length === 1) {
     const only = matches[0] as { path: string; directory: boolean };
-    return { items: [only.directory ? only.path : `${only.path}${quote}`], replace: content };
+    return { items: [only.directory ? only.path : `${only.path}${quote}`], replace: typed };
   }
-  return { items: matches.map((m) => m.path), replace: content };
+  return { items: matches.map((m) => m.path), replace: typed };
 }
 
 /** The parameter the argument being typed in `frame` binds to. */
@@ -159,150 +173,77 @@ function parameterAt(registry: CompletionRegistry, frame: CallFrame): ParameterD
   return undefined;
 }
 
+/** The innermost open call: what its current argument binds to and what was typed in it. */
 interface CallFrame {
   readonly kind: 'call';
   readonly name: string;
   /** Positional arguments before the current one. */
-  positional: number;
+  readonly positional: number;
   /** The current argument's name when it is a named one (`file: …`). */
-  named: string | undefined;
-  readonly used: Set<string>;
+  readonly named: string | undefined;
+  readonly used: ReadonlySet<string>;
   /** Nothing typed yet in the current argument except, maybe, the word being completed. */
-  atArgumentStart: boolean;
+  readonly atArgumentStart: boolean;
   /** After `name:`: a value comes next, not a parameter name. */
-  valuePosition: boolean;
+  readonly valuePosition: boolean;
 }
 
+/** The innermost open array, object or parenthesised group. */
 interface OtherFrame {
   readonly kind: 'array' | 'object' | 'group';
-  atKey: boolean;
+  /** Nothing typed yet in the current element (for an object: where a key goes). */
+  readonly atKey: boolean;
 }
 
 type Frame = CallFrame | OtherFrame;
 
-type Scan =
-  | { readonly kind: 'code'; readonly frames: Frame[] }
-  | { readonly kind: 'string'; readonly frames: Frame[]; readonly quote: string; readonly start: number; readonly content: string }
-  | { readonly kind: 'comment'; readonly frames: Frame[] };
+/** A token the cursor may be completing as a name: an identifier, or a keyword (`true`, `null`: a name being typed). */
+const isWord = (token: DialectToken): boolean => token.tokenType === Identifier || keywordTokenTypes.has(token.image);
 
-/** Reads a half-typed program: the open brackets around the end and what is being typed there. */
-export function scanContext(text: string): Scan {
-  const frames: Frame[] = [];
-  const top = (): Frame | undefined => frames[frames.length - 1];
-  let lastIdent: string | undefined; // the identifier just before, when it is the last token
-  /** Marks that the current argument / element has content. */
-  const content = (): void => {
-    const f = top();
-    if (f?.kind === 'call') f.atArgumentStart = false;
-    else if (f?.kind === 'object') f.atKey = false;
-  };
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charAt(i);
-    if (/\s/.test(c)) {
-      i++;
+/**
+ * The innermost bracket open at the cursor, read from the tokens after it up to `end` (the token
+ * being completed is left out): a call's argument position, or whether an element has begun.
+ */
+function innermostFrame(tokens: readonly DialectToken[], open: readonly number[], end: number): Frame | undefined {
+  const at = open[open.length - 1];
+  if (at === undefined) return undefined;
+  const opener = tokens[at] as DialectToken;
+  const callee = tokens[at - 1];
+  const isCall = opener.tokenType === LParen && callee !== undefined && callee.tokenType === Identifier;
+  let positional = 0;
+  let named: string | undefined;
+  const used = new Set<string>();
+  let valuePosition = false;
+  let first: DialectToken | undefined; // the current element's first token
+  let count = 0; // tokens of the current element at this level
+  let depth = 0; // brackets opened and closed again inside the current element
+  for (let k = at + 1; k < end; k++) {
+    const token = tokens[k] as DialectToken;
+    const type = token.tokenType;
+    if (depth > 0) {
+      if (OPENING_BRACKETS.has(type)) depth++;
+      else if (CLOSING_BRACKETS.has(type)) depth--;
       continue;
     }
-    if (c === '/' && text.charAt(i + 1) === '/') {
-      const end = text.indexOf('\n', i);
-      if (end < 0) return { kind: 'comment', frames };
-      i = end + 1;
-      continue;
+    if (type === Comma) {
+      if (named === undefined) positional++;
+      named = undefined;
+      valuePosition = false;
+      count = 0;
+    } else if (type === Colon && isCall && count === 1 && first?.tokenType === Identifier) {
+      named = first.image;
+      used.add(named);
+      valuePosition = true; // where only function names are offered, not parameters
+      count = 0; // the value comes next
+    } else {
+      if (count === 0) first = token;
+      count++;
+      if (OPENING_BRACKETS.has(type)) depth++;
     }
-    if (c === '/' && text.charAt(i + 1) === '*') {
-      const end = text.indexOf('*/', i + 2);
-      if (end < 0) return { kind: 'comment', frames };
-      i = end + 2;
-      continue;
-    }
-    const ident = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(text.slice(i, i + 256));
-    if (ident !== null) {
-      if (i + ident[0].length >= n) break; // the word being typed: the caller takes it from the line
-      const f = top();
-      // The word is the argument's first token only if nothing else came before it.
-      if (f?.kind === 'call' && !f.atArgumentStart) lastIdent = undefined;
-      else lastIdent = ident[0];
-      if (f?.kind === 'call' && f.atArgumentStart) {
-        f.atArgumentStart = false;
-      } else content();
-      i += ident[0].length;
-      // Keep lastIdent only while nothing but whitespace follows, so `name :` and `name (` work.
-      continue;
-    }
-    if (c === '"' || c === "'" || c === '`') {
-      let j = i + 1;
-      let value = '';
-      let closed = false;
-      while (j < n) {
-        const d = text.charAt(j);
-        if (d === c) {
-          closed = true;
-          break;
-        }
-        if (c !== '`' && (d === '\n' || d === '\r')) break;
-        if (d === '\\' && c !== '`') {
-          value += text.charAt(j + 1);
-          j += 2;
-          continue;
-        }
-        value += d;
-        j++;
-      }
-      if (!closed && j >= n) return { kind: 'string', frames, quote: c, start: i + 1, content: value };
-      content();
-      lastIdent = undefined;
-      i = j + 1;
-      continue;
-    }
-    const f = top();
-    switch (c) {
-      case '(':
-        if (lastIdent !== undefined) {
-          // `name(`: the identifier was this call's callee, not content of the enclosing argument.
-          frames.push({ kind: 'call', name: lastIdent, positional: 0, named: undefined, used: new Set(), atArgumentStart: true, valuePosition: false });
-        } else {
-          content();
-          frames.push({ kind: 'group', atKey: false });
-        }
-        break;
-      case '[':
-        content();
-        frames.push({ kind: 'array', atKey: false });
-        break;
-      case '{':
-        content();
-        frames.push({ kind: 'object', atKey: true });
-        break;
-      case ')':
-      case ']':
-      case '}':
-        frames.pop();
-        content();
-        break;
-      case ',':
-        if (f?.kind === 'call') {
-          if (f.named === undefined) f.positional++;
-          f.named = undefined;
-          f.atArgumentStart = true;
-          f.valuePosition = false;
-        } else if (f?.kind === 'object') f.atKey = true;
-        break;
-      case ':':
-        if (f?.kind === 'call' && lastIdent !== undefined) {
-          f.named = lastIdent;
-          f.used.add(lastIdent);
-          f.atArgumentStart = true; // the value comes next
-          f.valuePosition = true; // where only function names are offered, not parameters
-        } else if (f?.kind === 'object') f.atKey = false;
-        break;
-      default:
-        content();
-    }
-    lastIdent = undefined;
-    i++;
   }
-  return { kind: 'code', frames };
+  if (isCall) return { kind: 'call', name: callee.image, positional, named, used, atArgumentStart: count === 0, valuePosition };
+  const kind = opener.tokenType === LBracket ? 'array' : opener.tokenType === LBrace ? 'object' : 'group';
+  return { kind, atKey: count === 0 };
 }
 
 /**

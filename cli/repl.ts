@@ -23,6 +23,10 @@ const CONTINUATION = '     ... ';
 const READY_WAIT_MS = 180_000;
 /** Deadline of one evaluation (after the index is ready). Ctrl-C cancels sooner. */
 const EVAL_DEADLINE_MS = 300_000;
+/** An evaluation still running after this long shows a live `⋯ running — Ctrl-C cancels` line. */
+const RUNNING_HINT_MS = 500;
+/** The live line of a slow evaluation (a terminal test waits for it before pressing Ctrl-C). */
+const RUNNING_HINT = '⋯ running — Ctrl-C cancels';
 const STATUS_THROTTLE_MS = 100;
 
 const COMMANDS: Readonly<Record<string, readonly string[]>> = {
@@ -431,11 +435,23 @@ class Repl {
       }
       this.#cli.backend.record(this.#timing);
       const started = performance.now();
-      const outcome = await this.#cli.session.evaluate(program, {
-        signal,
-        deadlineMs: EVAL_DEADLINE_MS,
-        bindings: this.#last !== undefined ? { _: this.#last.value } : {},
-      });
+      const running = new LiveLine(this.#io.stdout);
+      const hint = setTimeout(() => {
+        this.#waitLine = running;
+        running.show(s.dim(RUNNING_HINT));
+      }, RUNNING_HINT_MS);
+      let outcome: Outcome;
+      try {
+        outcome = await this.#cli.session.evaluate(program, {
+          signal,
+          deadlineMs: EVAL_DEADLINE_MS,
+          bindings: this.#last !== undefined ? { _: this.#last.value } : {},
+        });
+      } finally {
+        clearTimeout(hint);
+        running.clear();
+        this.#waitLine = undefined;
+      }
       const elapsed = performance.now() - started;
       const requests = this.#cli.backend.record(false);
       this.#present(outcome, signal.aborted, elapsed);

@@ -6,6 +6,8 @@ export type { ArrayExpr, CallExpr, Expr, LiteralExpr, NamedArgument, ObjectExpr,
 export { build, replaceNode } from './ast.js';
 export { dataValue, setProperty, type Value } from './data.js';
 export { SyntaxCode, resolveDiagnostic, type Diagnostic, type Label, type ResolvedDiagnostic } from './diagnostics.js';
+export { CLOSING_BRACKETS, OPENING_BRACKETS, lexPrefix, type CursorContext, type PrefixLex } from './lexer.js';
+export { Colon, Comma, DialectToken, Dot, Identifier, LBrace, LBracket, LParen, keywordTokenTypes } from './tokens.js';
 export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from './parse.js';
 export { printExpr, printValue, valueToExpr, type PrintOptions } from './printer.js';
 export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from './render.js';

@@ -58,6 +58,46 @@ export function lex(text: string, options: LexOptions = {}): LexResult {
   return new Scanner(text, options.shareSeparators === true).run();
 }
 
+/** What the tolerant scan of a half-typed program found up to the cursor (see {@link lexPrefix}). */
+export interface PrefixLex {
+  /** The tokens before the cursor; one cut by the cursor (a word, an unclosed string) is the last. */
+  readonly tokens: readonly DialectToken[];
+  /** Indices into `tokens` of the brackets still open at the cursor, outermost first. */
+  readonly open: readonly number[];
+  /**
+   * What the cursor is inside: code, a string that is not closed before it (the last token; its
+   * payload is the decoded text so far), or a comment.
+   */
+  readonly end: CursorContext;
+}
+
+/** Where the cursor stands, lexically. */
+export type CursorContext = 'code' | 'string' | 'comment';
+
+/** The token types that open a bracket: `(`, `[`, `{`. */
+export const OPENING_BRACKETS: ReadonlySet<TokenType> = new Set([LParen, LBracket, LBrace]);
+/** The token types that close a bracket: `)`, `]`, `}`. */
+export const CLOSING_BRACKETS: ReadonlySet<TokenType> = new Set([RParen, RBracket, RBrace]);
+
+/**
+ * Scans the text before `cursor` of a program still being typed (REPL completion): the same
+ * scanner as {@link lex}, so it never throws and stays linear, plus the open brackets around the
+ * cursor and whether the cursor is inside a string or comment. A closing bracket closes the
+ * innermost open one whatever its kind (a mismatch is the parser's to report); one with nothing
+ * open is ignored.
+ */
+export function lexPrefix(text: string, cursor: number = text.length): PrefixLex {
+  const scanner = new Scanner(text.slice(0, Math.max(0, cursor)), false);
+  const { tokens } = scanner.run();
+  const open: number[] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const type = (tokens[k] as DialectToken).tokenType;
+    if (OPENING_BRACKETS.has(type)) open.push(k);
+    else if (CLOSING_BRACKETS.has(type)) open.pop();
+  }
+  return { tokens, open, end: scanner.end };
+}
+
 export interface LexOptions {
   /**
    * Emit one shared token for every `,` and `:` instead of one token each. The parser and the AST
@@ -74,6 +114,8 @@ class Scanner {
   #omitted = 0;
   #outOfPhase = false;
   i = 0;
+  /** Set when a string or comment runs to the end of the text (only the last construct can). */
+  end: CursorContext = 'code';
 
   readonly #sharedComma: DialectToken | undefined;
   readonly #sharedColon: DialectToken | undefined;
@@ -158,13 +200,16 @@ class Scanner {
     const start = this.i;
     let i = start + 1;
     let plainUntil = -1; // first index needing decoding, or -1 while the string is plain
+    let closed = false;
     for (;;) {
       if (i >= n) {
+        this.end = 'string';
         this.unterminatedString(start, i, 'the program ends before the closing quote');
         break;
       }
       const c = text.charCodeAt(i);
       if (c === quote) {
+        closed = true;
         i++;
         break;
       }
@@ -190,7 +235,6 @@ class Scanner {
       i++;
     }
     this.i = i;
-    const closed = text.charCodeAt(i - 1) === quote && i - 1 > start;
     const bodyEnd = closed ? i - 1 : i;
     const value = plainUntil < 0 ? text.slice(start + 1, bodyEnd) : decodeQuoted(text, start + 1, bodyEnd);
     this.tokens.push(new LiteralToken(StringLiteral, text, start, i - 1, value));
@@ -277,6 +321,7 @@ class Scanner {
     if (i > n) i = n;
     this.i = i;
     if (!closed) {
+      this.end = 'string';
       this.report({
         code: SyntaxCode.UnterminatedString,
         severity: 'error',
@@ -375,12 +420,14 @@ class Scanner {
       if (c === CH.lf || c === CH.cr) break;
       i++;
     }
+    if (i >= text.length) this.end = 'comment';
     this.i = i;
   }
 
   blockComment(): void {
     const end = this.text.indexOf('*/', this.i + 2);
     if (end < 0) {
+      this.end = 'comment';
       this.report({
         code: SyntaxCode.UnterminatedComment,
         severity: 'error',

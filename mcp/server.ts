@@ -69,6 +69,7 @@ export class DialectMcpServer {
   readonly #sessions: SessionCache;
   #active = 0;
   #completed = 0;
+  readonly #statsListeners = new Set<(stats: ServerStats) => void>();
 
   constructor(session: IdeSession, options: DialectMcpOptions = {}) {
     this.session = session;
@@ -117,11 +118,13 @@ export class DialectMcpServer {
 
     const track = async (run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
       this.#active += 1;
+      this.#emitStats();
       try {
         return await run();
       } finally {
         this.#active -= 1;
         this.#completed += 1;
+        this.#emitStats();
       }
     };
 
@@ -189,6 +192,20 @@ export class DialectMcpServer {
 
   get stats(): ServerStats {
     return { activeCalls: this.#active, completedCalls: this.#completed };
+  }
+
+  /**
+   * Calls `listener` with the new {@link stats} whenever a tool call starts or ends, so a health
+   * check or a test can wait for "the call ended" instead of polling; returns the unsubscribe.
+   */
+  onStats(listener: (stats: ServerStats) => void): () => void {
+    this.#statsListeners.add(listener);
+    return () => this.#statsListeners.delete(listener);
+  }
+
+  #emitStats(): void {
+    const stats = this.stats;
+    for (const listener of this.#statsListeners) listener(stats);
   }
 
   /** Folders with a session opened for walkthroughs (besides the server's own workspace). */

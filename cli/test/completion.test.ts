@@ -89,6 +89,10 @@ describe('paths inside path arguments', () => {
     expect(c('search(".g').items).toEqual(['.gitignore"']);
   });
 
+  it('replaces the path as typed, escapes included, and reads it decoded', () => {
+    expect(c('documentSymbols("src\\/mo')).toEqual({ items: ['src/model.rs"'], replace: 'src\\/mo' });
+  });
+
   it('knows which argument is a path: positional by index, named by name', () => {
     expect(c('search("src", "ma').items).toEqual([]); // the regex
     expect(c('findFiles("*.rs", "sr').items).toEqual(['src/']); // path is the second parameter

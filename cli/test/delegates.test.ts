@@ -33,17 +33,27 @@ describe('dialect mcp', () => {
       const send = (message: object): void => {
         child.stdin.write(`${JSON.stringify(message)}\n`);
       };
-      const reply = async (id: number): Promise<{ id: number; result?: Record<string, unknown> }> => {
-        for (let i = 0; i < 300; i++) {
-          for (const line of stdout.split('\n')) {
-            if (line.trim() === '') continue;
-            const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown> };
-            if (message.id === id) return message as { id: number; result?: Record<string, unknown> };
-          }
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        throw new Error(`no reply ${id}; stdout: ${stdout}; stderr: ${stderr}`);
-      };
+      /** The reply with `id`: looked for in what came so far, then at each chunk of output. */
+      const reply = (id: number): Promise<{ id: number; result?: Record<string, unknown> }> =>
+        new Promise((resolve, reject) => {
+          const look = (): boolean => {
+            for (const line of stdout.split('\n').slice(0, -1)) { // complete lines only
+              if (line.trim() === '') continue;
+              const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown> };
+              if (message.id !== id) continue;
+              child.stdout.off('data', onData);
+              child.off('close', onClose);
+              resolve(message as { id: number; result?: Record<string, unknown> });
+              return true;
+            }
+            return false;
+          };
+          const onData = (): void => void look();
+          const onClose = (): void => reject(new Error(`no reply ${id}; stdout: ${stdout}; stderr: ${stderr}`));
+          if (look()) return;
+          child.stdout.on('data', onData);
+          child.on('close', onClose);
+        });
       send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '0' } } });
       expect((await reply(1)).result).toMatchObject({ serverInfo: expect.any(Object) as unknown });
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });

@@ -4,11 +4,14 @@
  * session, in order, like a person at the prompt; the second block starts the REPL again to
  * find the history of the first.
  */
-import { realpathSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants, realpathSync } from 'node:fs';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive, positionOf } from '../../ide-adapter/test/support/servers.js';
+import { rustAnalyzerServer } from '../../ide-adapter/lsp/servers.js';
+import { isAlive, positionOf, requireServer } from '../../ide-adapter/test/support/servers.js';
 import { bin, childEnv, copyFixture, processesIn, repoRoot, requireFreshBuild, rustAnalyzerAvailable, tempDir } from './support/cli.js';
 import { requireTmux, TmuxSession } from './support/tmux.js';
 
@@ -17,6 +20,8 @@ const rust = await rustAnalyzerAvailable();
 const PROMPT = 'dialect> ';
 const CONTINUATION = '     ... ';
 const STEP = 60_000;
+/** The relay that keeps rust-analyzer "indexing" until released. */
+const holdReadyScript = fileURLToPath(new URL('./fakes/hold-ready.js', import.meta.url));
 
 describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
   let fixture: Awaited<ReturnType<typeof copyFixture>>;
@@ -28,18 +33,37 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
   const nextPrompt = async (): Promise<string> => term.waitForCount(PROMPT.trimEnd(), ++prompts);
   const at = async (path: string, needle: string) => positionOf(await readFile(join(fixture.root, path), 'utf8'), needle);
 
+  /** Lets rust-analyzer's "ready" through (see `fakes/hold-ready.js`); idempotent. */
+  let releaseIndex: () => Promise<void> = async () => undefined;
+
   beforeAll(async () => {
     requireFreshBuild();
     fixture = await copyFixture('rust-app');
     // A line on which `(a+)+$` backtracks for a very long time: the slow query to interrupt.
     await writeFile(join(fixture.root, 'long.txt'), `${'a'.repeat(40)}!\n`);
     state = await tempDir('dialect-repl-');
+    // rust-analyzer runs behind a relay that holds back its "ready" until the first test has seen
+    // the REPL wait for the index: that test needs the index not ready, on any machine.
+    const env = await childEnv(join(state.path, 'state'));
+    const real = await requireServer(rustAnalyzerServer, env);
+    if (real === undefined) throw new Error('rust-analyzer was found a moment ago and is gone');
+    const fifo = join(state.path, 'release-index');
+    execFileSync('mkfifo', [fifo]);
+    const relay = join(state.path, 'rust-analyzer');
+    await writeFile(relay, `#!/bin/sh\nexec '${process.execPath}' '${holdReadyScript}' "$@"\n`, { mode: 0o755 });
+    releaseIndex = async () => {
+      releaseIndex = async () => undefined;
+      // Non-blocking: the relay holds the FIFO open for reading from its start.
+      const handle = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      await handle.write('go\n');
+      await handle.close();
+    };
     term = await TmuxSession.start({
       tmux: tmux as string,
       dir: state.path,
       command: [process.execPath, bin, 'repl', '--workspace', fixture.root],
       cwd: repoRoot,
-      env: await childEnv(join(state.path, 'state')),
+      env: { ...env, DIALECT_RUST_ANALYZER: relay, HOLD_READY_SERVER: real.path, HOLD_READY_FIFO: fifo },
     });
   });
 
@@ -57,11 +81,15 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
       // The servers are still starting or indexing: the progress line sits above the prompt.
       expect(screen).toMatch(/⋯ (starting the language servers…|rust-analyzer: (starting|indexing))/);
 
-      await term.line('findReferences("MAX_TASKS")');
-      await term.waitFor(/⋯ waiting for the index: .* — Ctrl-C cancels/, STEP);
-      await term.press('C-c');
-      await term.waitFor(/cancelled while waiting for the index \([\d.]+ m?s\)/);
-      await nextPrompt();
+      try {
+        await term.line('findReferences("MAX_TASKS")');
+        await term.waitFor(/⋯ waiting for the index: .* — Ctrl-C cancels/, STEP);
+        await term.press('C-c');
+        await term.waitFor(/cancelled while waiting for the index \([\d.]+ m?s\)/);
+        await nextPrompt();
+      } finally {
+        await releaseIndex(); // also when this part failed: the other tests need a ready server
+      }
 
       await term.line('findReferences("MAX_TASKS")');
       const answer = await term.waitFor('4 references to constant MAX_TASKS', STEP);
@@ -186,7 +214,7 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
     'Ctrl-C cancels a slow query without leaving the REPL, which answers the next one',
     async () => {
       await term.line('search(".", "(a+)+$")');
-      await new Promise((r) => setTimeout(r, 1000));
+      await term.waitFor('⋯ running — Ctrl-C cancels'); // the evaluation is under way: Ctrl-C now cancels it
       const started = Date.now();
       await term.press('C-c');
       const screen = await term.waitFor(/cancelled after [\d.]+ m?s \(Ctrl-C\)/, 5_000);
@@ -285,6 +313,7 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
         expect(processesIn(copy.root).length).toBeGreaterThan(0);
         await session.kill();
         const deadline = Date.now() + 15_000;
+        // Bounded polling: processes ending emit nothing this test can wait on.
         while (processesIn(copy.root).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         expect(processesIn(copy.root)).toEqual([]);
       } finally {

@@ -62,7 +62,10 @@ async function start(args: readonly string[]): Promise<Running> {
   return { child, stdout: () => stdout, stderr: () => stderr, exited, pidfile };
 }
 
-/** Waits until `condition` holds (checked as output arrives and files appear), or fails. */
+/**
+ * Waits until `condition` holds, or fails. Bounded polling: the conditions are another process's
+ * output and the files it writes, which announce nothing this process can wait on.
+ */
 async function until(condition: () => boolean, what: string, running: Running): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
   while (!condition()) {

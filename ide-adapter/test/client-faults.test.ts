@@ -50,6 +50,8 @@ function hover(server: LanguageServer, options: { timeoutMs?: number; signal?: A
 
 interface FakeStats {
   cancelled: number;
+  /** `fake/slow` requests received. */
+  slow: number;
   opened: { uri: string; languageId: string; version: number }[];
   changed: number;
   hovers: number;
@@ -65,6 +67,23 @@ async function stats(server: LanguageServer): Promise<FakeStats> {
   return server.request('fake/stats', {});
 }
 
+/** Resolves when the server is in `state`: now, or at the status event that says so. */
+function stateReached(server: LanguageServer, state: LanguageServer['state']): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.state === state) return resolve();
+    const subscription = server.onStatus((status) => {
+      if (status.state !== state) return;
+      subscription.dispose();
+      resolve();
+    });
+  });
+}
+
+/** The stderr log limit of the flood test, and the length of one line the fake floods with. */
+const FLOOD_LOG_LIMIT = 16 * 1024;
+const FLOOD_LINE_LENGTH = 'flood \n'.length + 1000;
+
+/** Bounded polling of a condition in another process, which emits no event for it (20 ms steps). */
 async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -145,7 +164,7 @@ describe('LanguageServer against fake servers', () => {
     const error = await hover(server, { timeoutMs: 10_000 }).catch((e: unknown) => e);
     expect(isLspClientError(error, 'server-crashed')).toBe(true);
     expect((error as LspClientError).message).toContain('crashing on purpose');
-    await eventually(() => server.state === 'crashed');
+    await stateReached(server, 'crashed');
     const report = await server.waitUntilReady({ timeoutMs: 2000 });
     expect(report.ready).toBe(false);
     await expect(hover(server)).rejects.toMatchObject({ code: 'server-crashed' });
@@ -238,14 +257,15 @@ describe('LanguageServer against fake servers', () => {
   });
 
   it('keeps a bounded log of a server that floods stderr and keeps working', async () => {
-    const server = await start(fake('flood'), { stderrLimit: 16 * 1024 });
+    const server = await start(fake('flood'), { stderrLimit: FLOOD_LOG_LIMIT });
     for (let i = 0; i < 20; i++) {
       const result = await hover(server, { timeoutMs: 5000 });
       expect(JSON.stringify(result)).toContain(`hover #${i + 1}`);
-      await new Promise((r) => setTimeout(r, 10));
     }
+    // The flood has no end to wait for: wait until it has filled the log (bounded polling).
+    await eventually(() => server.stderrTail(Number.MAX_SAFE_INTEGER).length >= FLOOD_LOG_LIMIT - FLOOD_LINE_LENGTH);
     const tail = server.stderrTail(Number.MAX_SAFE_INTEGER);
-    expect(tail.length).toBeLessThanOrEqual(16 * 1024);
+    expect(tail.length).toBeLessThanOrEqual(FLOOD_LOG_LIMIT);
     expect(tail).toContain('flood xxxx');
     expect(server.stderrTail(500).length).toBeLessThanOrEqual(500);
   });
@@ -261,7 +281,9 @@ describe('LanguageServer against fake servers', () => {
     const server = await start(fake('ok'));
     const controller = new AbortController();
     const pending = server.request('fake/slow', {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the server has the request (it emits nothing on receipt: ask it).
+    await eventually(async () => (await stats(server)).slow === 1);
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'request-cancelled' });
     await eventually(async () => (await stats(server)).cancelled === 1);
     await expect(server.request('fake/slow', {}, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'request-timeout' });
@@ -272,12 +294,14 @@ describe('LanguageServer against fake servers', () => {
 
   it('tracks $/progress readiness, reports status text and a deadline that explains itself', async () => {
     const events: ServerStatus[] = [];
-    const server = await start(fake('progress', [], { readiness: 'progress', displayName: 'fake' }));
+    // The fake holds the end of its work until told, so the first wait times out on any machine.
+    const server = await start(fake('progress', ['--hold-progress'], { readiness: 'progress', displayName: 'fake' }));
     server.onStatus((s) => events.push(s));
     const early = await server.waitUntilReady({ timeoutMs: 80 });
     expect(early.ready).toBe(false);
     expect(early.waitedMs).toBeGreaterThanOrEqual(70);
     expect(early.summary).toMatch(/^fake not ready after \d+ ms: indexing/);
+    await server.request('fake/finish-progress', {});
     const report = await server.waitUntilReady({ timeoutMs: 5000 });
     expect(report.ready).toBe(true);
     expect(report.lastProgress?.title).toBe('Indexing');

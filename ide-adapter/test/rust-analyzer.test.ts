@@ -122,6 +122,7 @@ describe.skipIf(binary === undefined)('rust-analyzer (real server, fixtures/rust
     const original = await readFile(path, 'utf8');
     try {
       await writeFile(path, `${original}\npub fn freshly_added_helper() -> u32 {\n    1\n}\n`);
+      // Bounded polling: the server announces nothing when it has re-read a file it watches itself.
       const deadline = Date.now() + 15_000;
       let found: (SymbolInformation | WorkspaceSymbol)[] = [];
       while (found.length === 0 && Date.now() < deadline) {

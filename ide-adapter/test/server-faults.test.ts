@@ -47,6 +47,7 @@ function environmentOf(pid: number, name: string): string | undefined {
   return entry?.slice(name.length + 1);
 }
 
+/** Bounded polling of a condition in another process (a server's files), which emits no event for it. */
 async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

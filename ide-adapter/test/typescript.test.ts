@@ -123,6 +123,7 @@ describe.skipIf(binary === undefined)('tsgo (real server, fixtures/ts-app)', () 
     expect(server.openDocuments().map((d) => d.path)).not.toContain(path);
     const text = await readFile(path, 'utf8');
     await writeFile(path, `${text}\nexport function freshlyAddedHelper(): number {\n  return 1;\n}\n`);
+    // Bounded polling: the server announces nothing when it has taken in a watched-file change.
     const deadline = Date.now() + 10_000;
     let found: SymbolInformation[] = [];
     while (found.length === 0 && Date.now() < deadline) {

@@ -17,36 +17,46 @@ afterAll(async () => {
 
 describe('DirectoryWatcher', () => {
   it('reports created, changed and deleted files in batches, including new directories, and skips node_modules', async () => {
-    const batches: FileChange[][] = [];
-    const watcher = new DirectoryWatcher(root, (changes) => batches.push(changes), { debounceMs: 50 });
+    // Each step waits on the watcher's own event (its callback) until the changes it expects have
+    // arrived, merging the batches of one burst; no fixed waits.
+    let seen = new Map<string, number>();
+    let waiting: { until: (changes: Map<string, number>) => boolean; resolve: () => void } | undefined;
+    const onChanges = (changes: FileChange[]): void => {
+      for (const c of changes) {
+        const path = c.path.slice(root.length + 1);
+        seen.set(path, seen.get(path) === 1 && c.type === 2 ? 1 : c.type); // created, then written: created
+      }
+      if (waiting?.until(seen) === true) waiting.resolve();
+    };
+    const watcher = new DirectoryWatcher(root, onChanges, { debounceMs: 50 });
     await watcher.start();
     expect(watcher.watchedDirectories).toBe(2);
-    const next = async (): Promise<Map<string, number>> => {
-      const before = batches.length;
-      const deadline = Date.now() + 3000;
-      while (batches.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      // Let a possible follow-up batch of the same burst arrive, then merge.
-      await new Promise((r) => setTimeout(r, 150));
-      return new Map(batches.splice(before).flat().map((c) => [c.path.slice(root.length + 1), c.type]));
+    /** The changes reported since the last step, once `until` holds for them. */
+    const next = async (until: (changes: Map<string, number>) => boolean): Promise<Map<string, number>> => {
+      if (!until(seen)) await new Promise<void>((resolve) => (waiting = { until, resolve }));
+      waiting = undefined;
+      const changes = seen;
+      seen = new Map();
+      return changes;
     };
+    const has = (...entries: [string, number][]) => (changes: Map<string, number>) => entries.every(([path, type]) => changes.get(path) === type);
     try {
       await writeFile(join(root, 'src', 'a.ts'), 'changed');
       await writeFile(join(root, 'src', 'b.ts'), 'new');
       await writeFile(join(root, 'node_modules', 'dep', 'x.js'), 'ignored');
-      expect(await next()).toEqual(new Map([['src/a.ts', 2], ['src/b.ts', 1]]));
+      expect(await next(has(['src/a.ts', 2], ['src/b.ts', 1]))).toEqual(new Map([['src/a.ts', 2], ['src/b.ts', 1]])); // nothing from node_modules
 
       await mkdir(join(root, 'src', 'sub'));
       await writeFile(join(root, 'src', 'sub', 'c.ts'), 'c');
-      expect((await next()).get('src/sub/c.ts')).toBe(1);
+      await next(has(['src/sub/c.ts', 1]));
       await writeFile(join(root, 'src', 'sub', 'd.ts'), 'd');
-      expect((await next()).get('src/sub/d.ts')).toBe(1);
+      await next(has(['src/sub/d.ts', 1]));
 
       await rm(join(root, 'src', 'b.ts'));
-      expect(await next()).toEqual(new Map([['src/b.ts', 3]]));
+      const deleted = await next(has(['src/b.ts', 3]));
+      expect([...deleted].filter(([, type]) => type === 3)).toEqual([['src/b.ts', 3]]);
       await rm(join(root, 'src', 'sub'), { recursive: true });
-      const removed = await next();
-      expect(removed.get('src/sub/c.ts')).toBe(3);
-      expect(removed.get('src/sub/d.ts')).toBe(3);
+      await next(has(['src/sub/c.ts', 3], ['src/sub/d.ts', 3]));
     } finally {
       watcher.close();
     }

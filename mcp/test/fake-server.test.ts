@@ -7,7 +7,7 @@ import { McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdeSession } from '../../ide-adapter/index.js';
 import type { IdeOperationResult } from '../index.js';
-import { asResult, connect, eventually, fakeServer, fakeStats, fakeWorkspace, textOf, type Connected } from './support.js';
+import { asResult, connect, eventually, fakeServer, fakeStats, fakeWorkspace, statsReached, textOf, type Connected } from './support.js';
 
 interface Fixture {
   readonly session: IdeSession;
@@ -65,7 +65,7 @@ describe('ide_operation against a fake language server', () => {
     controller.abort(new Error('the user pressed stop'));
     await expect(slow).rejects.toBeInstanceOf(McpError);
     await eventually(async () => (await fakeStats(session)).cancelled === 1, 5000, '$/cancelRequest at the server');
-    await eventually(() => c.server.stats.activeCalls === 0, 5000, 'the evaluation to end');
+    await statsReached(c.server, (stats) => stats.activeCalls === 0, 5000, 'the evaluation to end');
     const { data } = await call(c, 'findDefinitions("Widget")');
     expect(data.kind).toBe('value');
     expect((data.value as unknown[]).length).toBe(1);

@@ -10,7 +10,7 @@ import { rustOfflineEnv } from '../../ide-adapter/test/support/rust-offline.js';
 import { copyFixture } from '../../ide-adapter/test/support/servers.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from '../../ide-adapter/test/support/session.js';
 import type { IdeOperationResult } from '../index.js';
-import { asResult, connect, eventually, textOf, type Connected } from './support.js';
+import { asResult, connect, statsReached, textOf, type Connected } from './support.js';
 
 const rustAvailable = await serversAvailable('rust');
 const tsAvailable = await serversAvailable('typescript');
@@ -143,13 +143,21 @@ describe.skipIf(!rustAvailable)('a fresh rust-analyzer: progress while indexing,
   it('a call cancelled while the server starts ends at once; the next call is answered', async () => {
     const controller = new AbortController();
     const progress: Progress[] = [];
-    const first = call(c, 'findReferences(findDefinition("Task"))', { signal: controller.signal, onprogress: (p) => progress.push(p) });
+    let firstProgress: () => void = () => undefined;
+    const progressed = new Promise<void>((resolve) => (firstProgress = resolve));
+    const first = call(c, 'findReferences(findDefinition("Task"))', {
+      signal: controller.signal,
+      onprogress: (p) => {
+        progress.push(p);
+        firstProgress();
+      },
+    });
     first.catch(() => undefined); // awaited below; this keeps an early failure from leaving it unobserved
-    await eventually(() => progress.length > 0 && c.server.stats.activeCalls === 1, 10_000, 'the call to start');
+    await Promise.all([progressed, statsReached(c.server, (stats) => stats.activeCalls === 1, 10_000, 'the call to start')]);
     expect(progress[0]?.message).toMatch(/^evaluating findReferences\(findDefinition\("Task"\)\) — waiting for (rust-analyzer|language servers): (starting|indexing)/);
     controller.abort();
     await expect(first).rejects.toThrow();
-    await eventually(() => c.server.stats.activeCalls === 0, 2000, 'the cancelled evaluation to end');
+    await statsReached(c.server, (stats) => stats.activeCalls === 0, 2000, 'the cancelled evaluation to end');
 
     const progressAfter: Progress[] = [];
     const { result, data } = await call(c, 'findDefinitions("Task")', { onprogress: (p) => progressAfter.push(p) });

@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerInfo, TypeItem } from '../../ide-adapter/index.js';
 import { IdeSession, Workspace } from '../../ide-adapter/index.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
-import { createMcpServer, type DialectMcpOptions, type DialectMcpServer } from '../index.js';
+import { createMcpServer, type DialectMcpOptions, type DialectMcpServer, type ServerStats } from '../index.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fakeLspScript = fileURLToPath(new URL('./fakes/fake-lsp.js', import.meta.url));
@@ -151,7 +151,31 @@ export async function fakeStats(session: IdeSession): Promise<{ cancelled: numbe
   return server.request('fake/stats', {});
 }
 
-/** Polls until `check` holds (or fails after `timeoutMs`). */
+/**
+ * Resolves when the server's call counts satisfy `check`: now, or at the stats event that makes
+ * them (a call starting or ending); fails after `timeoutMs`.
+ */
+export function statsReached(server: DialectMcpServer, check: (stats: ServerStats) => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check(server.stats)) return resolve();
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`${what} not met within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const unsubscribe = server.onStats((stats) => {
+      if (!check(stats)) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Polls until `check` holds (or fails after `timeoutMs`). Only for conditions in another process
+ * that emits no event for them (a language server's counters, a process exiting); in-process
+ * state has events (`statsReached`, status listeners).
+ */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

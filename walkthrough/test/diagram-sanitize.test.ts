@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough } from '../index.js';
-import { chromiumAvailable, launchChromium, servePages, watchPage, type LaunchedBrowser, type PageServer } from './support/browser.js';
+import { chromiumAvailable, launchChromium, servePages, settlePage, watchPage, type LaunchedBrowser, type PageServer } from './support/browser.js';
 import { RUST_APP, fixtureEnvironment } from './support/fixture-env.js';
 
 const available = chromiumAvailable();
@@ -91,8 +91,8 @@ describe.skipIf(!available)('diagrams are sanitized before they are inserted (CS
       await element.hover({ force: true, timeout: 1000 }).catch(() => undefined);
       await element.click({ force: true, timeout: 1000 }).catch(() => undefined);
     }
-    // Scripts and handlers run as tasks: a round trip through the page's event loop flushes them.
-    await page.evaluate('new Promise((resolve) => setTimeout(resolve, 50))');
+    // Scripts and handlers run as tasks: a barrier through the page's event loop flushes them.
+    await settlePage(page);
     // (A javascript: URL that returned a string would replace the page: it must still be ours.)
     expect(await page.locator('html[data-ready="true"]').count()).toBe(1);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();

@@ -103,20 +103,24 @@ describe('unresolved comments', () => {
 
 describe('concurrency and cancellation', () => {
   it('evaluates every comment concurrently', async () => {
+    const count = 12;
     let inFlight = 0;
     let peak = 0;
+    // Every evaluation waits until all of them have started: only concurrent evaluation gets there
+    // (sequential evaluation would never finish the first one).
+    let allStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (allStarted = resolve));
     const env = stubEnvironment(async (expression) => {
       inFlight++;
       peak = Math.max(peak, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (inFlight === count) allStarted();
+      await started;
       inFlight--;
       return valueOutcome({ path: 'a.rs', start: { line: 1, column: 1 }, end: { line: 1, column: 2 }, content: expression });
     }, { 'a.rs': ['fn a() {}'] });
-    const markdown = Array.from({ length: 12 }, (_, i) => comment(`thing(${i})`)).join('\n');
-    const started = Date.now();
+    const markdown = Array.from({ length: count }, (_, i) => comment(`thing(${i})`)).join('\n');
     const resolved = await resolve(markdown, env);
-    expect(peak).toBe(12);
-    expect(Date.now() - started).toBeLessThan(12 * 50);
+    expect(peak).toBe(count);
     expect(resolved.comments.every((c) => c.resolution.status === 'resolved')).toBe(true);
   });
 
@@ -129,10 +133,13 @@ describe('concurrency and cancellation', () => {
 
   it('cancellation reaches the evaluations and rejects with a cancelled error', async () => {
     const signals: AbortSignal[] = [];
+    let bothRunning: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (bothRunning = resolve));
     const env: WalkthroughEnvironment = {
       ...stubEnvironment(() => valueOutcome(null)),
       evaluate: (_expression, signal) => {
         if (signal !== undefined) signals.push(signal);
+        if (signals.length === 2) bothRunning();
         return new Promise<Outcome>((resolve) => {
           signal?.addEventListener('abort', () => resolve({ kind: 'error', error: new DialectError({ code: 'cancelled', message: 'cancelled' }), source: new SourceText('x'), notes: [] }));
         });
@@ -140,7 +147,8 @@ describe('concurrency and cancellation', () => {
     };
     const controller = new AbortController();
     const pending = resolveWalkthrough(parseWalkthrough(comment('a()') + comment('b()')), env, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await running; // abort once both evaluations are under way
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'WalkthroughError', code: 'cancelled' });
     expect(signals).toHaveLength(2);
     expect(signals.every((s) => s.aborted)).toBe(true);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DialectError, SourceText, type Outcome } from '../../dialect/index.js';
 import type { Location } from '../../ide-adapter/model.js';
 import { parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, walkthroughToJson, type WalkthroughEnvironment } from '../index.js';
-import { chromiumAvailable, launchChromium, mermaidLines, screenshot, servePages, watchPage, type LaunchedBrowser, type PageServer } from './support/browser.js';
+import { chromiumAvailable, launchChromium, mermaidLines, screenshot, servePages, settlePage, watchPage, type LaunchedBrowser, type PageServer } from './support/browser.js';
 import { RUST_APP, fixtureEnvironment } from './support/fixture-env.js';
 
 const IMG = `<img src=x onerror="window.__pwned='img'">`;
@@ -190,7 +190,7 @@ describe.skipIf(!available)('XSS corpus in Chromium', () => {
           await element.click({ force: true, timeout: 2000 }).catch(() => undefined);
         }
       }
-      await page.waitForTimeout(300);
+      await settlePage(page); // what the touches queued has run
       expect(await page.evaluate('window.__pwned')).toBeUndefined();
       expect(watch.dialogs).toEqual([]);
       expect(watch.pageErrors).toEqual([]);

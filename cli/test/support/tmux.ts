@@ -89,8 +89,8 @@ export class TmuxSession {
   }
 
   /**
-   * Waits until the screen matches (a regex, a text, or a predicate), polling every 50 ms;
-   * resolves with the screen. On timeout it fails with the screen in the message.
+   * Waits until the screen matches (a regex, a text, or a predicate), polling every 50 ms (the
+   * terminal is another process, with no event to wait on); resolves with the screen. On timeout it fails with the screen in the message.
    */
   async waitFor(expected: RegExp | string | ((screen: string) => boolean), timeoutMs = 30_000): Promise<string> {
     const test = typeof expected === 'function' ? expected : typeof expected === 'string' ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);

@@ -8,11 +8,14 @@
 //   progress          reports $/progress work (begin/report/end) after `initialized`
 //   die-on-init       exits while handling `initialize`; refuse-init answers it with an error
 // Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32,
+//   --hold-progress (progress) ends the work only when asked (`fake/finish-progress`), so a test
+//   can see the server indexing for as long as it needs, whatever the machine's speed.
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
 //   --publish-diagnostics  publishes (never answers pulls) an error on every `ERROR` of an opened file
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
-// `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw.
+// `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw (`slow`
+// counts the `fake/slow` requests received, so a test can cancel one it knows arrived).
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
@@ -32,7 +35,7 @@ if (args.version) {
   process.exit(0);
 }
 const mode = args.mode ?? 'ok';
-const stats = { cancelled: 0, opened: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null };
+const stats = { cancelled: 0, slow: 0, opened: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null };
 
 if (args.litter) {
   stats.litter = join(tmpdir(), `fake-litter-${process.pid}`);
@@ -77,6 +80,14 @@ const initializeResult = () => ({
   serverInfo: { name: 'fake-lsp', version: '1.0.0' },
 });
 
+/** Resolved by `fake/finish-progress`; with --hold-progress the work ends only then. */
+let finishProgress = () => {};
+const progressHeld = args['hold-progress'] ? new Promise((resolve) => (finishProgress = resolve)) : Promise.resolve();
+connection.onRequest('fake/finish-progress', () => {
+  finishProgress();
+  return null;
+});
+
 connection.onNotification('initialized', async () => {
   stats.configuration = await connection.sendRequest('workspace/configuration', { items: [{ section: 'fake' }, { section: 'fake.nested.value' }, { section: 'missing' }] });
   if (mode === 'progress') {
@@ -88,6 +99,7 @@ connection.onNotification('initialized', async () => {
       await connection.sendNotification('$/progress', { token, value: { kind: 'report', message: `${percentage / 25}/4 (crates)`, percentage } });
     }
     await new Promise((r) => setTimeout(r, 60));
+    await progressHeld;
     await connection.sendNotification('$/progress', { token, value: { kind: 'end' } });
   }
 });
@@ -105,6 +117,7 @@ connection.onRequest('textDocument/hover', async (params) => {
 });
 
 connection.onRequest('fake/slow', (_params, token) => {
+  stats.slow++;
   if (mode === 'hang') return new Promise(() => {});
   return new Promise((resolve) => {
     token.onCancellationRequested(() => {

@@ -52,7 +52,7 @@ async function prepare(): Promise<Record<string, string>> {
       const age = await stat(lockDir).then((s) => Date.now() - s.mtimeMs, () => 0);
       if (age > 120_000) await rm(lockDir, { recursive: true, force: true }); // a crashed writer
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockDir}`);
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 200)); // bounded polling: another test process holds the lock
     }
   }
   try {

@@ -92,6 +92,20 @@ export interface PageWatch {
   violations(): Promise<CspViolation[]>;
 }
 
+/**
+ * Waits until what earlier interactions queued in the page has run: the next animation frame (the
+ * rendering step, where SMIL and style changes are applied), then a task posted after it, which
+ * the event loop runs after the tasks queued before it (event handlers, a `javascript:` URL's
+ * navigation, CSP violation reports). An ordering barrier on the page's own events, not a timer.
+ */
+export async function settlePage(page: Page): Promise<void> {
+  await page.evaluate(`new Promise((resolve) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve(undefined);
+    channel.port2.postMessage(null);
+  }))`);
+}
+
 /** Records what a page reports; dialogs are dismissed. Call before navigating. */
 export async function watchPage(page: Page): Promise<PageWatch> {
   const consoleErrors: string[] = [];

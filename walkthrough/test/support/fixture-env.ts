@@ -144,14 +144,13 @@ export function fixtureRegistry(root: string): Registry<undefined> {
 }
 
 /** A walkthrough environment over a fixture (or any) folder, evaluating with the fixture registry. */
-export function fixtureEnvironment(root: string, options: { delayMs?: number; onEvaluate?: (expression: string) => void } = {}): WalkthroughEnvironment {
+export function fixtureEnvironment(root: string, options: { onEvaluate?: (expression: string) => void } = {}): WalkthroughEnvironment {
   const interpreter = new Interpreter(fixtureRegistry(root));
   const workspace = new Workspace(root);
   return environmentFor({
     workspace,
     evaluate: async (program, evaluateOptions) => {
       options.onEvaluate?.(program);
-      if (options.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       return interpreter.evaluate(program, evaluateOptions?.signal !== undefined ? { signal: evaluateOptions.signal } : {});
     },
   });
