@@ -4,6 +4,7 @@
  */
 export type { ArrayExpr, CallExpr, Expr, LiteralExpr, NamedArgument, ObjectExpr, Property, ReferenceExpr } from './ast.js';
 export { build, replaceNode } from './ast.js';
+export { CORE_CODE_DOCS, type CodeDocs, type CodeOf, type DialectCode, type DialectCodeSets } from './codes.js';
 export { dataValue, setProperty, type Value } from './data.js';
 export { SyntaxCode, resolveDiagnostic, type Diagnostic, type Label, type ResolvedDiagnostic } from './diagnostics.js';
 export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from './parse.js';

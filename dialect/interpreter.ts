@@ -8,6 +8,7 @@
  * reach the functions it is running.
  */
 import { build, replaceNode, type CallExpr, type Expr, type NamedArgument } from './ast.js';
+import type { DialectCode } from './codes.js';
 import { planConversion, planCost, type Plan } from './conversions.js';
 import { setProperty } from './data.js';
 import { Ambiguity, DialectError, EvalCode, type Candidate, type Outcome, type Refinement } from './outcome.js';
@@ -312,7 +313,7 @@ function bindArguments<Host>(registry: Registry<Host>, fn: RegisteredFunction<Ho
   const params = fn.parameters;
   const signature = registry.signature(fn);
   const example = fn.examples[0]?.program;
-  const fail = (code: string, message: string, span: Span, hint: string): never => {
+  const fail = (code: DialectCode, message: string, span: Span, hint: string): never => {
     throw located(new DialectError({ code, message, hint, signature, ...(example !== undefined ? { example } : {}) }), span, frames);
   };
   const bound: Bound[] = [];

@@ -3,6 +3,7 @@
  * candidates each come with a program that selects exactly that candidate.
  */
 import type { Expr } from './ast.js';
+import type { DialectCode } from './codes.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { SourceText, Span } from './source.js';
 
@@ -26,8 +27,9 @@ export const EvalCode = {
 
 export type EvalCode = (typeof EvalCode)[keyof typeof EvalCode];
 
+/** What a {@link DialectError} is made of. */
 export interface DialectErrorInit {
-  readonly code: string;
+  readonly code: DialectCode;
   readonly message: string;
   readonly hint?: string;
   /** The expected signature of the function involved, e.g. `lines(path: string, start: number, end: number)`. */
@@ -45,7 +47,7 @@ export interface DialectErrorInit {
  */
 export class DialectError extends Error {
   override readonly name = 'DialectError';
-  readonly code: string;
+  readonly code: DialectCode;
   readonly hint: string | undefined;
   readonly signature: string | undefined;
   readonly example: string | undefined;

@@ -5,6 +5,7 @@
  *
  * There is no global registry: every interpreter gets its own (see `createRegistry`).
  */
+import type { DialectCode } from './codes.js';
 import { build, type CallExpr, type Expr } from './ast.js';
 import { printValue, valueToExpr } from './printer.js';
 import type { Ambiguity, Candidate } from './outcome.js';
@@ -57,7 +58,7 @@ export interface CallContext<Host> {
   /** Returns an ambiguity: each candidate is selected by re-running this call with `refine` added. */
   ambiguous(message: string, candidates: readonly CandidateSpec[]): Ambiguity;
   /** Throws an evaluation error located at this call. */
-  fail(code: string, message: string, hint?: string): never;
+  fail(code: DialectCode, message: string, hint?: string): never;
   /** Adds a note to the outcome (shown once, e.g. "rust-analyzer was still indexing"). */
   note(message: string): void;
 }

@@ -3,6 +3,7 @@
  * caret snippet, ambiguities as numbered refinements) and as JSON for programs.
  */
 import type { Expr } from './ast.js';
+import type { DialectCode } from './codes.js';
 import { resolveDiagnostic, type ResolvedDiagnostic } from './diagnostics.js';
 import type { Outcome } from './outcome.js';
 import { printValue } from './printer.js';
@@ -66,7 +67,7 @@ export type OutcomeJson =
   | {
       readonly kind: 'error';
       readonly error: {
-        readonly code: string;
+        readonly code: DialectCode;
         readonly message: string;
         readonly range?: Range;
         readonly hint?: string;

@@ -13,6 +13,8 @@ import type { Workspace } from './workspace.js';
 export const CapabilityCode = {
   /** The language server of a file does not offer the request a function needs. */
   UnsupportedByServer: 'unsupported-by-server',
+  /** No language server handles the file's language. */
+  NoLanguageServer: 'no-language-server',
 } as const;
 
 /** The requests a server may lack, with what to use instead. */

@@ -41,6 +41,17 @@ export interface WorkspaceConfig {
   readonly source?: string;
 }
 
+/** Stable codes of configuration errors. */
+export const ConfigCode = {
+  /** `DIALECT_CONFIG` names a file that cannot be read. */
+  NotFound: 'config-not-found',
+  /** The configuration file is not JSON, or not a valid configuration. */
+  Invalid: 'invalid-config',
+} as const;
+
+/** One of {@link ConfigCode}. */
+export type ConfigCode = (typeof ConfigCode)[keyof typeof ConfigCode];
+
 /** Reads the workspace's configuration; no file means the built-ins only. Bad files are clear errors. */
 export async function loadWorkspaceConfig(root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<WorkspaceConfig> {
   const file = env['DIALECT_CONFIG'] ?? join(root, CONFIG_FILE);
@@ -48,20 +59,20 @@ export async function loadWorkspaceConfig(root: string, env: Readonly<Record<str
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    if (env['DIALECT_CONFIG'] !== undefined) throw new DialectError({ code: 'config-not-found', message: `DIALECT_CONFIG names ${file}, which cannot be read` });
+    if (env['DIALECT_CONFIG'] !== undefined) throw new DialectError({ code: ConfigCode.NotFound, message: `DIALECT_CONFIG names ${file}, which cannot be read` });
     return { servers: [] };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new DialectError({ code: 'invalid-config', message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
+    throw new DialectError({ code: ConfigCode.Invalid, message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new DialectError({
-      code: 'invalid-config',
+      code: ConfigCode.Invalid,
       message: `${file} is not a valid Dialect configuration: ${problems.join('; ')}`,
       hint: 'expected {"servers": [{"id", "command", "args", "languages": [{"languageId", "extensions"}], "rootMarkers"}]}',
     });

@@ -33,6 +33,7 @@ import {
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
 import {
+  CapabilityCode,
   unsupportedByServer,
   type BackendCallOptions,
   type BackendSymbol,
@@ -59,8 +60,6 @@ import type { Workspace } from './workspace.js';
 
 /** Error codes of the LSP backend. */
 export const BackendCode = {
-  /** No language server handles the file's language. */
-  NoServer: 'no-language-server',
   /** The language server's document could not be read from disk. */
   Unreadable: 'document-unreadable',
 } as const;
@@ -494,7 +493,7 @@ export class LspBackend implements IdeBackend {
       // The pool speaks in absolute paths; people see workspace paths only.
       if (isLspClientError(error, 'no-server-for-file')) {
         throw new DialectError({
-          code: BackendCode.NoServer,
+          code: CapabilityCode.NoLanguageServer,
           message: `no language server handles ${this.workspace.relative(abs)}`,
           hint: 'symbol functions work on files of the workspace languages; search(path, regex) and lines(path, start, end) read any file',
         });

@@ -5,6 +5,7 @@
  * both without anyone editing this folder.
  */
 import { referenceMarkdown, type Registry } from '../dialect/index.js';
+import { codesMarkdown } from './codes.js';
 import { readGuidance } from './guidance.js';
 
 const FUNCTIONS_PLACEHOLDER = '{{FUNCTIONS}}';
@@ -26,9 +27,9 @@ export function ideOperationDescription<Host>(registry: Registry<Host>): string 
   return template.replace(FUNCTIONS_PLACEHOLDER, () => functionCatalog(registry)).trim();
 }
 
-/** `dialect-reference.md`: the language (hand-written) and every function (generated). */
+/** `dialect-reference.md`: the language (hand-written), every function and every code (generated). */
 export function dialectReference<Host>(registry: Registry<Host>): string {
-  return referenceMarkdown(registry, readGuidance('dialect-language.md'));
+  return `${referenceMarkdown(registry, readGuidance('dialect-language.md'))}\n${codesMarkdown()}`;
 }
 
 function firstSentence(text: string): string {

@@ -17,6 +17,7 @@ export {
 export { environmentFor, type WalkthroughSession } from './environment.js';
 export type { GitDiffRequest, WalkthroughEnvironment } from './environment-types.js';
 export { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
+export { WALKTHROUGH_CODE_DOCS, type WalkthroughCode } from './codes.js';
 export { DEFAULT_WALKTHROUGH_LIMITS, walkthroughLimits, type WalkthroughLimits } from './limits.js';
 export { DEFAULT_ICON, ICON_NAMES, iconEmoji } from './icons.js';
 export { ELEMENT_NAMES, ELEMENT_SYNTAX } from './elements.js';

@@ -2,6 +2,7 @@
  * The resolved walkthrough as JSON: the model an editor host renders (comments placed in the
  * editor, actions as buttons, diagrams, diffs), and what `--json` prints.
  */
+import type { DialectCode } from '../dialect/index.js';
 import type { DiffFile } from '../ide-adapter/model.js';
 import type { CodeLocation, CommentStatus, ElementForm, LocationChoice, ResolvedWalkthrough, WalkthroughWarning } from './model.js';
 import { RenderContext } from './render-context.js';
@@ -28,7 +29,7 @@ export interface CommentJson {
   readonly ambiguity?: string;
   /** For ambiguous comments with more places than `choices` lists: how many more. */
   readonly omitted?: number;
-  readonly error?: { readonly code: string; readonly message: string; readonly text: string };
+  readonly error?: { readonly code: DialectCode; readonly message: string; readonly text: string };
   readonly notes: readonly string[];
 }
 
@@ -57,7 +58,7 @@ export interface WalkthroughJson {
     readonly excludeUnstaged: boolean;
     readonly excludeStaged: boolean;
     readonly files: readonly DiffFile[] | null;
-    readonly error: { readonly code: string; readonly message: string } | null;
+    readonly error: { readonly code: DialectCode; readonly message: string } | null;
   }[];
   readonly links: readonly {
     readonly id: string;

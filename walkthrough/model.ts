@@ -3,6 +3,7 @@
  * resolution adds (code locations, diffs). Lines are 1-based everywhere.
  */
 import type { Token } from 'markdown-it';
+import type { DialectCode } from '../dialect/index.js';
 import type { DiffFile } from '../ide-adapter/model.js';
 import type { WarningCode } from './errors.js';
 
@@ -120,7 +121,7 @@ export type CommentResolution =
       /** How many more places matched than `choices` lists (cut at `maxChoicesPerComment`). */
       readonly omitted?: number;
     }
-  | { readonly status: 'unresolved'; readonly error: { readonly code: string; readonly message: string; readonly text: string } };
+  | { readonly status: 'unresolved'; readonly error: { readonly code: DialectCode; readonly message: string; readonly text: string } };
 
 export type CommentStatus = CommentResolution['status'];
 
@@ -134,7 +135,7 @@ export interface ResolvedComment {
 export interface ResolvedDiff {
   readonly element: GitDiffElement;
   readonly files?: readonly DiffFile[];
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: DialectCode; readonly message: string };
 }
 
 export interface ResolvedLink {

@@ -2,8 +2,9 @@
  * `resolveWalkthrough`: evaluates every comment's location, runs every gitdiff and checks every
  * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum).
  */
-import { DialectError, printValue, renderOutcome, type Outcome } from '../dialect/index.js';
+import { DialectError, printValue, renderOutcome, type DialectCode, type Outcome } from '../dialect/index.js';
 import { locationsOf, type Location } from '../ide-adapter/model.js';
+import { WorkspaceCode } from '../ide-adapter/workspace.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
 import { checkElementCounts, DEFAULT_WALKTHROUGH_LIMITS, type WalkthroughLimits } from './limits.js';
@@ -19,6 +20,9 @@ export const CommentErrorCode = {
   NoLocation: 'no-location',
   EvaluationFailed: 'evaluation-failed',
 } as const;
+
+/** One of {@link CommentErrorCode}. */
+export type CommentErrorCode = (typeof CommentErrorCode)[keyof typeof CommentErrorCode];
 
 export interface ResolveOptions {
   readonly signal?: AbortSignal;
@@ -105,7 +109,7 @@ async function resolveComment(
   contextLines: number,
   maxChoices: number,
 ): Promise<ResolvedComment> {
-  const unresolved = (code: string, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
+  const unresolved = (code: DialectCode, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
   const expression = element.location;
   if (expression === undefined) return unresolved(CommentErrorCode.MissingLocation, 'this comment has no location: add location="…" with a Dialect expression, e.g. findDefinition(`User`)');
   const result = await evaluate(expression);
@@ -214,7 +218,7 @@ async function resolveLink(link: FileLink, env: WalkthroughEnvironment, signal: 
     }
     await env.readLines(link.path, 1, 1).catch((error: unknown) => {
       // An empty file exists even though it has no line 1.
-      if (!(error instanceof DialectError && error.code === 'invalid-range')) throw error;
+      if (!(error instanceof DialectError && error.code === WorkspaceCode.InvalidRange)) throw error;
     });
     return { link };
   } catch (error) {

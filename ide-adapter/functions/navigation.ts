@@ -3,7 +3,7 @@
  * call hierarchy — all answered by the backend's language servers.
  */
 import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
-import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
+import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
 import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
 import { uriToPath } from '../lsp/uris.js';
 import type { Workspace } from '../workspace.js';
@@ -159,7 +159,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const file = args['file'] as string;
       const path = ctx.host.workspace.relative(await ctx.host.workspace.resolveReal(file));
       if (!ctx.host.backend.handles(path)) {
-        return ctx.fail('no-language-server', `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
+        return ctx.fail(CapabilityCode.NoLanguageServer, `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
       }
       await awaitIndex(ctx, [path]);
       return flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal })).map(toDefinition);

@@ -5,6 +5,7 @@
  * server where it is defined.
  */
 import { DialectError, type CallContext, type Registry } from '../../dialect/index.js';
+import { CapabilityCode } from '../backend.js';
 import type { Location, Position, SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
 import { flatten } from './symbols.js';
@@ -15,8 +16,6 @@ export const PositionCode = {
   NoSymbolAt: 'no-symbol-at',
   /** The line or column is not in the file. */
   OutsideFile: 'position-outside-file',
-  /** The file's language has no server. */
-  NoLanguageServer: 'no-language-server',
 } as const;
 
 /** An identifier on a line: its text and code-point columns (1-based, end exclusive). */
@@ -91,7 +90,7 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   const path = workspace.relative(await workspace.resolveReal(target.path));
   if (!backend.handles(path)) {
     throw new DialectError({
-      code: PositionCode.NoLanguageServer,
+      code: CapabilityCode.NoLanguageServer,
       message: `no language server handles ${path}, so nothing there resolves to a symbol`,
       hint: `lines(${JSON.stringify(path)}, ${target.start.line}, ${target.start.line}) shows the line`,
     });
