@@ -11,7 +11,7 @@ export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from '.
 export { printExpr, printValue, valueToExpr, type PrintOptions } from './printer.js';
 export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from './render.js';
 export { SourceText, codePointCount, type Position, type Range, type Span } from './source.js';
-export { controlPicture, showControls } from './display.js';
+export { controlPicture, ELLIPSIS, MAX_LABEL_LENGTH, showControls, truncate } from './display.js';
 export { createRegistry } from './builtins.js';
 export { planConversion, matches } from './conversions.js';
 export { helpFor, helpOverview, referenceMarkdown } from './help.js';

@@ -5,6 +5,7 @@
  *
  * There is no global registry: every interpreter gets its own (see `createRegistry`).
  */
+import { MAX_LABEL_LENGTH, truncate } from './display.js';
 import type { DialectCode } from './codes.js';
 import { build, type CallExpr, type Expr } from './ast.js';
 import { printValue, valueToExpr } from './printer.js';
@@ -237,7 +238,7 @@ export class Registry<Host = unknown> {
       if (t.describe !== undefined && t.is(value)) return t.describe(value);
     }
     const text = printValue(value, { mode: 'compact' });
-    return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+    return truncate(text, MAX_LABEL_LENGTH);
   }
 
   /** `name(param: type, optional?: type) → result` */

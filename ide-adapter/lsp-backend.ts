@@ -49,13 +49,13 @@ import {
   type TypeItem,
 } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
-import { builtinServers } from './lsp/servers.js';
+import { withBuiltinServers } from './lsp/servers.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
-import type { Diagnostic, DiagnosticSeverity, Location, Position } from './model.js';
+import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 
 /** Error codes of the LSP backend. */
@@ -134,7 +134,7 @@ export class LspBackend implements IdeBackend {
     options: LspBackendOptions = {},
   ) {
     const custom = options.definitions ?? [];
-    const all = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    const all = withBuiltinServers(custom);
     const trusted = options.trusted === true;
     this.#definitions = restrictServers(all, trusted, trusted ? {} : (options.rustToolchain ?? defaultRustToolchain({ ...process.env, ...(options.env ?? {}) })));
     // Documents reach servers through the workspace's one confinement check.
@@ -594,7 +594,7 @@ function offers(capability: unknown): boolean {
 
 /** Diagnostics in path order, then by position. */
 function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column));
+  return list.sort(compareLocations);
 }
 
 /** A server that does not implement a method answers MethodNotFound: treat it as "no answer". */

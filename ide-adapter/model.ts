@@ -142,7 +142,25 @@ export function locationsOf(value: unknown): Location[] {
   return [];
 }
 
-/** `path:line:column`, the form terminals and editors turn into links. */
+/**
+ * `path:line:column`, the form terminals and editors turn into links; also the one key of a
+ * location's start (two locations with the same key start at the same place).
+ */
 export function formatLocation(location: Location): string {
   return `${location.path}:${location.start.line}:${location.start.column}`;
+}
+
+/** Whether two positions are the same line and column. */
+export function samePosition(a: Position, b: Position): boolean {
+  return a.line === b.line && a.column === b.column;
+}
+
+/** Whether two locations start at the same place (same path, line and column). */
+export function sameStart(a: Location, b: Location): boolean {
+  return a.path === b.path && samePosition(a.start, b.start);
+}
+
+/** The one order of locations: by path (code-unit order), then line, then column. */
+export function compareLocations(a: Location, b: Location): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column;
 }

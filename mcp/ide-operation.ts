@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { outcomeToJson, type Outcome } from '../dialect/index.js';
+import { outcomeToJson, truncate, type Outcome } from '../dialect/index.js';
 import { presentOutcome, type IdeSession, type ServerInfo } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
@@ -162,9 +162,11 @@ export interface IdeOperationContext {
   readonly log: (line: string) => void;
 }
 
-function abbreviate(program: string, max = 100): string {
-  const one = program.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+/** Programs quoted in progress and log lines are cut to this many characters. */
+const MAX_QUOTED_PROGRAM = 100;
+
+function abbreviate(program: string): string {
+  return truncate(program.replace(/\s+/g, ' ').trim(), MAX_QUOTED_PROGRAM);
 }
 
 /** Runs one `ide_operation` call. */

@@ -2,8 +2,8 @@
  * `resolveWalkthrough`: evaluates every comment's location, runs every gitdiff and checks every
  * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum).
  */
-import { DialectError, printValue, renderOutcome, type DialectCode, type Outcome } from '../dialect/index.js';
-import { locationsOf, type Location } from '../ide-adapter/model.js';
+import { DialectError, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
+import { formatLocation, locationsOf, type Location } from '../ide-adapter/model.js';
 import { WorkspaceCode } from '../ide-adapter/workspace.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
@@ -13,6 +13,9 @@ import type {
   ActionElement, CommentElement, CommentResolution, FileLink, GitDiffElement, LocationChoice, MermaidElement, ResolvedComment, ResolvedDiff,
   ResolvedLink, ResolvedWalkthrough, WalkthroughDocument, WalkthroughWarning,
 } from './model.js';
+
+/** A value quoted in a `no-location` message is cut to this many characters. */
+const MAX_SHOWN_VALUE = 120;
 
 /** Codes of comments that did not resolve for reasons outside the Dialect interpreter. */
 export const CommentErrorCode = {
@@ -128,7 +131,7 @@ async function resolveComment(
       const locations = dedupe(locationsOf(outcome.value));
       if (locations.length === 0) {
         const shown = printValue(outcome.value, { mode: 'compact' });
-        const message = `\`${expression}\` evaluated to ${shown.length > 120 ? `${shown.slice(0, 117)}…` : shown}, which is not a code location`;
+        const message = `\`${expression}\` evaluated to ${truncate(shown, MAX_SHOWN_VALUE)}, which is not a code location`;
         return unresolved(CommentErrorCode.NoLocation, message, `${message}\nhint: use an expression that returns a location, a symbol or a reference, e.g. findDefinition(\`User\`)`, outcome.notes);
       }
       if (locations.length === 1 && locations[0] !== undefined) {
@@ -185,7 +188,7 @@ function choicesNote(shown: number, total: number): string[] {
 function dedupe(locations: readonly Location[]): Location[] {
   const seen = new Set<string>();
   return locations.filter((l) => {
-    const key = `${l.path}:${l.start.line}:${l.start.column}`;
+    const key = formatLocation(l);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -54,6 +54,7 @@ export {
 export { RingLog } from './ring-log.js';
 export {
   builtinServers,
+  withBuiltinServers,
   bundledTypeScriptServer,
   defineServer,
   detectServers,
