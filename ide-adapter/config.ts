@@ -12,28 +12,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
-import { defineServer, type CustomServerConfig, type ServerDefinition } from './lsp/servers.js';
+import { customServerSchema } from './lsp/server-config.js';
+import { defineServer, type ServerDefinition } from './lsp/servers.js';
 
 export const CONFIG_FILE = 'dialect.json';
 
-const serverSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, "-", "_" or "."'),
-  displayName: z.string().optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  languages: z.array(z.object({ languageId: z.string().min(1), extensions: z.array(z.string().min(1)).min(1) })).min(1),
-  filePatterns: z.array(z.string()).optional(),
-  rootMarkers: z.array(z.string()).optional(),
-  initializationOptions: z.unknown().optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
-  readiness: z.enum(['rust-analyzer-status', 'progress', 'immediate']).optional(),
-  installHint: z.string().optional(),
-  envVar: z.string().optional(),
-  versionArgs: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-});
 
-const configSchema = z.object({ servers: z.array(serverSchema).default([]) }).strict();
+const configSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();
 
 export interface WorkspaceConfig {
   readonly servers: readonly ServerDefinition[];
@@ -77,5 +62,5 @@ export async function loadWorkspaceConfig(root: string, env: Readonly<Record<str
       hint: 'expected {"servers": [{"id", "command", "args", "languages": [{"languageId", "extensions"}], "rootMarkers"}]}',
     });
   }
-  return { servers: parsed.data.servers.map((s) => defineServer(s as CustomServerConfig)), source: file };
+  return { servers: parsed.data.servers.map((s) => defineServer(s)), source: file };
 }

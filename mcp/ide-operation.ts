@@ -20,6 +20,22 @@ export const MAX_STRUCTURED_ITEMS = 1000;
 
 const position = z.object({ line: z.number(), column: z.number(), offset: z.number() });
 
+/**
+ * The error of an outcome as agents get it: the core's outcome JSON without the rendered text and
+ * the parser's diagnostics. `structuredOutcome` parses with it, so this schema is the one place
+ * that says which fields are kept.
+ */
+const outcomeErrorSchema = z.object({
+  code: z.string().describe('stable error code, e.g. unknown-function, missing-argument, type-mismatch, syntax-error, no-match (dialect-reference.md lists every code and its meaning)'),
+  message: z.string(),
+  range: z.object({ start: position, end: position }).optional().describe('the part of the program that is wrong (1-based lines and columns)'),
+  hint: z.string().optional(),
+  signature: z.string().optional().describe('the expected signature of the function involved'),
+  example: z.string().optional().describe('a corrected, runnable example'),
+  chain: z.array(z.string()).describe('the calls enclosing the failing one'),
+  notes: z.array(z.string()),
+});
+
 /** What the language servers were doing when the answer was made. */
 export const indexingSchema = z
   .object({
@@ -33,19 +49,7 @@ export const ideOperationOutputSchema = z.object({
   kind: z.enum(['value', 'error', 'ambiguity']).describe('value: the answer; error: the program needs fixing (see error); ambiguity: run one of the refinements'),
   value: z.unknown().optional().describe('kind "value": the result (locations, symbols, references, strings, diffs, JSON)'),
   truncated: z.object({ total: z.number(), shown: z.number() }).optional().describe('present when a long list was cut in this structured copy'),
-  error: z
-    .object({
-      code: z.string().describe('stable error code, e.g. unknown-function, missing-argument, type-mismatch, syntax-error, no-match'),
-      message: z.string(),
-      range: z.object({ start: position, end: position }).optional().describe('the part of the program that is wrong (1-based lines and columns)'),
-      hint: z.string().optional(),
-      signature: z.string().optional().describe('the expected signature of the function involved'),
-      example: z.string().optional().describe('a corrected, runnable example'),
-      chain: z.array(z.string()).describe('the calls enclosing the failing one'),
-      notes: z.array(z.string()),
-    })
-    .optional()
-    .describe('kind "error": what is wrong and how to fix it'),
+  error: outcomeErrorSchema.optional().describe('kind "error": what is wrong and how to fix it'),
   message: z.string().optional().describe('kind "ambiguity": what is ambiguous'),
   refinements: z
     .array(z.object({ label: z.string(), program: z.string().describe('a complete program that selects exactly this meaning') }))
@@ -123,24 +127,8 @@ export function structuredOutcome(outcome: Outcome, indexing: IndexingState): Id
     }
     case 'ambiguity':
       return { kind: 'ambiguity', message: json.message, refinements: json.refinements.map((r) => ({ label: r.label, program: r.program })), indexing, notes };
-    case 'error': {
-      const e = json.error;
-      return {
-        kind: 'error',
-        error: {
-          code: e.code,
-          message: e.message,
-          ...(e.range !== undefined ? { range: { start: { ...e.range.start }, end: { ...e.range.end } } } : {}),
-          ...(e.hint !== undefined ? { hint: e.hint } : {}),
-          ...(e.signature !== undefined ? { signature: e.signature } : {}),
-          ...(e.example !== undefined ? { example: e.example } : {}),
-          chain: [...e.chain],
-          notes: [...e.notes],
-        },
-        indexing,
-        notes,
-      };
-    }
+    case 'error':
+      return { kind: 'error', error: outcomeErrorSchema.parse(json.error), indexing, notes };
   }
 }
 

@@ -9,6 +9,7 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
+import type { CustomServerConfig } from './server-config.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
 /** How the client decides that a server has finished its start-up work. */
@@ -128,26 +129,6 @@ export interface ProjectAnchors {
   readonly warnings: readonly string[];
 }
 
-/** A custom server from configuration, e.g. pyright, gopls or clangd. */
-export interface CustomServerConfig {
-  readonly id: string;
-  readonly displayName?: string;
-  /** Binary name (looked up on PATH) or path. */
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly languages: readonly LanguageMapping[];
-  /** Detection globs; without them (and without `rootMarkers`) the server is only used on demand. */
-  readonly filePatterns?: readonly string[];
-  readonly rootMarkers?: readonly string[];
-  readonly initializationOptions?: unknown;
-  readonly settings?: Readonly<Record<string, unknown>>;
-  readonly readiness?: Readiness;
-  readonly installHint?: string;
-  /** Override variable for the binary; defaults to `DIALECT_<ID>_SERVER` (id upper-cased, non-alphanumerics as `_`). */
-  readonly envVar?: string;
-  readonly versionArgs?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-}
 
 
 /**
