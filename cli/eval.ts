@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
-import { presentOutcome, presentValue } from '../ide-adapter/index.js';
+import { presentOutcome, presentValue, TIMEOUTS } from '../ide-adapter/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
@@ -37,7 +37,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
   try {
     if (parsed.ok && cli.needsServers(parsed.ast)) {
       // The servers answer "no such symbol" while they index: wait for them first.
-      const waitBudget = Math.max(1_000, options.timeoutMs - 5_000);
+      const waitBudget = Math.max(1_000, options.timeoutMs - TIMEOUTS.cli.evalQueryReserveMs);
       await cli
         .waitUntilSettled({
           signal: interrupt.signal,

@@ -13,8 +13,6 @@ import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
 export const DEFAULT_MAX_PROGRAM_LENGTH = 1_000_000;
-/** Default time one evaluation may take (below the common 60 s client request timeout). */
-export const DEFAULT_DEADLINE_MS = 50_000;
 /** Lists longer than this are cut in the structured content (the text shows at most 200 items). */
 export const MAX_STRUCTURED_ITEMS = 1000;
 
