@@ -25,11 +25,13 @@ export interface CompletionRegistry {
   signature(fn: CompletionFunction): string;
 }
 
+/** One entry of a folder listing, as completion needs it. */
 export interface DirEntry {
   readonly name: string;
   readonly directory: boolean;
 }
 
+/** What completion reads besides the input line: the registry and the workspace's files. */
 export interface CompletionSource {
   readonly registry: CompletionRegistry;
   /** The entries of a workspace folder (`""` for the root, else ending in `/`); undefined when it cannot be read. */

@@ -11,6 +11,7 @@ import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
+/** The options of `dialect eval`. */
 export interface EvalOptions {
   /** The program, or `-` to read it from stdin. */
   readonly program: string;
@@ -25,6 +26,7 @@ export interface EvalOptions {
 /** Programs read from stdin may be at most this long. */
 const MAX_PROGRAM_BYTES = 4 * 1024 * 1024;
 
+/** Runs `dialect eval`: evaluates one program (waiting for the index first when it needs one) and returns the exit code. */
 export async function runEval(options: EvalOptions): Promise<number> {
   const { io } = options;
   const program = options.program === '-' ? await readStdin(io.stdin) : options.program;

@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<string, readonly string[]>> = {
   '.exit': [],
 };
 
+/** The options of `dialect repl`. */
 export interface ReplOptions {
   readonly workspace: string;
   readonly io: Io;

@@ -15,6 +15,7 @@ import { formatDuration, LiveLine, styles, useColor, type Io, type Styles } from
 import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
+/** The options of `dialect tour`. */
 export interface TourOptions {
   /** The workspace to tour; undefined for the bundled Rust fixture. */
   readonly workspace: string | undefined;
@@ -63,6 +64,7 @@ function refinement(previous: Previous | undefined, index: number): string | und
   return (outcome.refinements[index] ?? outcome.refinements[0])?.program;
 }
 
+/** Runs `dialect tour`: a guided series of real queries on a workspace (or the bundled fixture); returns the exit code. */
 export async function runTour(options: TourOptions): Promise<number> {
   const { io } = options;
   const s = styles(useColor(io.stdout, io.env));

@@ -17,6 +17,7 @@ import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
+/** The options of `dialect walkthrough render`. */
 export interface WalkthroughOptions {
   readonly file: string;
   readonly workspace: string;
@@ -30,6 +31,7 @@ export interface WalkthroughOptions {
 
 const OPEN_TIMEOUT_MS = TIMEOUTS.cli.walkthroughOpenMs;
 
+/** Runs `dialect walkthrough render`: resolves a walkthrough against the workspace and writes its page; returns the exit code. */
 export async function runWalkthroughRender(options: WalkthroughOptions): Promise<number> {
   const { io } = options;
   const file = resolve(options.file);

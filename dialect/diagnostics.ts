@@ -39,6 +39,7 @@ export const SyntaxCode = {
   TooDeep: 'nesting-too-deep',
 } as const;
 
+/** One of {@link SyntaxCode}. */
 export type SyntaxCode = (typeof SyntaxCode)[keyof typeof SyntaxCode];
 
 /** A secondary note attached to a place in the source. */

@@ -59,6 +59,7 @@ export function lex(text: string, options: LexOptions = {}): LexResult {
   return new Scanner(text, options.shareSeparators === true).run();
 }
 
+/** Options of the scanner. */
 export interface LexOptions {
   /**
    * Emit one shared token for every `,` and `:` instead of one token each. The parser and the AST

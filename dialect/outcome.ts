@@ -25,6 +25,7 @@ export const EvalCode = {
   InvalidArgument: 'invalid-argument',
 } as const;
 
+/** One of {@link EvalCode}. */
 export type EvalCode = (typeof EvalCode)[keyof typeof EvalCode];
 
 /** What a {@link DialectError} is made of. */
@@ -109,16 +110,19 @@ interface OutcomeBase {
   readonly notes: readonly string[];
 }
 
+/** The evaluation produced a value. */
 export interface ValueOutcome extends OutcomeBase {
   readonly kind: 'value';
   readonly value: unknown;
 }
 
+/** The evaluation failed with an error that says how to fix the program. */
 export interface ErrorOutcome extends OutcomeBase {
   readonly kind: 'error';
   readonly error: DialectError;
 }
 
+/** The evaluation found several meanings; each refinement is a program that selects one. */
 export interface AmbiguityOutcome extends OutcomeBase {
   readonly kind: 'ambiguity';
   readonly message: string;

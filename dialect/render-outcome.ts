@@ -10,6 +10,7 @@ import { printValue } from './printer.js';
 import { renderDiagnostic } from './render.js';
 import type { Range } from './source.js';
 
+/** How an outcome is rendered as text. */
 export interface RenderOutcomeOptions {
   readonly color?: boolean;
   /** Prints values of types with constructors as programs. */
@@ -87,6 +88,7 @@ export type OutcomeJson =
       readonly notes: readonly string[];
     };
 
+/** The outcome as JSON data, with the error rendered and spans resolved to lines and columns. */
 export function outcomeToJson(outcome: Outcome): OutcomeJson {
   switch (outcome.kind) {
     case 'value':

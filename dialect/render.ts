@@ -33,6 +33,7 @@ export interface RenderableDiagnostic {
   readonly notes?: readonly string[];
 }
 
+/** How a diagnostic is rendered. */
 export interface RenderOptions {
   /** Use ANSI colours. Default false. */
   readonly color?: boolean;

@@ -40,6 +40,7 @@ export interface BackendCallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of a references request. */
 export interface ReferenceOptions extends BackendCallOptions {
   readonly includeDeclaration?: boolean;
   /** Convert and return at most this many (a popular type can have tens of thousands of uses). */

@@ -15,11 +15,13 @@ import { DialectError } from '../dialect/index.js';
 import { customServerSchema } from './lsp/server-config.js';
 import { defineServer, type ServerDefinition } from './lsp/servers.js';
 
+/** The workspace's configuration file, at its root. */
 export const CONFIG_FILE = 'dialect.json';
 
 
 const configSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();
 
+/** A workspace's configuration: its custom language servers. */
 export interface WorkspaceConfig {
   readonly servers: readonly ServerDefinition[];
   /** The file it came from, if any. */

@@ -108,6 +108,7 @@ const PULL_CONCURRENCY = 8;
 /** LSP's numeric severities; a diagnostic without one is an error (the client decides, we choose the safe side). */
 const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
+/** How an {@link LspBackend} starts its servers. */
 export interface LspBackendOptions extends PoolOptions {
   /** Extra server definitions (pyright, gopls, …). */
   readonly definitions?: readonly ServerDefinition[];

@@ -93,6 +93,7 @@ export interface DiffFile {
   readonly hunks: readonly DiffHunk[];
 }
 
+/** One hunk of a file diff. */
 export interface DiffHunk {
   readonly header: string;
   readonly oldStart: number;
@@ -100,6 +101,7 @@ export interface DiffHunk {
   readonly lines: readonly DiffLine[];
 }
 
+/** One line of a hunk: added, removed or context, with its line numbers. */
 export interface DiffLine {
   readonly kind: 'context' | 'added' | 'removed';
   readonly text: string;
@@ -125,6 +127,7 @@ export function isDiagnostic(v: unknown): v is Diagnostic {
   return isLocation(v) && typeof (v as unknown as Record<string, unknown>)['message'] === 'string' && DIAGNOSTIC_SEVERITIES.includes((v as unknown as Record<string, unknown>)['severity'] as DiagnosticSeverity);
 }
 
+/** Whether a value is a {@link Reference}. */
 export function isReference(v: unknown): v is Reference {
   return isSymbolDefinition(v) && isLocation((v as unknown as Record<string, unknown>)['referencedAt']);
 }

@@ -12,6 +12,7 @@ import { loadWorkspaceConfig } from './config.js';
 import { isTrusted } from './trust.js';
 import { Workspace } from './workspace.js';
 
+/** How an {@link IdeSession} opens. */
 export interface IdeSessionOptions extends LspBackendOptions {
   readonly workspaceRoot: string;
   /** How long a query waits for indexing before answering with a note. Default 60 s. */
@@ -52,6 +53,7 @@ export async function configuredServers(root: string, trusted?: boolean, env: Re
     : { trusted: false, definitions: [], skippedServers: config.servers.map((s) => s.displayName) };
 }
 
+/** Options of one evaluation in a session. */
 export interface SessionEvaluateOptions {
   readonly signal?: AbortSignal;
   readonly deadlineMs?: number;

@@ -43,6 +43,7 @@ export const indexingSchema = z
   })
   .describe('whether the language servers had finished indexing');
 
+/** The structured content of an `ide_operation` result. */
 export const ideOperationOutputSchema = z.object({
   kind: z.enum(['value', 'error', 'ambiguity']).describe('value: the answer; error: the program needs fixing (see error); ambiguity: run one of the refinements'),
   value: z.unknown().optional().describe('kind "value": the result (locations, symbols, references, strings, diffs, JSON)'),
@@ -57,9 +58,12 @@ export const ideOperationOutputSchema = z.object({
   notes: z.array(z.string()).describe('things to know about the result, e.g. that a server was still indexing'),
 });
 
+/** The structured content of an `ide_operation` result (the type of its schema). */
 export type IdeOperationResult = z.infer<typeof ideOperationOutputSchema>;
+/** Whether the language servers had finished indexing (the type of its schema). */
 export type IndexingState = z.infer<typeof indexingSchema>;
 
+/** The input of `ide_operation`: one program of at most `maxProgramLength` characters, with errors that teach. */
 export function ideOperationInputSchema(maxProgramLength: number) {
   return {
     program: z
@@ -142,6 +146,7 @@ export function outcomeText(outcome: Outcome, indexing: IndexingState): string {
   return `${lead}${body}\n\n${indexingLine(indexing)}`;
 }
 
+/** What one `ide_operation` call runs with. */
 export interface IdeOperationContext {
   readonly session: IdeSession;
   readonly deadlineMs: number;

@@ -21,8 +21,10 @@ import { outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutpu
 
 /** The server's name and version as clients see them. */
 export const SERVER_NAME = 'dialect';
+/** The version the MCP server reports (the package's). */
 export const SERVER_VERSION = packageVersion();
 
+/** How the MCP server is set up. */
 export interface DialectMcpOptions {
   /** Longest one `ide_operation` may run, in ms. Default 50 s (below the usual 60 s client timeout). */
   readonly deadlineMs?: number;

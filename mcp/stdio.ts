@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { IdeSession, TIMEOUTS } from '../ide-adapter/index.js';
 import { createMcpServer, type DialectMcpOptions } from './server.js';
 
+/** How the MCP server runs over stdio. */
 export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
   /** The workspace folder. Default: the current directory. */
   readonly workspaceRoot?: string;

@@ -15,6 +15,7 @@ import { renderWalkthroughHtml, type RenderHtmlOptions } from './render-html.js'
 import { resolveWalkthrough, type ResolveOptions } from './resolve.js';
 import { summarizeWalkthrough } from './summary.js';
 
+/** Options of rendering a walkthrough: HTML options and resolution options. */
 export interface RenderWalkthroughOptions extends RenderHtmlOptions, ResolveOptions {}
 
 /** A rendered walkthrough in every form. */

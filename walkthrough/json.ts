@@ -7,8 +7,10 @@ import type { DiffFile } from '../ide-adapter/model.js';
 import type { CodeLocation, CommentStatus, ElementForm, LocationChoice, ResolvedWalkthrough, WalkthroughWarning } from './model.js';
 import { RenderContext } from './render-context.js';
 
+/** The version of the walkthrough JSON shape; raised when it changes incompatibly. */
 export const WALKTHROUGH_JSON_VERSION = 1;
 
+/** One comment of the walkthrough JSON. */
 export interface CommentJson {
   readonly id: string;
   readonly line: number;
@@ -33,6 +35,7 @@ export interface CommentJson {
   readonly notes: readonly string[];
 }
 
+/** A resolved walkthrough as JSON, for agents and tools. */
 export interface WalkthroughJson {
   readonly version: number;
   readonly title: string | null;

@@ -27,6 +27,7 @@ export const CommentErrorCode = {
 /** One of {@link CommentErrorCode}. */
 export type CommentErrorCode = (typeof CommentErrorCode)[keyof typeof CommentErrorCode];
 
+/** Options of resolving a walkthrough. */
 export interface ResolveOptions {
   readonly signal?: AbortSignal;
   /** Lines of context around each location. Default 3. */

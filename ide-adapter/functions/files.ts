@@ -78,6 +78,7 @@ async function symbolNamed(ctx: CallContext<IdeHost>, name: string): Promise<Sym
   );
 }
 
+/** Registers the file functions (`lines`, `search`, `findFiles`, `gitdiff`, …). */
 export function registerFileFunctions(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'search',

@@ -22,6 +22,7 @@ type Of = string | SymbolDefinition | readonly (string | SymbolDefinition)[];
 
 const OF_DESCRIPTION = 'a name (`User`, `User::new`, `auth.validateToken`), a symbol, or a list of them';
 
+/** Registers the navigation functions (definitions, references, calls, outlines). */
 export function registerNavigation(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'findDefinitions',

@@ -132,6 +132,7 @@ export class OutlineCache {
   }
 }
 
+/** An outline with every nested symbol, depth first. */
 export function flatten(outline: readonly OutlineSymbol[]): OutlineSymbol[] {
   return outline.flatMap((s) => [s, ...flatten(s.children)]);
 }
