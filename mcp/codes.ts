@@ -11,21 +11,14 @@ import { WALKTHROUGH_CODE_DOCS } from '../walkthrough/index.js';
 /** One line per code: what it means and what to do. */
 export const CODE_DOCS: CodeDocs<DialectCode> = { ...CORE_CODE_DOCS, ...IDE_CODE_DOCS, ...WALKTHROUGH_CODE_DOCS };
 
-/** The codes as a markdown section, grouped by the layer that owns them. */
+/** The codes as a markdown section: the language's first, then the IDE adapter's and the walkthrough layer's. */
 export function codesMarkdown(): string {
-  const group = (title: string, docs: Readonly<Record<string, string>>): string[] => [
-    `### ${title}`,
-    '',
-    ...Object.entries(docs).map(([code, doc]) => `- \`${code}\`: ${doc}`),
-    '',
-  ];
   return [
     '## Codes',
     '',
     'Every error (`error.code` of an outcome) and walkthrough warning has one of these stable codes.',
     '',
-    ...group('Language', CORE_CODE_DOCS),
-    ...group('Workspace, search, git and language servers', IDE_CODE_DOCS),
-    ...group('Walkthroughs', WALKTHROUGH_CODE_DOCS),
+    ...Object.entries(CODE_DOCS).map(([code, doc]) => `- \`${code}\`: ${doc}`),
+    '',
   ].join('\n');
 }

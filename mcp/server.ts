@@ -54,9 +54,6 @@ export interface DialectMcpOptions {
   readonly log?: (line: string) => void;
 }
 
-/** The names of the guidance documents (resources, and ids for `expand_reference`). */
-export const GUIDANCE_NAMES = ['walkthrough-format.md', 'dialect-reference.md'] as const;
-
 /** Calls in flight and done, for health checks and tests. */
 export interface ServerStats {
   readonly activeCalls: number;

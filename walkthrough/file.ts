@@ -97,12 +97,6 @@ export async function loadWalkthroughFile(path: string, limits: WalkthroughLimit
   return { document: parseWithinLimits(markdown, limits), title: parseTitle(markdown) ?? basename(path, extname(path)) };
 }
 
-/** Reads a walkthrough file and renders it; the title defaults to its first heading, else the file name. */
-export async function renderWalkthroughFile(path: string, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
-  const { document, title } = await loadWalkthroughFile(path, options.limits);
-  return renderWalkthroughDocument(document, env, { ...options, title: options.title ?? title });
-}
-
 /** The most UTF-8 bytes one UTF-16 code unit takes. */
 const UTF8_BYTES_PER_UNIT = 3;
 

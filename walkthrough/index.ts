@@ -12,7 +12,7 @@ export { renderWalkthroughHtml, contentSecurityPolicy, createNonce, type RenderH
 export { walkthroughToJson, WALKTHROUGH_JSON_VERSION, type CommentJson, type WalkthroughJson } from './json.js';
 export { summarizeWalkthrough } from './summary.js';
 export {
-  loadWalkthroughFile, parseWithinLimits, renderWalkthrough, renderWalkthroughDocument, renderWalkthroughFile, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
+  loadWalkthroughFile, parseWithinLimits, renderWalkthrough, renderWalkthroughDocument, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
 } from './file.js';
 export { environmentFor, type WalkthroughSession } from './environment.js';
 export type { GitDiffRequest, WalkthroughEnvironment } from './environment-types.js';

@@ -32,9 +32,6 @@ export {
 export { isLspClientError, LspClientError, type LspErrorCode, type LspErrorDetails } from './errors.js';
 export { ServerPool, type PoolOptions, type PoolServerInfo, type PoolServerState, type PoolStatus } from './pool.js';
 export {
-  codePointLength,
-  convertCharacter,
-  encodedLength,
   fromLspCharacter,
   fromLspPosition,
   fromLspRange,
@@ -43,7 +40,6 @@ export {
   TextLines,
   toLspCharacter,
   toLspPosition,
-  toLspRange,
   type LineSource,
   type LspPosition,
   type LspRange,
