@@ -12,7 +12,7 @@
  * counts as one code point (one UTF-16 unit, three UTF-8 bytes: what U+FFFD takes on disk).
  */
 import type { Position as LspPosition, Range as LspRange } from 'vscode-languageserver-protocol';
-import { codePointCount, SourceText } from '../../dialect/index.js';
+import { SourceText } from '../../dialect/index.js';
 
 export type { LspPosition, LspRange };
 
