@@ -31,22 +31,8 @@ export {
 } from './discovery.js';
 export { isLspClientError, LspClientError, type LspErrorCode, type LspErrorDetails } from './errors.js';
 export { ServerPool, type PoolOptions, type PoolServerInfo, type PoolServerState, type PoolStatus } from './pool.js';
-export {
-  fromLspCharacter,
-  fromLspPosition,
-  fromLspRange,
-  negotiatedEncoding,
-  SUPPORTED_ENCODINGS,
-  TextLines,
-  toLspCharacter,
-  toLspPosition,
-  type LineSource,
-  type LspPosition,
-  type LspRange,
-  type PositionEncoding,
-  type TextPosition,
-  type TextRange,
-} from './positions.js';
+/** Positions: the one conversion between Dialect's code-point columns and LSP's encodings. */
+export * from './positions.js';
 export { RingLog } from './ring-log.js';
 export {
   builtinServers,
