@@ -14,7 +14,7 @@ export { SourceText, codePointCount, type Position, type Range, type Span } from
 export { controlPicture, ELLIPSIS, MAX_LABEL_LENGTH, showControls, truncate } from './display.js';
 export { createRegistry } from './builtins.js';
 export { planConversion, matches } from './conversions.js';
-export { helpFor, helpOverview, referenceMarkdown } from './help.js';
+export { firstSentence, helpFor, helpOverview, referenceMarkdown } from './help.js';
 export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions } from './interpreter.js';
 export { Ambiguity, DialectError, EvalCode, type AmbiguityOutcome, type Candidate, type DialectErrorInit, type ErrorOutcome, type Outcome, type Refinement, type ValueOutcome } from './outcome.js';
 export {

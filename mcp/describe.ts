@@ -4,7 +4,7 @@
  * document. Nothing here lists functions by hand, so a function added to the registry shows up in
  * both without anyone editing this folder.
  */
-import { referenceMarkdown, type Registry } from '../dialect/index.js';
+import { firstSentence, referenceMarkdown, type Registry } from '../dialect/index.js';
 import { codesMarkdown } from './codes.js';
 import { readGuidance } from './guidance.js';
 
@@ -30,9 +30,4 @@ export function ideOperationDescription<Host>(registry: Registry<Host>): string 
 /** `dialect-reference.md`: the language (hand-written), every function and every code (generated). */
 export function dialectReference<Host>(registry: Registry<Host>): string {
   return `${referenceMarkdown(registry, readGuidance('dialect-language.md'))}\n${codesMarkdown()}`;
-}
-
-function firstSentence(text: string): string {
-  const m = /^(.*?[.!?])(\s|$)/s.exec(text);
-  return (m?.[1] ?? text).replace(/\s+/g, ' ').trim();
 }
