@@ -5,12 +5,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
-import { presentOutcome, presentValue } from '../ide-adapter/index.js';
+import { presentOutcome, presentValue, TIMEOUTS } from '../ide-adapter/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
+/** The options of `dialect eval`. */
 export interface EvalOptions {
   /** The program, or `-` to read it from stdin. */
   readonly program: string;
@@ -25,6 +26,7 @@ export interface EvalOptions {
 /** Programs read from stdin may be at most this long. */
 const MAX_PROGRAM_BYTES = 4 * 1024 * 1024;
 
+/** Runs `dialect eval`: evaluates one program (waiting for the index first when it needs one) and returns the exit code. */
 export async function runEval(options: EvalOptions): Promise<number> {
   const { io } = options;
   const program = options.program === '-' ? await readStdin(io.stdin) : options.program;
@@ -37,7 +39,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
   try {
     if (parsed.ok && cli.needsServers(parsed.ast)) {
       // The servers answer "no such symbol" while they index: wait for them first.
-      const waitBudget = Math.max(1_000, options.timeoutMs - 5_000);
+      const waitBudget = Math.max(1_000, options.timeoutMs - TIMEOUTS.cli.evalQueryReserveMs);
       await cli
         .waitUntilSettled({
           signal: interrupt.signal,

@@ -8,6 +8,7 @@ import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 
+/** The most REPL history entries kept. */
 export const HISTORY_LIMIT = 1000;
 
 /** The history file, or undefined when history is off (`DIALECT_HISTORY=` empty, or no home). */
@@ -28,6 +29,7 @@ function safeHomedir(): string | undefined {
   }
 }
 
+/** The REPL history: loaded from and appended to its file, bounded by {@link HISTORY_LIMIT}. */
 export class History {
   /** Newest first, as readline wants it. */
   readonly entries: string[];

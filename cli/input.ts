@@ -4,6 +4,7 @@
  */
 import { parse, SyntaxCode, type Diagnostic, type ParseResult } from '../dialect/index.js';
 
+/** REPL input: nothing, a program that needs more lines, or a complete one (parsed, possibly with errors). */
 export type InputState =
   | { readonly kind: 'empty' }
   | { readonly kind: 'incomplete' }

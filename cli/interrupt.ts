@@ -7,6 +7,7 @@
 import { constants } from 'node:os';
 import { ExitCode } from './usage.js';
 
+/** The Ctrl-C / SIGTERM state of a command: a signal to pass on and the exit code to end with. */
 export interface Interrupt {
   /** Aborted when a signal arrives. */
   readonly signal: AbortSignal;

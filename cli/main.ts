@@ -4,6 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import type { EvalOptions } from './eval.js';
 import { packageVersion } from './package.js';
 import type { ReplOptions } from './repl.js';
@@ -106,7 +107,7 @@ function workspaceOf(option: string | undefined): string {
 }
 
 function timeoutOf(value: string | boolean | undefined): number {
-  if (value === undefined || typeof value === 'boolean') return 120_000;
+  if (value === undefined || typeof value === 'boolean') return TIMEOUTS.cli.evalTimeoutMs;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a number of seconds, not "${value}"`, 'e.g. --timeout 30');
   return Math.round(seconds * 1000);

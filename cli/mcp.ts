@@ -7,6 +7,7 @@ import { runMcpServer } from '../mcp/index.js';
 import { signalExitCode } from './interrupt.js';
 import { ExitCode } from './usage.js';
 
+/** Runs `dialect mcp`: the MCP server over stdio until the client disconnects; returns the exit code. */
 export async function runMcp(options: { readonly workspace: string; readonly trust?: boolean }): Promise<number> {
   // `--trust` trusts this workspace only; folders of walkthroughs follow the user's trust store.
   const reason = await runMcpServer({ workspaceRoot: options.workspace, ...(options.trust === true ? { trusted: true } : {}) });

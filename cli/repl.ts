@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
 import { closest, EvalCode, parse, type Outcome, type ParseResult } from '../dialect/index.js';
-import { presentOutcome, trustCommand } from '../ide-adapter/index.js';
+import { presentOutcome, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
@@ -20,9 +20,9 @@ import { fit, formatBytes, formatDuration, LiveLine, styles, useColor, type Io, 
 const PROMPT = 'dialect> ';
 const CONTINUATION = '     ... ';
 /** How long a query waits for the index before it runs anyway (results may then be incomplete). */
-const READY_WAIT_MS = 180_000;
+const READY_WAIT_MS = TIMEOUTS.cli.replReadyWaitMs;
 /** Deadline of one evaluation (after the index is ready). Ctrl-C cancels sooner. */
-const EVAL_DEADLINE_MS = 300_000;
+const EVAL_DEADLINE_MS = TIMEOUTS.cli.replDeadlineMs;
 /** An evaluation still running after this long shows a live `⋯ running — Ctrl-C cancels` line. */
 const RUNNING_HINT_MS = 500;
 /** The live line of a slow evaluation (a terminal test waits for it before pressing Ctrl-C). */
@@ -39,6 +39,7 @@ const COMMANDS: Readonly<Record<string, readonly string[]>> = {
   '.exit': [],
 };
 
+/** The options of `dialect repl`. */
 export interface ReplOptions {
   readonly workspace: string;
   readonly io: Io;

@@ -115,6 +115,7 @@ const SETTLED = new Set(['ready', 'unavailable', 'stopped']);
 /** Function categories that never talk to a language server. */
 const SERVERLESS_CATEGORIES = new Set(['language', 'selection', 'search', 'git']);
 
+/** How a CLI command opens its workspace session. */
 export interface CliSessionOptions {
   readonly workspaceRoot: string;
   /** Start the servers now (REPL, tour) or on first use (eval of a program that may not need them). */

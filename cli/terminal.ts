@@ -11,6 +11,7 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
+/** The process's own streams and environment. */
 export function processIo(): Io {
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 }
@@ -26,6 +27,7 @@ export function useColor(stream: { isTTY?: boolean }, env: Readonly<Record<strin
   return stream.isTTY === true && env['TERM'] !== 'dumb';
 }
 
+/** Text styles for terminal output; each is the identity when colour is off. */
 export interface Styles {
   readonly bold: (s: string) => string;
   readonly dim: (s: string) => string;
@@ -36,6 +38,7 @@ export interface Styles {
   readonly magenta: (s: string) => string;
 }
 
+/** The styles, coloured or plain. */
 export function styles(color: boolean): Styles {
   const sgr = (open: number, close: number) => (s: string) => (color ? `\u001b[${open}m${s}\u001b[${close}m` : s);
   return { bold: sgr(1, 22), dim: sgr(2, 22), green: sgr(32, 39), yellow: sgr(33, 39), red: sgr(31, 39), cyan: sgr(36, 39), magenta: sgr(35, 39) };

@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Outcome } from '../dialect/index.js';
-import { isSymbolDefinition, presentOutcome, walkFiles, type SymbolDefinition } from '../ide-adapter/index.js';
+import { isSymbolDefinition, presentOutcome, TIMEOUTS, walkFiles, type SymbolDefinition } from '../ide-adapter/index.js';
 import { bundledFixture } from './package.js';
 import { CliSession } from './session.js';
 import { formatDuration, LiveLine, styles, useColor, type Io, type Styles } from './terminal.js';
 import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
+/** The options of `dialect tour`. */
 export interface TourOptions {
   /** The workspace to tour; undefined for the bundled Rust fixture. */
   readonly workspace: string | undefined;
@@ -63,6 +64,7 @@ function refinement(previous: Previous | undefined, index: number): string | und
   return (outcome.refinements[index] ?? outcome.refinements[0])?.program;
 }
 
+/** Runs `dialect tour`: a guided series of real queries on a workspace (or the bundled fixture); returns the exit code. */
 export async function runTour(options: TourOptions): Promise<number> {
   const { io } = options;
   const s = styles(useColor(io.stdout, io.env));
@@ -75,7 +77,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     root = join(copy, 'rust-app');
     await cp(bundledFixture('rust-app'), root, { recursive: true, filter: (src) => !/[/\\](target|node_modules)$/.test(src) });
   }
-  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: 60_000, trust: options.trust === true, env: options.io.env });
+  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: TIMEOUTS.cli.tourReadyWaitMs, trust: options.trust === true, env: options.io.env });
   const interrupt = listenForInterrupt();
   try {
     io.stdout.write(
@@ -84,7 +86,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     const live = new LiveLine(io.stdout);
     const started = performance.now();
     const ready = await cli
-      .waitUntilSettled({ signal: interrupt.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
+      .waitUntilSettled({ signal: interrupt.signal, timeoutMs: TIMEOUTS.cli.settleMs, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
       .catch(() => false);
     live.clear();
     if (interrupt.interrupted) return interrupt.exitCode;
@@ -109,7 +111,7 @@ export async function runTour(options: TourOptions): Promise<number> {
       if (program === undefined) continue;
       number++;
       io.stdout.write(`\n${s.bold(`${number}. ${step.title}`)}\n   ${s.magenta('›')} ${program}\n`);
-      const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: 60_000 });
+      const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: TIMEOUTS.cli.tourStepDeadlineMs });
       // A tour reads top to bottom: a note every answer carries (e.g. the untrusted workspace's) shows once.
       const fresh = { ...outcome, notes: outcome.notes.filter((n) => !shownNotes.has(n)) };
       for (const note of outcome.notes) shownNotes.add(note);
@@ -168,7 +170,7 @@ async function discoverSteps(cli: CliSession, signal: AbortSignal): Promise<Step
   // Top-level names per file, to find a symbol to follow and a name defined twice.
   const outlines = new Map<string, SymbolDefinition[]>();
   for (const f of handled.slice(0, 30)) {
-    const outcome = await cli.session.evaluate(`documentSymbols(${JSON.stringify(f)})`, { signal, deadlineMs: 20_000 });
+    const outcome = await cli.session.evaluate(`documentSymbols(${JSON.stringify(f)})`, { signal, deadlineMs: TIMEOUTS.cli.tourOutlineDeadlineMs });
     if (outcome.kind === 'value' && Array.isArray(outcome.value)) outlines.set(f, outcome.value.filter(isSymbolDefinition));
   }
   const interesting = /^(struct|class|interface|enum|function|trait)$/;

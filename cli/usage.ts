@@ -36,6 +36,7 @@ export class UsageError extends Error {
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string];
 
+/** One command of the CLI: its name, options and help text. */
 export interface CommandSpec {
   readonly name: string;
   /** One line for the overview. */
@@ -56,6 +57,7 @@ const WORKSPACE_HELP = '  -w, --workspace DIR   the workspace folder (default: t
 const TRUST_HELP = `      --trust           trust the workspace for this run: its dialect.json servers, build scripts and
                         proc macros may run (to trust it for good: dialect trust DIR)`;
 
+/** Every command of the CLI, in the order `dialect --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'repl',
@@ -188,6 +190,7 @@ Options:
   },
 ];
 
+/** The text of `dialect --help`. */
 export function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return `dialect — ask an IDE questions about code, answered by real language servers
@@ -214,10 +217,12 @@ Environment: NO_COLOR / FORCE_COLOR, XDG_STATE_HOME or DIALECT_HISTORY (REPL his
 XDG_CONFIG_HOME (trusted folders).`;
 }
 
+/** The text of `dialect <command> --help`. */
 export function commandHelp(spec: CommandSpec): string {
   return `Usage: ${spec.usage}\n\n${spec.help}`;
 }
 
+/** A command line, parsed: the command with its options, or a request for help or the version. */
 export type ParsedCommand =
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'version' }

@@ -11,11 +11,13 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { environmentFor, loadWalkthroughFile, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough } from '../walkthrough/index.js';
 import { showControls } from '../dialect/index.js';
+import { TIMEOUTS } from '../ide-adapter/index.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
+/** The options of `dialect walkthrough render`. */
 export interface WalkthroughOptions {
   readonly file: string;
   readonly workspace: string;
@@ -27,8 +29,9 @@ export interface WalkthroughOptions {
   readonly io: Io;
 }
 
-const OPEN_TIMEOUT_MS = 10_000;
+const OPEN_TIMEOUT_MS = TIMEOUTS.cli.walkthroughOpenMs;
 
+/** Runs `dialect walkthrough render`: resolves a walkthrough against the workspace and writes its page; returns the exit code. */
 export async function runWalkthroughRender(options: WalkthroughOptions): Promise<number> {
   const { io } = options;
   const file = resolve(options.file);
@@ -53,7 +56,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   try {
     // Names are looked up through the servers, which answer "no such symbol" while they index.
     await cli
-      .waitUntilSettled({ signal: interrupt.signal, timeoutMs: 120_000, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
+      .waitUntilSettled({ signal: interrupt.signal, timeoutMs: TIMEOUTS.cli.settleMs, onProgress: (text) => live.show(s.dim(`⋯ ${text}`)) })
       .catch(() => false);
     live.clear();
     if (interrupt.interrupted) return interrupt.exitCode;

@@ -11,24 +11,28 @@ export interface LiteralExpr {
   readonly span: Span;
 }
 
+/** An array literal `[a, b]`. */
 export interface ArrayExpr {
   readonly kind: 'array';
   readonly elements: readonly Expr[];
   readonly span: Span;
 }
 
+/** One `key: value` of an object literal. */
 export interface Property {
   readonly key: string;
   readonly keySpan: Span;
   readonly value: Expr;
 }
 
+/** An object literal `{key: value}`. */
 export interface ObjectExpr {
   readonly kind: 'object';
   readonly properties: readonly Property[];
   readonly span: Span;
 }
 
+/** A named argument `name: value` of a call. */
 export interface NamedArgument {
   readonly name: string;
   readonly nameSpan: Span;
@@ -52,6 +56,7 @@ export interface ReferenceExpr {
   readonly span: Span;
 }
 
+/** Any expression of the language. */
 export type Expr = LiteralExpr | ArrayExpr | ObjectExpr | CallExpr | ReferenceExpr;
 
 const NO_SPAN: Span = { start: 0, end: 0 };

@@ -2,6 +2,7 @@
  * What every registry starts with: the JSON types, the built-in conversions (string↔number,
  * boolean↔number, array↔string) and the generic functions `help`, `pick` and `only`.
  */
+import { MAX_LABEL_LENGTH, truncate } from './display.js';
 import { build, type CallExpr } from './ast.js';
 import { helpFor, helpOverview } from './help.js';
 import { Ambiguity, DialectError, EvalCode, type Candidate } from './outcome.js';
@@ -204,7 +205,7 @@ function stringLeaves(value: unknown, depth: number): string[] {
 
 function labelOf(value: unknown): string {
   const s = printValue(value, { mode: 'compact' });
-  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+  return truncate(s, MAX_LABEL_LENGTH);
 }
 
 function describe(value: unknown): string {

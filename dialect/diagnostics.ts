@@ -39,6 +39,7 @@ export const SyntaxCode = {
   TooDeep: 'nesting-too-deep',
 } as const;
 
+/** One of {@link SyntaxCode}. */
 export type SyntaxCode = (typeof SyntaxCode)[keyof typeof SyntaxCode];
 
 /** A secondary note attached to a place in the source. */
@@ -49,7 +50,7 @@ export interface Label {
 
 /** A problem found in a program, located by UTF-16 span (see {@link resolveDiagnostic} for lines). */
 export interface Diagnostic {
-  readonly code: string;
+  readonly code: SyntaxCode;
   readonly severity: 'error';
   readonly message: string;
   readonly span: Span;
@@ -61,7 +62,7 @@ export interface Diagnostic {
 
 /** A diagnostic with its spans converted to 1-based lines and columns, ready for JSON output. */
 export interface ResolvedDiagnostic {
-  readonly code: string;
+  readonly code: SyntaxCode;
   readonly severity: 'error';
   readonly message: string;
   readonly range: Range;

@@ -41,3 +41,24 @@ export function showControls(text: string, options: { readonly keepColours?: boo
   }
   return out;
 }
+
+/** A value shown inside a label or a message line is cut to this many characters. */
+export const MAX_LABEL_LENGTH = 80;
+
+/** The one mark of cut text. */
+export const ELLIPSIS = '…';
+
+/**
+ * `text` cut to at most `max` code points, the last of them {@link ELLIPSIS} when anything was
+ * cut. The one truncation of labels, messages and matched lines: it never splits a surrogate pair.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text; // UTF-16 length ≥ code points: nothing to cut
+  let end = 0;
+  let kept = 0;
+  for (; end < text.length && kept < max - 1; kept++) end += (text.codePointAt(end) as number) > 0xffff ? 2 : 1;
+  // Does the rest fit in the one place the ellipsis would take?
+  const next = end >= text.length ? 0 : (text.codePointAt(end) as number) > 0xffff ? 2 : 1;
+  if (end + next >= text.length) return text;
+  return `${text.slice(0, end)}${ELLIPSIS}`;
+}

@@ -120,6 +120,7 @@ export class DialectGrammar extends CstParser {
 /** The one parser instance (Chevrotain parsers are built once and reused by resetting `input`). */
 let instance: DialectGrammar | undefined;
 
+/** The shared parser instance, built on first use. */
 export function grammar(): DialectGrammar {
   instance ??= new DialectGrammar();
   return instance;

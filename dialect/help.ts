@@ -59,7 +59,8 @@ export function referenceMarkdown<Host>(registry: Registry<Host>, intro: string)
   return out.join('\n');
 }
 
-function firstSentence(text: string): string {
+/** The first sentence of a description, on one line: what `help()` and the MCP tool description show. */
+export function firstSentence(text: string): string {
   const m = /^(.*?[.!?])(\s|$)/s.exec(text);
-  return (m?.[1] ?? text).replace(/\s+/g, ' ');
+  return (m?.[1] ?? text).replace(/\s+/g, ' ').trim();
 }

@@ -4,6 +4,7 @@
  */
 export type { ArrayExpr, CallExpr, Expr, LiteralExpr, NamedArgument, ObjectExpr, Property, ReferenceExpr } from './ast.js';
 export { build, replaceNode } from './ast.js';
+export { CORE_CODE_DOCS, type CodeDocs, type CodeOf, type DialectCode, type DialectCodeSets } from './codes.js';
 export { dataValue, setProperty, type Value } from './data.js';
 export { SyntaxCode, resolveDiagnostic, type Diagnostic, type Label, type ResolvedDiagnostic } from './diagnostics.js';
 export { CLOSING_BRACKETS, OPENING_BRACKETS, lexPrefix, type CursorContext, type PrefixLex } from './lexer.js';
@@ -12,10 +13,10 @@ export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from '.
 export { printExpr, printValue, valueToExpr, type PrintOptions } from './printer.js';
 export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from './render.js';
 export { SourceText, codePointCount, type Position, type Range, type Span } from './source.js';
-export { controlPicture, showControls } from './display.js';
+export { controlPicture, ELLIPSIS, MAX_LABEL_LENGTH, showControls, truncate } from './display.js';
 export { createRegistry } from './builtins.js';
 export { planConversion, matches } from './conversions.js';
-export { helpFor, helpOverview, referenceMarkdown } from './help.js';
+export { firstSentence, helpFor, helpOverview, referenceMarkdown } from './help.js';
 export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions } from './interpreter.js';
 export { Ambiguity, DialectError, EvalCode, type AmbiguityOutcome, type Candidate, type DialectErrorInit, type ErrorOutcome, type Outcome, type Refinement, type ValueOutcome } from './outcome.js';
 export {

@@ -7,7 +7,9 @@
  * conversions. Cancellation (an AbortSignal) and a deadline stop an evaluation promptly and
  * reach the functions it is running.
  */
+import { truncate } from './display.js';
 import { build, replaceNode, type CallExpr, type Expr, type NamedArgument } from './ast.js';
+import type { DialectCode } from './codes.js';
 import { planConversion, planCost, type Plan } from './conversions.js';
 import { setProperty } from './data.js';
 import { Ambiguity, DialectError, EvalCode, type Candidate, type Outcome, type Refinement } from './outcome.js';
@@ -312,7 +314,7 @@ function bindArguments<Host>(registry: Registry<Host>, fn: RegisteredFunction<Ho
   const params = fn.parameters;
   const signature = registry.signature(fn);
   const example = fn.examples[0]?.program;
-  const fail = (code: string, message: string, span: Span, hint: string): never => {
+  const fail = (code: DialectCode, message: string, span: Span, hint: string): never => {
     throw located(new DialectError({ code, message, hint, signature, ...(example !== undefined ? { example } : {}) }), span, frames);
   };
   const bound: Bound[] = [];
@@ -576,9 +578,12 @@ function unknownFunction<Host>(registry: Registry<Host>, call: CallExpr): Dialec
   });
 }
 
+/** Values described in type errors are cut to this many characters. */
+const MAX_DESCRIBED_VALUE = 60;
+
 function describeValue(value: unknown, types: readonly string[]): string {
   const shown = printValue(value, { mode: 'compact' });
-  const text = shown.length > 60 ? `${shown.slice(0, 57)}…` : shown;
+  const text = truncate(shown, MAX_DESCRIBED_VALUE);
   return `${types[0] ?? typeof value} ${text}`;
 }
 

@@ -2,6 +2,7 @@
  * The Dialect scanner: source text → tokens + lexical diagnostics. It never throws and runs in
  * linear time on any input (an unterminated 10 MB string is scanned once, not once per character).
  */
+import { truncate } from './display.js';
 import { SyntaxCode, type Diagnostic } from './diagnostics.js';
 import {
   Arrow, Colon, Comma, DialectToken, LiteralToken, Dot, Equals, Identifier, LBrace, LBracket, LParen,
@@ -98,6 +99,7 @@ export function lexPrefix(text: string, cursor: number = text.length): PrefixLex
   return { tokens, open, end: scanner.end };
 }
 
+/** Options of the scanner. */
 export interface LexOptions {
   /**
    * Emit one shared token for every `,` and `:` instead of one token each. The parser and the AST
@@ -561,6 +563,9 @@ function numberHint(image: string): string {
   return 'numbers follow JSON: an optional minus, digits, an optional fraction and exponent (e.g. -12.5e3)';
 }
 
+/** Numbers quoted in messages are cut to this many characters. */
+const MAX_QUOTED_NUMBER = 40;
+
 function abbreviate(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+  return truncate(text, MAX_QUOTED_NUMBER);
 }

@@ -3,6 +3,7 @@
  * candidates each come with a program that selects exactly that candidate.
  */
 import type { Expr } from './ast.js';
+import type { DialectCode } from './codes.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { SourceText, Span } from './source.js';
 
@@ -24,10 +25,12 @@ export const EvalCode = {
   InvalidArgument: 'invalid-argument',
 } as const;
 
+/** One of {@link EvalCode}. */
 export type EvalCode = (typeof EvalCode)[keyof typeof EvalCode];
 
+/** What a {@link DialectError} is made of. */
 export interface DialectErrorInit {
-  readonly code: string;
+  readonly code: DialectCode;
   readonly message: string;
   readonly hint?: string;
   /** The expected signature of the function involved, e.g. `lines(path: string, start: number, end: number)`. */
@@ -45,7 +48,7 @@ export interface DialectErrorInit {
  */
 export class DialectError extends Error {
   override readonly name = 'DialectError';
-  readonly code: string;
+  readonly code: DialectCode;
   readonly hint: string | undefined;
   readonly signature: string | undefined;
   readonly example: string | undefined;
@@ -107,16 +110,19 @@ interface OutcomeBase {
   readonly notes: readonly string[];
 }
 
+/** The evaluation produced a value. */
 export interface ValueOutcome extends OutcomeBase {
   readonly kind: 'value';
   readonly value: unknown;
 }
 
+/** The evaluation failed with an error that says how to fix the program. */
 export interface ErrorOutcome extends OutcomeBase {
   readonly kind: 'error';
   readonly error: DialectError;
 }
 
+/** The evaluation found several meanings; each refinement is a program that selects one. */
 export interface AmbiguityOutcome extends OutcomeBase {
   readonly kind: 'ambiguity';
   readonly message: string;

@@ -19,10 +19,12 @@ import { LBrace, LBracket, LParen, RBrace, RBracket, RParen, type DialectToken }
  */
 export const MAX_NESTING_DEPTH = 256;
 
+/** An AST, or the diagnostics that explain why the text is not a program. */
 export type ParseResult =
   | { readonly ok: true; readonly ast: Expr; readonly source: SourceText; readonly diagnostics: readonly [] }
   | { readonly ok: false; readonly ast?: undefined; readonly source: SourceText; readonly diagnostics: readonly Diagnostic[] };
 
+/** Options of {@link parse}. */
 export interface ParseOptions {
   /** Bare names the host binds (for example the REPL's `_`); any other bare name is an error. */
   readonly names?: ReadonlySet<string>;

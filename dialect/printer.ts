@@ -8,6 +8,7 @@
  */
 import { build, type Expr } from './ast.js';
 
+/** How values and expressions are printed. */
 export interface PrintOptions {
   /** `pretty` (default) breaks lines to fit `width`; `compact` prints one line without spaces. */
   readonly mode?: 'pretty' | 'compact';

@@ -5,6 +5,8 @@
  *
  * There is no global registry: every interpreter gets its own (see `createRegistry`).
  */
+import { MAX_LABEL_LENGTH, truncate } from './display.js';
+import type { DialectCode } from './codes.js';
 import { build, type CallExpr, type Expr } from './ast.js';
 import { printValue, valueToExpr } from './printer.js';
 import type { Ambiguity, Candidate } from './outcome.js';
@@ -57,7 +59,7 @@ export interface CallContext<Host> {
   /** Returns an ambiguity: each candidate is selected by re-running this call with `refine` added. */
   ambiguous(message: string, candidates: readonly CandidateSpec[]): Ambiguity;
   /** Throws an evaluation error located at this call. */
-  fail(code: string, message: string, hint?: string): never;
+  fail(code: DialectCode, message: string, hint?: string): never;
   /** Adds a note to the outcome (shown once, e.g. "rust-analyzer was still indexing"). */
   note(message: string): void;
 }
@@ -236,7 +238,7 @@ export class Registry<Host = unknown> {
       if (t.describe !== undefined && t.is(value)) return t.describe(value);
     }
     const text = printValue(value, { mode: 'compact' });
-    return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+    return truncate(text, MAX_LABEL_LENGTH);
   }
 
   /** `name(param: type, optional?: type) → result` */

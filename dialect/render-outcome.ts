@@ -3,12 +3,14 @@
  * caret snippet, ambiguities as numbered refinements) and as JSON for programs.
  */
 import type { Expr } from './ast.js';
+import type { DialectCode } from './codes.js';
 import { resolveDiagnostic, type ResolvedDiagnostic } from './diagnostics.js';
 import type { Outcome } from './outcome.js';
 import { printValue } from './printer.js';
 import { renderDiagnostic } from './render.js';
 import type { Range } from './source.js';
 
+/** How an outcome is rendered as text. */
 export interface RenderOutcomeOptions {
   readonly color?: boolean;
   /** Prints values of types with constructors as programs. */
@@ -66,7 +68,7 @@ export type OutcomeJson =
   | {
       readonly kind: 'error';
       readonly error: {
-        readonly code: string;
+        readonly code: DialectCode;
         readonly message: string;
         readonly range?: Range;
         readonly hint?: string;
@@ -86,6 +88,7 @@ export type OutcomeJson =
       readonly notes: readonly string[];
     };
 
+/** The outcome as JSON data, with the error rendered and spans resolved to lines and columns. */
 export function outcomeToJson(outcome: Outcome): OutcomeJson {
   switch (outcome.kind) {
     case 'value':

@@ -16,13 +16,14 @@
  * Long lines are cut to a window around the carets, tabs and control characters are shown
  * visibly, so the caret always sits under the right character.
  */
+import type { DialectCode } from './codes.js';
 import { controlPicture } from './display.js';
 import type { Span } from './source.js';
 import type { SourceText } from './source.js';
 
 /** What the renderer needs of a diagnostic (syntax and evaluation errors both fit). */
 export interface RenderableDiagnostic {
-  readonly code: string;
+  readonly code: DialectCode;
   readonly message: string;
   readonly span?: Span;
   readonly label?: string;
@@ -32,6 +33,7 @@ export interface RenderableDiagnostic {
   readonly notes?: readonly string[];
 }
 
+/** How a diagnostic is rendered. */
 export interface RenderOptions {
   /** Use ANSI colours. Default false. */
   readonly color?: boolean;

@@ -6,6 +6,7 @@
  * at the failing token says whether we are inside a call, an array or an object, and the tokens
  * around it say what the writer most likely meant (a missing comma, a JavaScript-ism, a bare word).
  */
+import { truncate } from './display.js';
 import { SyntaxCode, type Diagnostic, type Label } from './diagnostics.js';
 import type { Span } from './source.js';
 import type { DialectToken} from './tokens.js';
@@ -84,7 +85,9 @@ const spanOf = (t: DialectToken): Span => ({ start: t.startOffset, end: t.endOff
 const after = (t: DialectToken | undefined): Span =>
   t === undefined ? { start: 0, end: 0 } : { start: t.endOffset + 1, end: t.endOffset + 1 };
 const quote = (s: string): string => JSON.stringify(s);
-const shorten = (s: string): string => (s.length > 30 ? `${s.slice(0, 27)}…` : s);
+/** Tokens quoted in messages are cut to this many characters. */
+const MAX_QUOTED_TOKEN = 30;
+const shorten = (s: string): string => truncate(s, MAX_QUOTED_TOKEN);
 
 function openerLabel(o: Opener): Label {
   const what = o.kind === 'call' ? `the call to \`${o.callee ?? ''}\` starts here` : `the ${NESTING_NAME[o.kind]} starts here`;

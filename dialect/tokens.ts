@@ -11,29 +11,49 @@ import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 const token = (name: string, label?: string): TokenType =>
   createToken({ name, pattern: Lexer.NA, ...(label !== undefined ? { label } : {}) });
 
+/** The token of `{`. */
 export const LBrace = token('LBrace', "'{'");
+/** The token of `}`. */
 export const RBrace = token('RBrace', "'}'");
+/** The token of `[`. */
 export const LBracket = token('LBracket', "'['");
+/** The token of `]`. */
 export const RBracket = token('RBracket', "']'");
+/** The token of `(`. */
 export const LParen = token('LParen', "'('");
+/** The token of `)`. */
 export const RParen = token('RParen', "')'");
+/** The token of `,`. */
 export const Comma = token('Comma', "','");
+/** The token of `:`. */
 export const Colon = token('Colon', "':'");
+/** The token of a string literal. */
 export const StringLiteral = token('String');
+/** The token of a number literal. */
 export const NumberLiteral = token('Number');
+/** The token of `true`. */
 export const True = token('True', "'true'");
+/** The token of `false`. */
 export const False = token('False', "'false'");
+/** The token of `null`. */
 export const Null = token('Null', "'null'");
+/** The token of `undefined`. */
 export const Undefined = token('Undefined', "'undefined'");
+/** The token of a name. */
 export const Identifier = token('Identifier');
 
 // Tokens the grammar never accepts. The scanner produces them so that the diagnostics can explain
 // what a model meant (a statement separator, member access, an arrow function) and show the form
 // Dialect has instead.
+/** The token of `;` (not Dialect: explained by a diagnostic). */
 export const Semicolon = token('Semicolon', "';'");
+/** The token of `.` (member access, not Dialect). */
 export const Dot = token('Dot', "'.'");
+/** The token of `=>` (arrow functions, not Dialect). */
 export const Arrow = token('Arrow', "'=>'");
+/** The token of `=` (assignment, not Dialect). */
 export const Equals = token('Equals', "'='");
+/** The token of an operator such as `+` (not Dialect). */
 export const Operator = token('Operator');
 
 /** Every token type, in the order Chevrotain wants them registered. */

@@ -13,6 +13,8 @@ import type { Workspace } from './workspace.js';
 export const CapabilityCode = {
   /** The language server of a file does not offer the request a function needs. */
   UnsupportedByServer: 'unsupported-by-server',
+  /** No language server handles the file's language. */
+  NoLanguageServer: 'no-language-server',
 } as const;
 
 /** The requests a server may lack, with what to use instead. */
@@ -38,6 +40,7 @@ export interface BackendCallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of a references request. */
 export interface ReferenceOptions extends BackendCallOptions {
   readonly includeDeclaration?: boolean;
   /** Convert and return at most this many (a popular type can have tens of thousands of uses). */

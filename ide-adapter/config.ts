@@ -12,34 +12,32 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
-import { defineServer, type CustomServerConfig, type ServerDefinition } from './lsp/servers.js';
+import { customServerSchema } from './lsp/server-config.js';
+import { defineServer, type ServerDefinition } from './lsp/servers.js';
 
+/** The workspace's configuration file, at its root. */
 export const CONFIG_FILE = 'dialect.json';
 
-const serverSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, "-", "_" or "."'),
-  displayName: z.string().optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  languages: z.array(z.object({ languageId: z.string().min(1), extensions: z.array(z.string().min(1)).min(1) })).min(1),
-  filePatterns: z.array(z.string()).optional(),
-  rootMarkers: z.array(z.string()).optional(),
-  initializationOptions: z.unknown().optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
-  readiness: z.enum(['rust-analyzer-status', 'progress', 'immediate']).optional(),
-  installHint: z.string().optional(),
-  envVar: z.string().optional(),
-  versionArgs: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-});
 
-const configSchema = z.object({ servers: z.array(serverSchema).default([]) }).strict();
+const configSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();
 
+/** A workspace's configuration: its custom language servers. */
 export interface WorkspaceConfig {
   readonly servers: readonly ServerDefinition[];
   /** The file it came from, if any. */
   readonly source?: string;
 }
+
+/** Stable codes of configuration errors. */
+export const ConfigCode = {
+  /** `DIALECT_CONFIG` names a file that cannot be read. */
+  NotFound: 'config-not-found',
+  /** The configuration file is not JSON, or not a valid configuration. */
+  Invalid: 'invalid-config',
+} as const;
+
+/** One of {@link ConfigCode}. */
+export type ConfigCode = (typeof ConfigCode)[keyof typeof ConfigCode];
 
 /** Reads the workspace's configuration; no file means the built-ins only. Bad files are clear errors. */
 export async function loadWorkspaceConfig(root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<WorkspaceConfig> {
@@ -48,23 +46,23 @@ export async function loadWorkspaceConfig(root: string, env: Readonly<Record<str
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    if (env['DIALECT_CONFIG'] !== undefined) throw new DialectError({ code: 'config-not-found', message: `DIALECT_CONFIG names ${file}, which cannot be read` });
+    if (env['DIALECT_CONFIG'] !== undefined) throw new DialectError({ code: ConfigCode.NotFound, message: `DIALECT_CONFIG names ${file}, which cannot be read` });
     return { servers: [] };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new DialectError({ code: 'invalid-config', message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
+    throw new DialectError({ code: ConfigCode.Invalid, message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new DialectError({
-      code: 'invalid-config',
+      code: ConfigCode.Invalid,
       message: `${file} is not a valid Dialect configuration: ${problems.join('; ')}`,
       hint: 'expected {"servers": [{"id", "command", "args", "languages": [{"languageId", "extensions"}], "rootMarkers"}]}',
     });
   }
-  return { servers: parsed.data.servers.map((s) => defineServer(s as CustomServerConfig)), source: file };
+  return { servers: parsed.data.servers.map((s) => defineServer(s)), source: file };
 }

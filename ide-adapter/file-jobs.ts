@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { DialectError } from '../dialect/index.js';
+import { DialectError, EvalCode } from '../dialect/index.js';
 import type { FileJob, FileJobReply, WorkerRequest, WorkerResponse } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
 
@@ -45,7 +45,7 @@ const waiting: (() => void)[] = [];
 let nextId = 0;
 
 function cancelled(): DialectError {
-  return new DialectError({ code: 'cancelled', message: 'the file search was cancelled' });
+  return new DialectError({ code: EvalCode.Cancelled, message: 'the file search was cancelled' });
 }
 
 async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {

@@ -5,6 +5,7 @@
  * Every file is read through `confine.ts`.
  */
 import { parentPort } from 'node:worker_threads';
+import { truncate } from '../dialect/display.js';
 import { codePointCount, SourceText } from '../dialect/source.js';
 import { readConfined } from './confine.js';
 import type { SearchMatch } from './model.js';
@@ -101,8 +102,8 @@ function search(job: SearchJob): SearchReply {
             path,
             start: { line: l, column: startColumn },
             end: { line: l, column: endColumn },
-            content: cut(line, MAX_CONTENT_CHARS),
-            match: cut(m[0], MAX_MATCH_CHARS),
+            content: truncate(line, MAX_CONTENT_CHARS),
+            match: truncate(m[0], MAX_MATCH_CHARS),
           });
         }
         // Past an empty match by one code point: a Unicode regex would find the same match again
@@ -114,9 +115,6 @@ function search(job: SearchJob): SearchReply {
   return { matches, total, filesSearched: files.length, tooLarge, binary, walk };
 }
 
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 /** A request from `file-jobs.ts`. */
 export interface WorkerRequest {

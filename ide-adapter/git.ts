@@ -9,6 +9,7 @@ import type { Workspace } from './workspace.js';
 
 export { GitCode };
 
+/** Options of {@link gitDiff}. */
 export interface GitDiffOptions {
   /** Leave out changes not yet staged. */
   readonly excludeUnstaged?: boolean;

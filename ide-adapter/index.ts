@@ -3,6 +3,8 @@
  */
 export type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
 export { CapabilityCode, unsupportedByServer, type DiagnosticReport, type TypeItem } from './backend.js';
+export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
+export { TIMEOUTS } from './timeouts.js';
 export { createIdeRegistry, type IdeHost } from './functions/index.js';
 export { gitDiff, parseUnifiedDiff, type GitDiffOptions } from './git.js';
 export { LspBackend, type LspBackendOptions } from './lsp-backend.js';

@@ -33,6 +33,7 @@ import {
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
 import {
+  CapabilityCode,
   unsupportedByServer,
   type BackendCallOptions,
   type BackendSymbol,
@@ -48,19 +49,17 @@ import {
   type TypeItem,
 } from './backend.js';
 import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
-import { builtinServers } from './lsp/servers.js';
+import { withBuiltinServers } from './lsp/servers.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
-import type { Diagnostic, DiagnosticSeverity, Location, Position } from './model.js';
+import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 
 /** Error codes of the LSP backend. */
 export const BackendCode = {
-  /** No language server handles the file's language. */
-  NoServer: 'no-language-server',
   /** The language server's document could not be read from disk. */
   Unreadable: 'document-unreadable',
 } as const;
@@ -109,6 +108,7 @@ const PULL_CONCURRENCY = 8;
 /** LSP's numeric severities; a diagnostic without one is an error (the client decides, we choose the safe side). */
 const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
+/** How an {@link LspBackend} starts its servers. */
 export interface LspBackendOptions extends PoolOptions {
   /** Extra server definitions (pyright, gopls, …). */
   readonly definitions?: readonly ServerDefinition[];
@@ -135,7 +135,7 @@ export class LspBackend implements IdeBackend {
     options: LspBackendOptions = {},
   ) {
     const custom = options.definitions ?? [];
-    const all = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    const all = withBuiltinServers(custom);
     const trusted = options.trusted === true;
     this.#definitions = restrictServers(all, trusted, trusted ? {} : (options.rustToolchain ?? defaultRustToolchain({ ...process.env, ...(options.env ?? {}) })));
     // Documents reach servers through the workspace's one confinement check.
@@ -494,7 +494,7 @@ export class LspBackend implements IdeBackend {
       // The pool speaks in absolute paths; people see workspace paths only.
       if (isLspClientError(error, 'no-server-for-file')) {
         throw new DialectError({
-          code: BackendCode.NoServer,
+          code: CapabilityCode.NoLanguageServer,
           message: `no language server handles ${this.workspace.relative(abs)}`,
           hint: 'symbol functions work on files of the workspace languages; search(path, regex) and lines(path, start, end) read any file',
         });
@@ -595,7 +595,7 @@ function offers(capability: unknown): boolean {
 
 /** Diagnostics in path order, then by position. */
 function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column));
+  return list.sort(compareLocations);
 }
 
 /** A server that does not implement a method answers MethodNotFound: treat it as "no answer". */

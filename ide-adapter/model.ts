@@ -93,6 +93,7 @@ export interface DiffFile {
   readonly hunks: readonly DiffHunk[];
 }
 
+/** One hunk of a file diff. */
 export interface DiffHunk {
   readonly header: string;
   readonly oldStart: number;
@@ -100,6 +101,7 @@ export interface DiffHunk {
   readonly lines: readonly DiffLine[];
 }
 
+/** One line of a hunk: added, removed or context, with its line numbers. */
 export interface DiffLine {
   readonly kind: 'context' | 'added' | 'removed';
   readonly text: string;
@@ -125,6 +127,7 @@ export function isDiagnostic(v: unknown): v is Diagnostic {
   return isLocation(v) && typeof (v as unknown as Record<string, unknown>)['message'] === 'string' && DIAGNOSTIC_SEVERITIES.includes((v as unknown as Record<string, unknown>)['severity'] as DiagnosticSeverity);
 }
 
+/** Whether a value is a {@link Reference}. */
 export function isReference(v: unknown): v is Reference {
   return isSymbolDefinition(v) && isLocation((v as unknown as Record<string, unknown>)['referencedAt']);
 }
@@ -142,7 +145,25 @@ export function locationsOf(value: unknown): Location[] {
   return [];
 }
 
-/** `path:line:column`, the form terminals and editors turn into links. */
+/**
+ * `path:line:column`, the form terminals and editors turn into links; also the one key of a
+ * location's start (two locations with the same key start at the same place).
+ */
 export function formatLocation(location: Location): string {
   return `${location.path}:${location.start.line}:${location.start.column}`;
+}
+
+/** Whether two positions are the same line and column. */
+export function samePosition(a: Position, b: Position): boolean {
+  return a.line === b.line && a.column === b.column;
+}
+
+/** Whether two locations start at the same place (same path, line and column). */
+export function sameStart(a: Location, b: Location): boolean {
+  return a.path === b.path && samePosition(a.start, b.start);
+}
+
+/** The one order of locations: by path (code-unit order), then line, then column. */
+export function compareLocations(a: Location, b: Location): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column;
 }

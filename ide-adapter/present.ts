@@ -6,6 +6,7 @@
 import { printValue, renderOutcome, showControls, type Outcome } from '../dialect/index.js';
 import { formatLocation, isDiagnostic, isLocation, isReference, isSymbolDefinition, type Diagnostic, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
 
+/** How values are presented as text. */
 export interface PresentOptions {
   /** ANSI colours (paths dim, kinds bold). */
   readonly color?: boolean;

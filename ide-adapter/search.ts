@@ -25,6 +25,7 @@ export const MAX_WALK_FILES = 200_000;
 /** Search results shown by default. */
 const DEFAULT_MAX_RESULTS = 500;
 
+/** Options of a file walk. */
 export interface WalkOptions {
   readonly signal?: AbortSignal;
   /** Stop after this many files (the result says it stopped). */
@@ -61,6 +62,7 @@ export async function walkFiles(workspace: Workspace, start: string, options: Wa
   return runFileJob({ kind: 'walk', root: workspace.root, start: startRel, limit: options.limit ?? MAX_WALK_FILES, ...(glob !== undefined ? { glob } : {}) }, budget);
 }
 
+/** Options of a text search. */
 export interface SearchOptions {
   /** Only files with one of these extensions (".rs" or "rs"). */
   readonly extensions?: readonly string[];

@@ -7,10 +7,12 @@ import type { IdeBackend } from './backend.js';
 import { createIdeRegistry, type IdeHost } from './functions/index.js';
 import { LspBackend, type LspBackendOptions } from './lsp-backend.js';
 import type { ServerDefinition } from './lsp/servers.js';
+import { TIMEOUTS } from './timeouts.js';
 import { loadWorkspaceConfig } from './config.js';
 import { isTrusted } from './trust.js';
 import { Workspace } from './workspace.js';
 
+/** How an {@link IdeSession} opens. */
 export interface IdeSessionOptions extends LspBackendOptions {
   readonly workspaceRoot: string;
   /** How long a query waits for indexing before answering with a note. Default 60 s. */
@@ -51,6 +53,7 @@ export async function configuredServers(root: string, trusted?: boolean, env: Re
     : { trusted: false, definitions: [], skippedServers: config.servers.map((s) => s.displayName) };
 }
 
+/** Options of one evaluation in a session. */
 export interface SessionEvaluateOptions {
   readonly signal?: AbortSignal;
   readonly deadlineMs?: number;
@@ -73,7 +76,7 @@ export class IdeSession {
     this.backend = backend;
     this.registry = createIdeRegistry();
     this.interpreter = new Interpreter(this.registry);
-    this.host = { backend, workspace: this.workspace, readyTimeoutMs: options.readyTimeoutMs ?? 60_000, shownWarnings: new Set() };
+    this.host = { backend, workspace: this.workspace, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs, shownWarnings: new Set() };
     this.started =
       options.eager !== false && backend instanceof LspBackend
         ? backend.start().catch(() => undefined) // failures are reported through servers() and on use

@@ -4,7 +4,8 @@
  * document. Nothing here lists functions by hand, so a function added to the registry shows up in
  * both without anyone editing this folder.
  */
-import { referenceMarkdown, type Registry } from '../dialect/index.js';
+import { firstSentence, referenceMarkdown, type Registry } from '../dialect/index.js';
+import { codesMarkdown } from './codes.js';
 import { readGuidance } from './guidance.js';
 
 const FUNCTIONS_PLACEHOLDER = '{{FUNCTIONS}}';
@@ -26,12 +27,7 @@ export function ideOperationDescription<Host>(registry: Registry<Host>): string 
   return template.replace(FUNCTIONS_PLACEHOLDER, () => functionCatalog(registry)).trim();
 }
 
-/** `dialect-reference.md`: the language (hand-written) and every function (generated). */
+/** `dialect-reference.md`: the language (hand-written), every function and every code (generated). */
 export function dialectReference<Host>(registry: Registry<Host>): string {
-  return referenceMarkdown(registry, readGuidance('dialect-language.md'));
-}
-
-function firstSentence(text: string): string {
-  const m = /^(.*?[.!?])(\s|$)/s.exec(text);
-  return (m?.[1] ?? text).replace(/\s+/g, ' ').trim();
+  return `${referenceMarkdown(registry, readGuidance('dialect-language.md'))}\n${codesMarkdown()}`;
 }

@@ -7,18 +7,32 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { outcomeToJson, type Outcome } from '../dialect/index.js';
+import { outcomeToJson, truncate, type Outcome } from '../dialect/index.js';
 import { presentOutcome, type IdeSession, type ServerInfo } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
 export const DEFAULT_MAX_PROGRAM_LENGTH = 1_000_000;
-/** Default time one evaluation may take (below the common 60 s client request timeout). */
-export const DEFAULT_DEADLINE_MS = 50_000;
 /** Lists longer than this are cut in the structured content (the text shows at most 200 items). */
 export const MAX_STRUCTURED_ITEMS = 1000;
 
 const position = z.object({ line: z.number(), column: z.number(), offset: z.number() });
+
+/**
+ * The error of an outcome as agents get it: the core's outcome JSON without the rendered text and
+ * the parser's diagnostics. `structuredOutcome` parses with it, so this schema is the one place
+ * that says which fields are kept.
+ */
+const outcomeErrorSchema = z.object({
+  code: z.string().describe('stable error code, e.g. unknown-function, missing-argument, type-mismatch, syntax-error, no-match (dialect-reference.md lists every code and its meaning)'),
+  message: z.string(),
+  range: z.object({ start: position, end: position }).optional().describe('the part of the program that is wrong (1-based lines and columns)'),
+  hint: z.string().optional(),
+  signature: z.string().optional().describe('the expected signature of the function involved'),
+  example: z.string().optional().describe('a corrected, runnable example'),
+  chain: z.array(z.string()).describe('the calls enclosing the failing one'),
+  notes: z.array(z.string()),
+});
 
 /** What the language servers were doing when the answer was made. */
 export const indexingSchema = z
@@ -29,23 +43,12 @@ export const indexingSchema = z
   })
   .describe('whether the language servers had finished indexing');
 
+/** The structured content of an `ide_operation` result. */
 export const ideOperationOutputSchema = z.object({
   kind: z.enum(['value', 'error', 'ambiguity']).describe('value: the answer; error: the program needs fixing (see error); ambiguity: run one of the refinements'),
   value: z.unknown().optional().describe('kind "value": the result (locations, symbols, references, strings, diffs, JSON)'),
   truncated: z.object({ total: z.number(), shown: z.number() }).optional().describe('present when a long list was cut in this structured copy'),
-  error: z
-    .object({
-      code: z.string().describe('stable error code, e.g. unknown-function, missing-argument, type-mismatch, syntax-error, no-match'),
-      message: z.string(),
-      range: z.object({ start: position, end: position }).optional().describe('the part of the program that is wrong (1-based lines and columns)'),
-      hint: z.string().optional(),
-      signature: z.string().optional().describe('the expected signature of the function involved'),
-      example: z.string().optional().describe('a corrected, runnable example'),
-      chain: z.array(z.string()).describe('the calls enclosing the failing one'),
-      notes: z.array(z.string()),
-    })
-    .optional()
-    .describe('kind "error": what is wrong and how to fix it'),
+  error: outcomeErrorSchema.optional().describe('kind "error": what is wrong and how to fix it'),
   message: z.string().optional().describe('kind "ambiguity": what is ambiguous'),
   refinements: z
     .array(z.object({ label: z.string(), program: z.string().describe('a complete program that selects exactly this meaning') }))
@@ -55,9 +58,12 @@ export const ideOperationOutputSchema = z.object({
   notes: z.array(z.string()).describe('things to know about the result, e.g. that a server was still indexing'),
 });
 
+/** The structured content of an `ide_operation` result (the type of its schema). */
 export type IdeOperationResult = z.infer<typeof ideOperationOutputSchema>;
+/** Whether the language servers had finished indexing (the type of its schema). */
 export type IndexingState = z.infer<typeof indexingSchema>;
 
+/** The input of `ide_operation`: one program of at most `maxProgramLength` characters, with errors that teach. */
 export function ideOperationInputSchema(maxProgramLength: number) {
   return {
     program: z
@@ -123,24 +129,8 @@ export function structuredOutcome(outcome: Outcome, indexing: IndexingState): Id
     }
     case 'ambiguity':
       return { kind: 'ambiguity', message: json.message, refinements: json.refinements.map((r) => ({ label: r.label, program: r.program })), indexing, notes };
-    case 'error': {
-      const e = json.error;
-      return {
-        kind: 'error',
-        error: {
-          code: e.code,
-          message: e.message,
-          ...(e.range !== undefined ? { range: { start: { ...e.range.start }, end: { ...e.range.end } } } : {}),
-          ...(e.hint !== undefined ? { hint: e.hint } : {}),
-          ...(e.signature !== undefined ? { signature: e.signature } : {}),
-          ...(e.example !== undefined ? { example: e.example } : {}),
-          chain: [...e.chain],
-          notes: [...e.notes],
-        },
-        indexing,
-        notes,
-      };
-    }
+    case 'error':
+      return { kind: 'error', error: outcomeErrorSchema.parse(json.error), indexing, notes };
   }
 }
 
@@ -156,15 +146,18 @@ export function outcomeText(outcome: Outcome, indexing: IndexingState): string {
   return `${lead}${body}\n\n${indexingLine(indexing)}`;
 }
 
+/** What one `ide_operation` call runs with. */
 export interface IdeOperationContext {
   readonly session: IdeSession;
   readonly deadlineMs: number;
   readonly log: (line: string) => void;
 }
 
-function abbreviate(program: string, max = 100): string {
-  const one = program.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+/** Programs quoted in progress and log lines are cut to this many characters. */
+const MAX_QUOTED_PROGRAM = 100;
+
+function abbreviate(program: string): string {
+  return truncate(program.replace(/\s+/g, ' ').trim(), MAX_QUOTED_PROGRAM);
 }
 
 /** Runs one `ide_operation` call. */

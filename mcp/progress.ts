@@ -7,6 +7,7 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 
+/** What the MCP SDK passes a tool handler besides its arguments. */
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Reports progress of one call; a no-op when the client gave no progress token. */
@@ -18,6 +19,7 @@ export interface ProgressReporter {
   dispose(): void;
 }
 
+/** Progress notifications for one call: throttled, and only when the client asked for them. */
 export function progressReporter(extra: ToolExtra, options: { intervalMs?: number; onError?: (error: unknown) => void } = {}): ProgressReporter {
   const token = extra._meta?.progressToken;
   if (token === undefined) return { enabled: false, report: () => undefined, dispose: () => undefined };

@@ -41,6 +41,7 @@ export interface GuidanceDocument {
   readonly text: () => string;
 }
 
+/** The input of `expand_reference`. */
 export const expandReferenceInputSchema = {
   id: z
     .string({
@@ -53,6 +54,7 @@ export const expandReferenceInputSchema = {
     .describe('A stored reference id (the id attribute of a <dialect-ref id="…"/> tag) or a guidance document name: "walkthrough-format.md" or "dialect-reference.md".'),
 };
 
+/** The structured content of an `expand_reference` result. */
 export const expandReferenceOutputSchema = z.object({
   id: z.string(),
   kind: z.enum(['reference', 'guidance']),
@@ -72,6 +74,7 @@ function guidanceFor(id: string, docs: readonly GuidanceDocument[]): GuidanceDoc
   return docs.find((d) => d.name === lower || d.uri.toLowerCase() === lower || d.name === `${lower}.md`);
 }
 
+/** Runs one `expand_reference` call: a stored reference or a guidance document by name. */
 export function runExpandReference(store: ReferenceStore, docs: readonly GuidanceDocument[], rawId: string): CallToolResult {
   const id = normalizeId(rawId);
   if (store.has(id)) {

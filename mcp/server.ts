@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { IdeSession, loadWorkspaceConfig } from '../ide-adapter/index.js';
+import { IdeSession, loadWorkspaceConfig, TIMEOUTS } from '../ide-adapter/index.js';
 import { walkthroughLimits, type WalkthroughLimits } from '../walkthrough/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
 import { packageVersion, readGuidance } from './guidance.js';
-import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
+import { DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
 import { defaultPagesFolder, preparePagesFolder } from './pages-folder.js';
 import { SessionCache } from './sessions.js';
@@ -21,8 +21,10 @@ import { outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutpu
 
 /** The server's name and version as clients see them. */
 export const SERVER_NAME = 'dialect';
+/** The version the MCP server reports (the package's). */
 export const SERVER_VERSION = packageVersion();
 
+/** How the MCP server is set up. */
 export interface DialectMcpOptions {
   /** Longest one `ide_operation` may run, in ms. Default 50 s (below the usual 60 s client timeout). */
   readonly deadlineMs?: number;
@@ -52,9 +54,6 @@ export interface DialectMcpOptions {
   readonly log?: (line: string) => void;
 }
 
-/** The names of the guidance documents (resources, and ids for `expand_reference`). */
-export const GUIDANCE_NAMES = ['walkthrough-format.md', 'dialect-reference.md'] as const;
-
 /** Calls in flight and done, for health checks and tests. */
 export interface ServerStats {
   readonly activeCalls: number;
@@ -75,7 +74,7 @@ export class DialectMcpServer {
     this.session = session;
     watchStartup(session);
     const log = options.log ?? (() => undefined);
-    const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+    const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.mcp.readyWaitMs;
     this.#sessions = new SessionCache(session, {
       open: async (root) => {
         const opened =
@@ -128,7 +127,7 @@ export class DialectMcpServer {
       }
     };
 
-    const ideContext = { session, deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS, log };
+    const ideContext = { session, deadlineMs: options.deadlineMs ?? TIMEOUTS.mcp.deadlineMs, log };
     this.mcp.registerTool(
       'ide_operation',
       {

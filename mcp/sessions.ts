@@ -55,6 +55,7 @@ export async function folderFromUri(baseUri: string, workspaceRoot: string): Pro
   return real;
 }
 
+/** How the session cache opens sessions and how many it keeps. */
 export interface SessionCacheOptions {
   readonly open: (workspaceRoot: string) => IdeSession | Promise<IdeSession>;
   /** How many sessions for subfolders may be open at once. */
@@ -62,6 +63,7 @@ export interface SessionCacheOptions {
   readonly log: (line: string) => void;
 }
 
+/** The sessions of the workspaces a client names, besides the main one; the least recently used is closed first. */
 export class SessionCache {
   readonly #main: IdeSession;
   readonly #options: SessionCacheOptions;

@@ -5,9 +5,10 @@
  */
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { IdeSession } from '../ide-adapter/index.js';
+import { IdeSession, TIMEOUTS } from '../ide-adapter/index.js';
 import { createMcpServer, type DialectMcpOptions } from './server.js';
 
+/** How the MCP server runs over stdio. */
 export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
   /** The workspace folder. Default: the current directory. */
   readonly workspaceRoot?: string;
@@ -44,7 +45,7 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
     stderr.write(`dialect mcp: ${line}\n`);
   };
   const workspaceRoot = resolve(options.workspaceRoot ?? process.cwd());
-  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.mcp.readyWaitMs;
   // Throws (before anything is served) when the folder does not exist or its dialect.json is invalid.
   const session = await IdeSession.openConfigured({
     workspaceRoot,

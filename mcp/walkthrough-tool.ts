@@ -52,6 +52,7 @@ const problemSchema = z.object({
   error: z.string().optional().describe('the error text (with a caret under the problem)'),
 });
 
+/** The structured content of a `present_walkthrough` result. */
 export const presentWalkthroughOutputSchema = z.object({
   path: z.string().describe('the HTML page written'),
   uri: z.string().describe('the page as a file:// URI'),
@@ -73,8 +74,10 @@ export const presentWalkthroughOutputSchema = z.object({
   indexing: indexingSchema,
 });
 
+/** The structured content of a `present_walkthrough` result (the type of its schema). */
 export type PresentWalkthroughResult = z.infer<typeof presentWalkthroughOutputSchema>;
 
+/** What one `present_walkthrough` call runs with. */
 export interface WalkthroughToolContext {
   readonly sessions: SessionCache;
   /** The folder pages are written to (created on first use). */

@@ -28,6 +28,7 @@ function lastClosingTag(env: ReturnType<typeof parseEnv>, src: string, name: str
   return offset;
 }
 
+/** The markdown-it block rule of walkthrough elements that start a line. */
 export function elementBlockRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   const at = (array: number[], line: number): number => array[line] ?? 0;
   if (at(state.sCount, startLine) - state.blkIndent >= 4) return false;

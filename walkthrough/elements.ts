@@ -12,6 +12,7 @@ import type { RawAttribute } from './tags.js';
 /** The element names we parse. */
 export const ELEMENT_NAMES: readonly ElementKind[] = ['comment', 'action', 'mermaid', 'gitdiff'];
 
+/** Whether a tag name is one of the walkthrough elements. */
 export function isElementName(name: string): name is ElementKind {
   return (ELEMENT_NAMES as readonly string[]).includes(name);
 }
@@ -35,6 +36,7 @@ export const ELEMENT_SYNTAX: Readonly<Record<ElementKind, string>> = {
   gitdiff: '<gitdiff range="HEAD~2..HEAD" exclude-unstaged exclude-staged />',
 };
 
+/** A scanned element tag before validation: its name, attributes and content. */
 export interface ElementInput {
   readonly kind: ElementKind;
   readonly id: string;

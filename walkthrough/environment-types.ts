@@ -2,6 +2,7 @@
 import type { Outcome } from '../dialect/index.js';
 import type { DiffFile } from '../ide-adapter/model.js';
 
+/** What a `<gitdiff>` element asks of the environment. */
 export interface GitDiffRequest {
   readonly excludeUnstaged?: boolean;
   readonly excludeStaged?: boolean;

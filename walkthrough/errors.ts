@@ -1,6 +1,7 @@
 /**
  * Typed errors and warnings of walkthroughs. Codes are stable: tools, tests and agents match on them.
  */
+import { EvalCode } from '../dialect/index.js';
 
 /** Codes of warnings about a walkthrough's markdown (shown in the page and in the summary). */
 export const WarningCode = {
@@ -27,11 +28,13 @@ export const WarningCode = {
   InternalError: 'internal-error',
 } as const;
 
+/** One of {@link WarningCode}. */
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];
 
 /** Codes of {@link WalkthroughError}. */
 export const WalkthroughErrorCode = {
-  Cancelled: 'cancelled',
+  /** The same code as the interpreter's: one meaning, one owner. */
+  Cancelled: EvalCode.Cancelled,
   /** A bundled asset (mermaid, the page script) could not be found or read. */
   AssetMissing: 'asset-missing',
   /** A bundled script cannot be inlined safely into a `<script>` element. */
@@ -43,6 +46,7 @@ export const WalkthroughErrorCode = {
   LimitExceeded: 'limit-exceeded',
 } as const;
 
+/** One of {@link WalkthroughErrorCode}. */
 export type WalkthroughErrorCode = (typeof WalkthroughErrorCode)[keyof typeof WalkthroughErrorCode];
 
 /** A failure of the walkthrough machinery itself (never of the user's markdown, which only warns). */

@@ -21,6 +21,7 @@ import { scanTag, type RawAttribute } from './tags.js';
 /** Header keys of the fenced forms (`location: …` lines before the body). */
 const HEADER_KEYS: Readonly<Record<ElementKind, readonly string[]>> = { comment: ['location', 'icon'], action: ['button'], mermaid: [], gitdiff: [] };
 
+/** The markdown-it core rule that turns fenced walkthrough elements into element tokens. */
 export function fenceCoreRule(state: StateCore): void {
   const env = parseEnv(state.env);
   for (const token of state.tokens) {

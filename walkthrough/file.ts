@@ -15,6 +15,7 @@ import { renderWalkthroughHtml, type RenderHtmlOptions } from './render-html.js'
 import { resolveWalkthrough, type ResolveOptions } from './resolve.js';
 import { summarizeWalkthrough } from './summary.js';
 
+/** Options of rendering a walkthrough: HTML options and resolution options. */
 export interface RenderWalkthroughOptions extends RenderHtmlOptions, ResolveOptions {}
 
 /** A rendered walkthrough in every form. */
@@ -94,12 +95,6 @@ export async function loadWalkthroughFile(path: string, limits: WalkthroughLimit
     throw new WalkthroughError(WalkthroughErrorCode.ReadFailed, `cannot read the walkthrough ${path}: ${(error as Error).message}`, { cause: error });
   }
   return { document: parseWithinLimits(markdown, limits), title: parseTitle(markdown) ?? basename(path, extname(path)) };
-}
-
-/** Reads a walkthrough file and renders it; the title defaults to its first heading, else the file name. */
-export async function renderWalkthroughFile(path: string, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
-  const { document, title } = await loadWalkthroughFile(path, options.limits);
-  return renderWalkthroughDocument(document, env, { ...options, title: options.title ?? title });
 }
 
 /** The most UTF-8 bytes one UTF-16 code unit takes. */

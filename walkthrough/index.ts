@@ -12,11 +12,12 @@ export { renderWalkthroughHtml, contentSecurityPolicy, createNonce, type RenderH
 export { walkthroughToJson, WALKTHROUGH_JSON_VERSION, type CommentJson, type WalkthroughJson } from './json.js';
 export { summarizeWalkthrough } from './summary.js';
 export {
-  loadWalkthroughFile, parseWithinLimits, renderWalkthrough, renderWalkthroughDocument, renderWalkthroughFile, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
+  loadWalkthroughFile, parseWithinLimits, renderWalkthrough, renderWalkthroughDocument, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
 } from './file.js';
 export { environmentFor, type WalkthroughSession } from './environment.js';
 export type { GitDiffRequest, WalkthroughEnvironment } from './environment-types.js';
 export { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
+export { WALKTHROUGH_CODE_DOCS, type WalkthroughCode } from './codes.js';
 export { DEFAULT_WALKTHROUGH_LIMITS, walkthroughLimits, type WalkthroughLimits } from './limits.js';
 export { DEFAULT_ICON, ICON_NAMES, iconEmoji } from './icons.js';
 export { ELEMENT_NAMES, ELEMENT_SYNTAX } from './elements.js';

@@ -14,6 +14,7 @@ import { countLines } from './text.js';
 
 const ELEMENT_LIST = ELEMENT_NAMES.map((n) => `<${n}>`).join(', ');
 
+/** The markdown-it inline rule of walkthrough elements inside a paragraph. */
 export function elementInlineRule(state: StateInline, silent: boolean): boolean {
   const pos = state.pos;
   if (state.src.charCodeAt(pos) !== 0x3c /* < */) return false;

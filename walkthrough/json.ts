@@ -2,12 +2,15 @@
  * The resolved walkthrough as JSON: the model an editor host renders (comments placed in the
  * editor, actions as buttons, diagrams, diffs), and what `--json` prints.
  */
+import type { DialectCode } from '../dialect/index.js';
 import type { DiffFile } from '../ide-adapter/model.js';
 import type { CodeLocation, CommentStatus, ElementForm, LocationChoice, ResolvedWalkthrough, WalkthroughWarning } from './model.js';
 import { RenderContext } from './render-context.js';
 
+/** The version of the walkthrough JSON shape; raised when it changes incompatibly. */
 export const WALKTHROUGH_JSON_VERSION = 1;
 
+/** One comment of the walkthrough JSON. */
 export interface CommentJson {
   readonly id: string;
   readonly line: number;
@@ -28,10 +31,11 @@ export interface CommentJson {
   readonly ambiguity?: string;
   /** For ambiguous comments with more places than `choices` lists: how many more. */
   readonly omitted?: number;
-  readonly error?: { readonly code: string; readonly message: string; readonly text: string };
+  readonly error?: { readonly code: DialectCode; readonly message: string; readonly text: string };
   readonly notes: readonly string[];
 }
 
+/** A resolved walkthrough as JSON, for agents and tools. */
 export interface WalkthroughJson {
   readonly version: number;
   readonly title: string | null;
@@ -57,7 +61,7 @@ export interface WalkthroughJson {
     readonly excludeUnstaged: boolean;
     readonly excludeStaged: boolean;
     readonly files: readonly DiffFile[] | null;
-    readonly error: { readonly code: string; readonly message: string } | null;
+    readonly error: { readonly code: DialectCode; readonly message: string } | null;
   }[];
   readonly links: readonly {
     readonly id: string;

@@ -109,6 +109,7 @@ function markLinks(children: Token[], line: number, env: ParseEnv, decode: (href
   }
 }
 
+/** Whether token metadata is that of a file link. */
 export function isFileLinkMeta(meta: unknown): meta is FileLinkMeta {
   return typeof meta === 'object' && meta !== null && typeof (meta as { fileLink?: unknown }).fileLink === 'string';
 }

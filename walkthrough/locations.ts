@@ -2,7 +2,7 @@
  * From evaluated values to displayable code locations: the line's text and a few lines of context
  * around it, read through the environment.
  */
-import { printValue } from '../dialect/index.js';
+import { MAX_LABEL_LENGTH, printValue, truncate } from '../dialect/index.js';
 import { isReference, isSymbolDefinition, locationsOf, type Location } from '../ide-adapter/model.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import type { CodeLocation } from './model.js';
@@ -48,5 +48,5 @@ export function describeValue(value: unknown): string {
   if (isSymbolDefinition(value)) return `${value.kind} ${value.container !== undefined ? `${value.container}::` : ''}${value.name} in ${at}`;
   if (at !== '') return at;
   const text = printValue(value, { mode: 'compact' });
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+  return truncate(text, MAX_LABEL_LENGTH);
 }

@@ -3,6 +3,7 @@
  * resolution adds (code locations, diffs). Lines are 1-based everywhere.
  */
 import type { Token } from 'markdown-it';
+import type { DialectCode } from '../dialect/index.js';
 import type { DiffFile } from '../ide-adapter/model.js';
 import type { WarningCode } from './errors.js';
 
@@ -51,7 +52,9 @@ export interface GitDiffElement extends ElementBase {
   readonly excludeStaged: boolean;
 }
 
+/** Any walkthrough element. */
 export type WalkthroughElement = CommentElement | ActionElement | MermaidElement | GitDiffElement;
+/** The name of a walkthrough element. */
 export type ElementKind = WalkthroughElement['kind'];
 
 /** A markdown link to a place in the workspace: `[t](src/a.rs#L42)`, `#L42-L50`, `?regex`, `[src/a.rs:42][]`. */
@@ -111,6 +114,7 @@ export interface LocationChoice {
   readonly location: CodeLocation;
 }
 
+/** Where a comment's location expression led: code locations, or an error that says why not. */
 export type CommentResolution =
   | { readonly status: 'resolved'; readonly location: CodeLocation }
   | {
@@ -120,10 +124,12 @@ export type CommentResolution =
       /** How many more places matched than `choices` lists (cut at `maxChoicesPerComment`). */
       readonly omitted?: number;
     }
-  | { readonly status: 'unresolved'; readonly error: { readonly code: string; readonly message: string; readonly text: string } };
+  | { readonly status: 'unresolved'; readonly error: { readonly code: DialectCode; readonly message: string; readonly text: string } };
 
+/** Whether a comment resolved. */
 export type CommentStatus = CommentResolution['status'];
 
+/** A comment with its resolution and the notes of its evaluation. */
 export interface ResolvedComment {
   readonly element: CommentElement;
   readonly resolution: CommentResolution;
@@ -131,12 +137,14 @@ export interface ResolvedComment {
   readonly notes: readonly string[];
 }
 
+/** A `<gitdiff>` element with the files of its diff. */
 export interface ResolvedDiff {
   readonly element: GitDiffElement;
   readonly files?: readonly DiffFile[];
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: DialectCode; readonly message: string };
 }
 
+/** A file link, with the error that makes it broken if any. */
 export interface ResolvedLink {
   readonly link: FileLink;
   /** The target line (for `?regex` links: the first matching line), when it was found. */

@@ -65,10 +65,12 @@ export const ELEMENT_TOKEN = 'wt_element';
 /** Type of the tokens that show a warning in place; `meta.warning` is its index. */
 export const WARNING_TOKEN = 'wt_warning';
 
+/** The metadata of an element token: the element. */
 export interface ElementTokenMeta {
   readonly id: string;
 }
 
+/** The metadata of a warning token: the warning. */
 export interface WarningTokenMeta {
   readonly warning: number;
 }

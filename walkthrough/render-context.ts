@@ -7,6 +7,7 @@ import { markdown } from './markdown.js';
 import type { ResolvedComment, ResolvedDiff, ResolvedLink, ResolvedWalkthrough, WalkthroughElement, WalkthroughWarning } from './model.js';
 import { renderAction, renderComment, renderDiff, renderMermaid, type RulesContext } from './render-rules.js';
 
+/** What the render rules need of a resolved walkthrough: each element by id, its resolution and its numbering. */
 export class RenderContext implements RulesContext {
   readonly #elements = new Map<string, WalkthroughElement>();
   readonly #comments = new Map<string, ResolvedComment>();

@@ -18,6 +18,7 @@ export function describeDiff(element: GitDiffElement): string {
   return `git diff ${element.range ?? 'HEAD'}${flags.length > 0 ? ` (without ${flags.join(' or ')} changes)` : ''}`;
 }
 
+/** The HTML of a diff: per file, its hunks with line numbers. */
 export function renderDiffBody(diff: ResolvedDiff): string {
   const head = `<span class="wt-diff-head"><span class="wt-diff-title">${escapeHtml(describeDiff(diff.element))}</span>`;
   if (diff.error !== undefined) {

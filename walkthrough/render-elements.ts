@@ -32,6 +32,7 @@ function renderWarnings(warnings: readonly WalkthroughWarning[]): string {
   return warnings.length === 0 ? '' : `<span class="wt-element-warnings">${warnings.map((w) => renderWarning(w)).join('')}</span>`;
 }
 
+/** The HTML of a comment: its text and the code it points at. */
 export function renderComment(comment: ResolvedComment, ctx: ElementRenderContext): string {
   const { element, resolution } = comment;
   const tag = wrapper(element.form);
@@ -103,6 +104,7 @@ function renderContext(location: CodeLocation, program: string | undefined, choi
   return `<span class="wt-context"${attributes({ 'data-choice': choice, hidden: true })}>${head}${body}</span>`;
 }
 
+/** The HTML of an action button. */
 export function renderAction(action: ActionElement, ctx: ElementRenderContext): string {
   const tag = wrapper(action.form);
   const message = ctx.contentHtml(action.id);
@@ -112,6 +114,7 @@ export function renderAction(action: ActionElement, ctx: ElementRenderContext): 
   return `<${tag} class="wt-action${action.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${action.id}` })}>${button}${toast}${messageHtml}${renderWarnings(ctx.warningsFor(action.id))}</${tag}>`;
 }
 
+/** The HTML of a mermaid diagram (rendered in the page). */
 export function renderMermaid(diagram: MermaidElement, ctx: ElementRenderContext): string {
   const tag = wrapper(diagram.form);
   return (
@@ -120,6 +123,7 @@ export function renderMermaid(diagram: MermaidElement, ctx: ElementRenderContext
   );
 }
 
+/** The HTML of a `<gitdiff>` element. */
 export function renderDiff(diff: ResolvedDiff, ctx: ElementRenderContext): string {
   const tag = wrapper(diff.element.form);
   return (

@@ -21,6 +21,7 @@ import { walkthroughToJson } from './json.js';
 import type { ResolvedWalkthrough } from './model.js';
 import { RenderContext } from './render-context.js';
 
+/** Options of the HTML page. */
 export interface RenderHtmlOptions {
   /** The page title; default: the first heading, or "Walkthrough". */
   readonly title?: string;

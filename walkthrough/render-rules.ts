@@ -20,6 +20,7 @@ export interface RulesContext extends ElementRenderContext {
 
 const contextOf = (env: unknown): RulesContext | undefined => (env as { render?: RulesContext } | undefined)?.render;
 
+/** Installs the render rules of walkthrough tokens on a markdown-it instance. */
 export function installRenderRules(md: MarkdownIt): void {
   const rules = md.renderer.rules;
   rules[ELEMENT_TOKEN] = (tokens, idx, _options, env) => {

@@ -7,6 +7,7 @@ import { isFileLinkMeta } from './links.js';
 import type { FileLink, WalkthroughElement, WalkthroughWarning } from './model.js';
 import { ELEMENT_TOKEN, WARNING_TOKEN, type ElementTokenMeta, type WarningTokenMeta } from './parse-env.js';
 
+/** Elements, links and warnings with ids numbered in document order. */
 export interface Numbered {
   readonly elements: WalkthroughElement[];
   readonly links: FileLink[];
@@ -15,6 +16,7 @@ export interface Numbered {
   readonly contentTokens: Map<string, readonly Token[]>;
 }
 
+/** Numbers the ids of elements (per kind), links and warnings in document order. */
 export function renumber(input: Numbered): Numbered {
   const ids = new Map<string, string>();
   const counters = new Map<string, number>();

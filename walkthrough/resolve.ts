@@ -2,8 +2,9 @@
  * `resolveWalkthrough`: evaluates every comment's location, runs every gitdiff and checks every
  * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum).
  */
-import { DialectError, printValue, renderOutcome, type Outcome } from '../dialect/index.js';
-import { locationsOf, type Location } from '../ide-adapter/model.js';
+import { DialectError, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
+import { formatLocation, locationsOf, type Location } from '../ide-adapter/model.js';
+import { WorkspaceCode } from '../ide-adapter/workspace.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
 import { checkElementCounts, DEFAULT_WALKTHROUGH_LIMITS, type WalkthroughLimits } from './limits.js';
@@ -13,6 +14,9 @@ import type {
   ResolvedLink, ResolvedWalkthrough, WalkthroughDocument, WalkthroughWarning,
 } from './model.js';
 
+/** A value quoted in a `no-location` message is cut to this many characters. */
+const MAX_SHOWN_VALUE = 120;
+
 /** Codes of comments that did not resolve for reasons outside the Dialect interpreter. */
 export const CommentErrorCode = {
   MissingLocation: 'missing-location',
@@ -20,6 +24,10 @@ export const CommentErrorCode = {
   EvaluationFailed: 'evaluation-failed',
 } as const;
 
+/** One of {@link CommentErrorCode}. */
+export type CommentErrorCode = (typeof CommentErrorCode)[keyof typeof CommentErrorCode];
+
+/** Options of resolving a walkthrough. */
 export interface ResolveOptions {
   readonly signal?: AbortSignal;
   /** Lines of context around each location. Default 3. */
@@ -105,7 +113,7 @@ async function resolveComment(
   contextLines: number,
   maxChoices: number,
 ): Promise<ResolvedComment> {
-  const unresolved = (code: string, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
+  const unresolved = (code: DialectCode, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
   const expression = element.location;
   if (expression === undefined) return unresolved(CommentErrorCode.MissingLocation, 'this comment has no location: add location="…" with a Dialect expression, e.g. findDefinition(`User`)');
   const result = await evaluate(expression);
@@ -124,7 +132,7 @@ async function resolveComment(
       const locations = dedupe(locationsOf(outcome.value));
       if (locations.length === 0) {
         const shown = printValue(outcome.value, { mode: 'compact' });
-        const message = `\`${expression}\` evaluated to ${shown.length > 120 ? `${shown.slice(0, 117)}…` : shown}, which is not a code location`;
+        const message = `\`${expression}\` evaluated to ${truncate(shown, MAX_SHOWN_VALUE)}, which is not a code location`;
         return unresolved(CommentErrorCode.NoLocation, message, `${message}\nhint: use an expression that returns a location, a symbol or a reference, e.g. findDefinition(\`User\`)`, outcome.notes);
       }
       if (locations.length === 1 && locations[0] !== undefined) {
@@ -181,7 +189,7 @@ function choicesNote(shown: number, total: number): string[] {
 function dedupe(locations: readonly Location[]): Location[] {
   const seen = new Set<string>();
   return locations.filter((l) => {
-    const key = `${l.path}:${l.start.line}:${l.start.column}`;
+    const key = formatLocation(l);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -214,7 +222,7 @@ async function resolveLink(link: FileLink, env: WalkthroughEnvironment, signal: 
     }
     await env.readLines(link.path, 1, 1).catch((error: unknown) => {
       // An empty file exists even though it has no line 1.
-      if (!(error instanceof DialectError && error.code === 'invalid-range')) throw error;
+      if (!(error instanceof DialectError && error.code === WorkspaceCode.InvalidRange)) throw error;
     });
     return { link };
   } catch (error) {

@@ -9,6 +9,7 @@ export interface RawAttribute {
   readonly value: string | undefined;
 }
 
+/** A tag found by the scanner: an opening or closing tag, or a malformed one with the reason. */
 export type ScannedTag =
   | { readonly kind: 'open'; readonly name: string; readonly attributes: readonly RawAttribute[]; readonly selfClosing: boolean; readonly end: number }
   | { readonly kind: 'close'; readonly name: string; readonly end: number }

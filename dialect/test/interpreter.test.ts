@@ -140,7 +140,7 @@ describe('conversions', () => {
     expect(await errorCode('add("two")')).toBe('conversion-failed');
     expect(await errorCode('add({a: 1})')).toBe('type-mismatch');
     expect(await errorCode('describe({a: 1})')).toBe('type-mismatch');
-    expect(await errorCode('describe(42)')).toBe('not-found'); // number → string → thing applies, then finds nothing
+    expect(await errorCode('describe(42)')).toBe('invalid-argument'); // number → string → thing applies, then finds nothing
   });
 });
 
@@ -188,7 +188,7 @@ describe('three outcomes', () => {
   it('an error deep in a composition names the chain that led to it', async () => {
     const o = await run('describe(pick([findThing("Nobody")], 1))');
     if (o.kind !== 'error') throw new Error('expected an error');
-    expect(o.error.code).toBe('not-found');
+    expect(o.error.code).toBe('invalid-argument');
     expect(o.error.chain).toEqual(['describe(…) at 1:1', 'pick(…) at 1:10']);
     expect(o.source.slice(o.error.span ?? { start: 0, end: 0 })).toBe('findThing("Nobody")');
   });

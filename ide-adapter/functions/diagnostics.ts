@@ -4,13 +4,13 @@
  */
 import { stat } from 'node:fs/promises';
 import { DialectError, type Registry } from '../../dialect/index.js';
+import { CapabilityCode } from '../backend.js';
 import { DIAGNOSTIC_SEVERITIES, isDiagnostic, type Diagnostic, type DiagnosticSeverity } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
 
 /** Error codes of `diagnostics`. */
 export const DiagnosticsCode = {
   UnknownSeverity: 'unknown-severity',
-  NoLanguageServer: 'no-language-server',
 } as const;
 
 /** Spellings models and people use for the four severities. */
@@ -70,7 +70,7 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
       const isFolder = abs !== undefined && (await stat(abs)).isDirectory();
       if (path !== undefined && !isFolder && !backend.handles(path)) {
         throw new DialectError({
-          code: DiagnosticsCode.NoLanguageServer,
+          code: CapabilityCode.NoLanguageServer,
           message: `no language server handles ${path}, so nothing reports diagnostics for it`,
           hint: 'diagnostics works on files of the workspace languages; diagnostics() lists every file reported on',
         });

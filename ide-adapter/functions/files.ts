@@ -2,7 +2,7 @@
  * File functions: regex search, finding files by glob, reading lines, and git diffs. They need no
  * language server and are confined to the workspace.
  */
-import { build, DialectError, type Ambiguity, type CallContext, type Registry } from '../../dialect/index.js';
+import { build, DialectError, EvalCode, type Ambiguity, type CallContext, type Registry } from '../../dialect/index.js';
 import { gitDiff } from '../git.js';
 import { isSymbolDefinition, type Location, type SymbolDefinition } from '../model.js';
 import { coverageNotes, searchWorkspace, walkFiles } from '../search.js';
@@ -78,6 +78,7 @@ async function symbolNamed(ctx: CallContext<IdeHost>, name: string): Promise<Sym
   );
 }
 
+/** Registers the file functions (`lines`, `search`, `findFiles`, `gitdiff`, …). */
 export function registerFileFunctions(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'search',
@@ -154,7 +155,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
           ({ path, start, end } = await extentOf(ctx, symbol));
         } else {
           path = file;
-          if (typeof args['start'] !== 'number') return ctx.fail('missing-argument', 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
+          if (typeof args['start'] !== 'number') return ctx.fail(EvalCode.MissingArgument, 'lines(path, …) needs the first line', `for example: lines(${JSON.stringify(path)}, 1, 40)`);
           start = args['start'];
           end = typeof args['end'] === 'number' ? args['end'] : start;
         }

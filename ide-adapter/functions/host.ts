@@ -6,6 +6,7 @@ import { DialectError, type CallContext } from '../../dialect/index.js';
 import type { Completeness, IdeBackend } from '../backend.js';
 import type { Workspace } from '../workspace.js';
 
+/** What the IDE functions get from their embedding: the backend, the workspace and how long to wait for the index. */
 export interface IdeHost {
   readonly backend: IdeBackend;
   readonly workspace: Workspace;

@@ -3,8 +3,8 @@
  * call hierarchy — all answered by the backend's language servers.
  */
 import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
-import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
-import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
+import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
+import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
 import { uriToPath } from '../lsp/uris.js';
 import type { Workspace } from '../workspace.js';
 import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
@@ -22,6 +22,7 @@ type Of = string | SymbolDefinition | readonly (string | SymbolDefinition)[];
 
 const OF_DESCRIPTION = 'a name (`User`, `User::new`, `auth.validateToken`), a symbol, or a list of them';
 
+/** Registers the navigation functions (definitions, references, calls, outlines). */
 export function registerNavigation(registry: Registry<IdeHost>): void {
   registry.registerFunction({
     name: 'findDefinitions',
@@ -115,14 +116,14 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
         if (list === undefined) return;
         total += list.total - list.locations.length; // the ones beyond the limit were never converted
         for (const loc of list.locations) {
-          const key = `${loc.path}:${loc.start.line}:${loc.start.column}`;
+          const key = formatLocation(loc);
           if (seen.has(key) || sameStart(loc, s.definedAt)) continue;
           seen.add(key);
           total++;
           if (out.length < MAX_REFERENCES) out.push({ ...stripReference(s), referencedAt: loc });
         }
       });
-      out.sort((a, b) => comparePlaces(a.referencedAt, b.referencedAt));
+      out.sort((a, b) => compareLocations(a.referencedAt, b.referencedAt));
       if (total > out.length) ctx.note(`showing ${out.length} of ${total} references; narrow the query (e.g. findDefinition with file:)`);
       return out;
     },
@@ -159,7 +160,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const file = args['file'] as string;
       const path = ctx.host.workspace.relative(await ctx.host.workspace.resolveReal(file));
       if (!ctx.host.backend.handles(path)) {
-        return ctx.fail('no-language-server', `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
+        return ctx.fail(CapabilityCode.NoLanguageServer, `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
       }
       await awaitIndex(ctx, [path]);
       return flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal })).map(toDefinition);
@@ -335,10 +336,3 @@ function stripReference(s: SymbolDefinition): SymbolDefinition {
   return { name, kind, ...(container !== undefined ? { container } : {}), ...(language !== undefined ? { language } : {}), definedAt };
 }
 
-function comparePlaces(a: Location, b: Location): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column;
-}
-
-function sameStart(a: Location, b: Location): boolean {
-  return a.path === b.path && a.start.line === b.start.line && a.start.column === b.start.column;
-}

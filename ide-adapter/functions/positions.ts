@@ -4,7 +4,8 @@
  * identifier at the position — never a keyword, never the line's first token — and ask the
  * server where it is defined.
  */
-import { DialectError, type CallContext, type Registry } from '../../dialect/index.js';
+import { DialectError, truncate, type CallContext, type Registry } from '../../dialect/index.js';
+import { CapabilityCode } from '../backend.js';
 import type { Location, Position, SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
 import { flatten } from './symbols.js';
@@ -15,8 +16,6 @@ export const PositionCode = {
   NoSymbolAt: 'no-symbol-at',
   /** The line or column is not in the file. */
   OutsideFile: 'position-outside-file',
-  /** The file's language has no server. */
-  NoLanguageServer: 'no-language-server',
 } as const;
 
 /** An identifier on a line: its text and code-point columns (1-based, end exclusive). */
@@ -91,7 +90,7 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   const path = workspace.relative(await workspace.resolveReal(target.path));
   if (!backend.handles(path)) {
     throw new DialectError({
-      code: PositionCode.NoLanguageServer,
+      code: CapabilityCode.NoLanguageServer,
       message: `no language server handles ${path}, so nothing there resolves to a symbol`,
       hint: `lines(${JSON.stringify(path)}, ${target.start.line}, ${target.start.line}) shows the line`,
     });
@@ -145,9 +144,12 @@ function candidatesIn(words: readonly Word[], target: Target, width: number): Wo
   return words.filter((w) => w.end > start.column && w.start < last);
 }
 
+/** A line quoted in a `no-symbol-at` message is cut to this many characters. */
+const MAX_SHOWN_LINE = 100;
+
 /** `line 12 of src/a.rs is `…`; its names: `x` (symbolAt("src/a.rs", 12, 9)), …` */
 function describeLine(path: string, line: number, text: string): string {
-  const shown = text.trim().length > 100 ? `${text.trim().slice(0, 100)}…` : text.trim();
+  const shown = truncate(text.trim(), MAX_SHOWN_LINE);
   const keywords = keywordsOf(path);
   const names = wordsOf(text).filter((w) => !keywords.has(w.text)).slice(0, MAX_SUGGESTIONS);
   if (names.length === 0) return `line ${line} is ${shown === '' ? 'empty' : `\`${shown}\``} and holds no names`;

@@ -4,6 +4,7 @@
  */
 import type { SymbolDefinition } from '../model.js';
 
+/** A candidate with the named arguments that select exactly it. */
 export interface Refined {
   readonly def: SymbolDefinition;
   /** Named arguments to add to the lookup (`file`, `kind`, `line`). */

@@ -6,7 +6,7 @@
  */
 import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
 import { kindMatches } from '../kinds.js';
-import type { Location, Position, SymbolDeclaration, SymbolDefinition } from '../model.js';
+import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
 import { qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
@@ -132,6 +132,7 @@ export class OutlineCache {
   }
 }
 
+/** An outline with every nested symbol, depth first. */
 export function flatten(outline: readonly OutlineSymbol[]): OutlineSymbol[] {
   return outline.flatMap((s) => [s, ...flatten(s.children)]);
 }
@@ -200,7 +201,7 @@ async function confirmedByDefinition(backend: IdeBackend, name: string, outlines
   const seen = new Map<string, Location>();
   await mapLimit(candidates, 8, async (m) => {
     const defs = await backend.definition(m.path, m.start, { signal }).catch(() => []);
-    for (const d of defs) seen.set(`${d.path}:${d.start.line}:${d.start.column}`, d);
+    for (const d of defs) seen.set(formatLocation(d), d);
   });
   const out: BackendSymbol[] = [];
   for (const d of seen.values()) {
@@ -233,7 +234,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
   for (const [i, l] of located.entries()) {
     const own = targets[i] ?? [];
-    const leadsElsewhere = own.length > 0 && !own.some((t) => samePlace(t, l.symbol.location));
+    const leadsElsewhere = own.length > 0 && !own.some((t) => sameStart(t, l.symbol.location));
     // `mod x;` leads to its file: a module declaration, not an alias.
     const isModuleFile = l.symbol.kind === 'module' && own.every((t) => t.start.line === 1 && t.start.column === 1);
     if ((leadsElsewhere && !isModuleFile) || (await isBinding(backend, l.symbol))) continue;
@@ -242,7 +243,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   // One symbol = candidates whose go-to-definition answers name each other.
   const groups: { symbol: BackendSymbol; targets: Location[] }[][] = [];
   for (const k of kept) {
-    const group = groups.find((g) => g.some((o) => o.symbol.name === k.symbol.name && (o.targets.some((t) => samePlace(t, k.symbol.location)) || k.targets.some((t) => samePlace(t, o.symbol.location)))));
+    const group = groups.find((g) => g.some((o) => o.symbol.name === k.symbol.name && (o.targets.some((t) => sameStart(t, k.symbol.location)) || k.targets.some((t) => sameStart(t, o.symbol.location)))));
     if (group !== undefined) group.push(k);
     else groups.push([k]);
   }
@@ -254,13 +255,13 @@ async function definitionOf(group: readonly { symbol: BackendSymbol; targets: re
   const first = (group[0] as { symbol: BackendSymbol }).symbol;
   const declarations: SymbolDeclaration[] = group.map((g) => ({ kind: g.symbol.kind, definedAt: g.symbol.location }));
   for (const t of group.flatMap((g) => g.targets)) {
-    if (declarations.some((d) => samePlace(d.definedAt, t))) continue;
-    const entry = flatten(await outlines.get(t.path)).find((o) => o.name === first.name && samePlace(o.location, t));
+    if (declarations.some((d) => sameStart(d.definedAt, t))) continue;
+    const entry = flatten(await outlines.get(t.path)).find((o) => o.name === first.name && sameStart(o.location, t));
     if (entry !== undefined) declarations.push({ kind: entry.kind, definedAt: entry.location });
   }
-  declarations.sort((a, b) => comparePlaces(a.definedAt, b.definedAt));
+  declarations.sort((a, b) => compareLocations(a.definedAt, b.definedAt));
   const primary = primaryDeclaration(declarations);
-  const symbol = group.find((g) => samePlace(g.symbol.location, primary.definedAt))?.symbol ?? first;
+  const symbol = group.find((g) => sameStart(g.symbol.location, primary.definedAt))?.symbol ?? first;
   const def = toDefinition({ ...symbol, kind: primary.kind, location: primary.definedAt });
   return declarations.length > 1 ? { ...def, declarations } : def;
 }
@@ -311,33 +312,17 @@ async function isBinding(backend: IdeBackend, s: BackendSymbol): Promise<boolean
 function dedupeLocated(located: readonly Located[]): Located[] {
   const seen = new Set<string>();
   return located.filter((l) => {
-    const key = `${placeKey(l.symbol.location)}:${l.symbol.name}`;
+    const key = `${formatLocation(l.symbol.location)}:${l.symbol.name}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
 }
 
-function placeKey(l: Location): string {
-  return `${l.path}:${l.start.line}:${l.start.column}`;
-}
-
-function samePlace(a: Location, b: Location): boolean {
-  return a.path === b.path && samePosition(a.start, b.start);
-}
-
-function comparePlaces(a: Location, b: Location): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start.line - b.start.line || a.start.column - b.start.column;
-}
-
 function contains(range: { start: Position; end: Position }, p: Position): boolean {
   const afterStart = p.line > range.start.line || (p.line === range.start.line && p.column >= range.start.column);
   const beforeEnd = p.line < range.end.line || (p.line === range.end.line && p.column <= range.end.column);
   return afterStart && beforeEnd;
-}
-
-function samePosition(a: Position, b: Position): boolean {
-  return a.line === b.line && a.column === b.column;
 }
 
 /** The UTF-16 index of a code-point offset. */

@@ -10,6 +10,7 @@ import { findSymbolsByName, SymbolCode } from './symbols.js';
 import { symbolAtTarget } from './positions.js';
 import { refinementsFor } from './refinements.js';
 
+/** Registers the IDE value types (location, symbol, reference, …) and their conversions. */
 export function registerIdeTypes(registry: Registry<IdeHost>): void {
   registry.registerType({
     name: 'location',

@@ -31,29 +31,12 @@ export {
 } from './discovery.js';
 export { isLspClientError, LspClientError, type LspErrorCode, type LspErrorDetails } from './errors.js';
 export { ServerPool, type PoolOptions, type PoolServerInfo, type PoolServerState, type PoolStatus } from './pool.js';
-export {
-  codePointLength,
-  convertCharacter,
-  encodedLength,
-  fromLspCharacter,
-  fromLspPosition,
-  fromLspRange,
-  negotiatedEncoding,
-  SUPPORTED_ENCODINGS,
-  TextLines,
-  toLspCharacter,
-  toLspPosition,
-  toLspRange,
-  type LineSource,
-  type LspPosition,
-  type LspRange,
-  type PositionEncoding,
-  type TextPosition,
-  type TextRange,
-} from './positions.js';
+/** Positions: the one conversion between Dialect's code-point columns and LSP's encodings. */
+export * from './positions.js';
 export { RingLog } from './ring-log.js';
 export {
   builtinServers,
+  withBuiltinServers,
   bundledTypeScriptServer,
   defineServer,
   detectServers,
@@ -62,7 +45,6 @@ export {
   rustAnalyzerServer,
   typeScriptServer,
   withSettings,
-  type CustomServerConfig,
   type DetectedServer,
   type KeyedWarning,
   type KnownProblem,
@@ -71,6 +53,7 @@ export {
   type ServerDefinition,
   type ServerPreparation,
 } from './servers.js';
+export { customServerSchema, type CustomServerConfig } from './server-config.js';
 export { findRustToolchain, runCargo, type RustToolchain, type ToolEnv, type ToolRun } from './rust-toolchain.js';
 export { prepareRustWorkspace, stdLibraryWarning } from './rust-workspace.js';
 export { pathToUri, uriToPath } from './uris.js';

@@ -16,7 +16,7 @@ import {
   type StartOptions,
 } from './client.js';
 import { isLspClientError, LspClientError } from './errors.js';
-import { builtinServers, detectServers, languageFor, type DetectedServer, type ServerDefinition } from './servers.js';
+import { detectServers, languageFor, type DetectedServer, type ServerDefinition, withBuiltinServers } from './servers.js';
 
 /** Options of a {@link ServerPool}. */
 export interface PoolOptions extends Omit<StartOptions, 'binary'> {
@@ -81,7 +81,7 @@ export class ServerPool {
     this.workspaceRoot = resolve(workspaceRoot);
     this.#options = options;
     const custom = options.definitions ?? [];
-    this.#definitions = [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+    this.#definitions = withBuiltinServers(custom);
     for (const definition of this.#definitions) this.#entries.set(definition.id, { definition, detected: false, evidence: [] });
   }
 

@@ -12,7 +12,7 @@
  * counts as one code point (one UTF-16 unit, three UTF-8 bytes: what U+FFFD takes on disk).
  */
 import type { Position as LspPosition, Range as LspRange } from 'vscode-languageserver-protocol';
-import { codePointCount, SourceText } from '../../dialect/index.js';
+import { SourceText } from '../../dialect/index.js';
 
 export type { LspPosition, LspRange };
 
@@ -59,28 +59,6 @@ function unitsOf(codePoint: number, encoding: PositionEncoding): number {
   }
 }
 
-/** The code point at UTF-16 index `i` and how many UTF-16 units it spans (a lone surrogate spans one). */
-function codePointAt(text: string, i: number): [codePoint: number, width: 1 | 2] {
-  const cp = text.codePointAt(i) as number;
-  return [cp, cp > 0xffff ? 2 : 1];
-}
-
-/** Number of code points in a line (the largest valid column is this plus one). */
-export function codePointLength(lineText: string): number {
-  return codePointCount(lineText, 0, lineText.length);
-}
-
-/** Length of a line in the code units of `encoding`. */
-export function encodedLength(lineText: string, encoding: PositionEncoding): number {
-  let units = 0;
-  for (let i = 0; i < lineText.length; ) {
-    const [cp, width] = codePointAt(lineText, i);
-    units += unitsOf(cp, encoding);
-    i += width;
-  }
-  return units;
-}
-
 /**
  * The LSP `character` of a 1-based code-point column. Columns below 1 clamp to 1; columns past the
  * end clamp to the end of the line.
@@ -120,11 +98,6 @@ export function fromLspCharacter(lineText: string, character: number, encoding: 
   return column;
 }
 
-/** Re-expresses an LSP `character` from one encoding in another (e.g. to log or compare positions). */
-export function convertCharacter(lineText: string, character: number, from: PositionEncoding, to: PositionEncoding): number {
-  return from === to ? character : toLspCharacter(lineText, fromLspCharacter(lineText, character, from), to);
-}
-
 /** Dialect position → LSP position. `lineText` is the text of `position.line`. */
 export function toLspPosition(lineText: string, position: TextPosition, encoding: PositionEncoding): LspPosition {
   return { line: Math.max(0, Math.floor(position.line) - 1), character: toLspCharacter(lineText, position.column, encoding) };
@@ -133,14 +106,6 @@ export function toLspPosition(lineText: string, position: TextPosition, encoding
 /** LSP position → Dialect position. `lineText` is the text of LSP line `position.line` (0-based). */
 export function fromLspPosition(lineText: string, position: LspPosition, encoding: PositionEncoding): TextPosition {
   return { line: Math.max(0, position.line) + 1, column: fromLspCharacter(lineText, position.character, encoding) };
-}
-
-/** Dialect range → LSP range, reading line texts from `lines`. */
-export function toLspRange(lines: LineSource, range: TextRange, encoding: PositionEncoding): LspRange {
-  return {
-    start: toLspPosition(lines.lineText(range.start.line), range.start, encoding),
-    end: toLspPosition(lines.lineText(range.end.line), range.end, encoding),
-  };
 }
 
 /** LSP range → Dialect range, reading line texts from `lines`. */

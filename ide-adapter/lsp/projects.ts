@@ -7,10 +7,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gitignoreOf, isIgnored, type IgnoreRules } from '../walk.js';
+import { gitignoreOf, isIgnored, SKIPPED_DIRS, type IgnoreRules } from '../walk.js';
 
-/** Folders never searched for projects: dependencies, build output, VCS data. */
-export const SKIPPED_PROJECT_DIRS: ReadonlySet<string> = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git']);
 
 /** At most this many projects are returned (a note says when there were more). */
 export const MAX_PROJECTS = 100;
@@ -75,7 +73,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
         }
         if (options.stopAtLimit === true && projectDirs.length >= maxProjects) return { projectDirs, markerFiles, warnings };
       }
-      const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_PROJECT_DIRS.has(e.name)).map((e) => e.name);
+      const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
       for (const name of dirs.sort()) {
         const child = rel === '' ? name : `${rel}/${name}`;
         if (!isIgnored(rules, child, true)) next.push({ rel: child, rules });

@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
+import type { CustomServerConfig } from './server-config.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
 /** How the client decides that a server has finished its start-up work. */
@@ -127,29 +129,7 @@ export interface ProjectAnchors {
   readonly warnings: readonly string[];
 }
 
-/** A custom server from configuration, e.g. pyright, gopls or clangd. */
-export interface CustomServerConfig {
-  readonly id: string;
-  readonly displayName?: string;
-  /** Binary name (looked up on PATH) or path. */
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly languages: readonly LanguageMapping[];
-  /** Detection globs; without them (and without `rootMarkers`) the server is only used on demand. */
-  readonly filePatterns?: readonly string[];
-  readonly rootMarkers?: readonly string[];
-  readonly initializationOptions?: unknown;
-  readonly settings?: Readonly<Record<string, unknown>>;
-  readonly readiness?: Readiness;
-  readonly installHint?: string;
-  /** Override variable for the binary; defaults to `DIALECT_<ID>_SERVER` (id upper-cased, non-alphanumerics as `_`). */
-  readonly envVar?: string;
-  readonly versionArgs?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-}
 
-/** Directories never scanned for markers: build output and dependencies, not sources. */
-const SKIPPED_DIRS = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git']);
 
 /**
  * Candidates: the override variable alone when it is set (the user chose that program: a broken
@@ -291,6 +271,14 @@ export function builtinServers(): ServerDefinition[] {
   return [rustAnalyzerServer, typeScriptServer];
 }
 
+/**
+ * The one merge of custom and built-in servers: the custom ones first (so they win a language),
+ * then each built-in whose id no custom server takes over.
+ */
+export function withBuiltinServers(custom: readonly ServerDefinition[]): ServerDefinition[] {
+  return [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+}
+
 /** A {@link ServerDefinition} from a custom configuration. */
 export function defineServer(config: CustomServerConfig): ServerDefinition {
   const envVar = config.envVar ?? `DIALECT_${config.id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_SERVER`;
@@ -381,7 +369,7 @@ export interface DetectedServer {
  */
 export async function detectServers(workspaceRoot: string, extraDefinitions: readonly ServerDefinition[] = []): Promise<DetectedServer[]> {
   const files = await topTwoLevels(workspaceRoot);
-  const definitions = [...extraDefinitions, ...builtinServers().filter((b) => !extraDefinitions.some((e) => e.id === b.id))];
+  const definitions = withBuiltinServers(extraDefinitions);
   const detected: DetectedServer[] = [];
   const claimedLanguages = new Set<string>();
   for (const definition of definitions) {

@@ -10,6 +10,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { SKIPPED_DIRS } from '../walk.js';
 
 /** LSP `FileChangeType`: 1 created, 2 changed, 3 deleted. */
 export type FileChangeType = 1 | 2 | 3;
@@ -30,7 +31,6 @@ export interface WatcherOptions {
   readonly debounceMs?: number;
 }
 
-const DEFAULT_IGNORED = new Set(['node_modules', '.git', 'target', 'dist', 'build', 'out', '.hg', '.svn', '.venv', '__pycache__']);
 
 /** Watches `root` recursively; call {@link start} once and {@link close} when done. */
 export class DirectoryWatcher {
@@ -51,7 +51,7 @@ export class DirectoryWatcher {
   constructor(root: string, onChanges: (changes: FileChange[]) => void, options: WatcherOptions = {}) {
     this.root = root;
     this.#onChanges = onChanges;
-    this.#ignore = options.ignoreDirs ?? DEFAULT_IGNORED;
+    this.#ignore = options.ignoreDirs ?? SKIPPED_DIRS;
     this.#maxDirs = options.maxDirs ?? 5000;
     this.#debounceMs = options.debounceMs ?? 100;
   }

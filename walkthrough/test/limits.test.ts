@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WALKTHROUGH_LIMITS, renderWalkthrough, renderWalkthroughFile, walkthroughLimits, type WalkthroughEnvironment } from '../index.js';
+import { DEFAULT_WALKTHROUGH_LIMITS, renderWalkthrough, walkthroughLimits, type WalkthroughEnvironment } from '../index.js';
+import { renderWalkthroughFile } from './support/render-file.js';
 import { RUST_APP, fixtureEnvironment, locateAll } from './support/fixture-env.js';
 
 /** The fixture environment, counting every query it is asked. */

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inlineScript, jsonForScript, escapeHtml } from '../html.js';
 import {
-  contentSecurityPolicy, iconEmoji, mermaidPath, parseWalkthrough, renderWalkthroughFile, renderWalkthroughHtml, resolveWalkthrough, WalkthroughError,
+  contentSecurityPolicy, iconEmoji, mermaidPath, parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, WalkthroughError,
 } from '../index.js';
+import { renderWalkthroughFile } from './support/render-file.js';
 import { RUST_APP, fixtureEnvironment } from './support/fixture-env.js';
 
 const env = fixtureEnvironment(RUST_APP);

@@ -71,8 +71,8 @@ describe('unresolved comments', () => {
   it('an evaluation error shows the interpreter error, caret and hint included', async () => {
     const r = await resolutionOf('findDefinition("no_such_thing")');
     if (r.status !== 'unresolved') throw new Error(`expected unresolved, got ${r.status}`);
-    expect(r.error.code).toBe('not-found');
-    expect(r.error.text).toContain('error[not-found]: no declaration of "no_such_thing"');
+    expect(r.error.code).toBe('symbol-not-found');
+    expect(r.error.text).toContain('error[symbol-not-found]: no declaration of "no_such_thing"');
     expect(r.error.text).toContain('hint: check the spelling');
   });
 
@@ -196,7 +196,7 @@ describe('JSON and summary', () => {
     ]);
     expect(json.comments[0]).toMatchObject({ expression: 'findDefinition("authenticate")', content: 'Text.', contentHtml: '<p>Text.</p>\n' });
     expect(json.comments[1]?.choices?.map((c) => c.program)).toHaveLength(2);
-    expect(json.comments[2]?.error?.code).toBe('not-found');
+    expect(json.comments[2]?.error?.code).toBe('symbol-not-found');
     expect(json.actions).toMatchObject([{ id: 'action-1', button: 'Add tests', message: 'Add tests for `authenticate`.', messageHtml: '<p>Add tests for <code>authenticate</code>.</p>\n' }]);
     expect(json.diagrams).toMatchObject([{ id: 'mermaid-1', form: 'fenced', source: 'graph TD; A-->B' }]);
     expect(json.diffs[0]).toMatchObject({ id: 'gitdiff-1', range: 'HEAD' });
@@ -207,7 +207,7 @@ describe('JSON and summary', () => {
     expect(summary).toContain('Walkthrough "Auth tour": 3 comments (1 resolved, 1 ambiguous, 1 unresolved)');
     expect(summary).toContain('comment-2 (line 6) location="findDefinition(\\"validate_token\\")": 2 declarations of "validate_token"');
     expect(summary).toContain('findDefinition("validate_token", file: "src/util.rs")');
-    expect(summary).toContain('comment-3 (line 10) location="findDefinition(\\"nope\\")": [not-found]');
+    expect(summary).toContain('comment-3 (line 10) location="findDefinition(\\"nope\\")": [symbol-not-found]');
     expect(summary).toContain(renderOutcome(await rust.evaluate('findDefinition("nope")')).split('\n')[0]);
     expect(summary).toMatch(/line 22: \[unknown-element\] <blink>/);
     expect(summarizeWalkthrough(await resolve(comment('findDefinition("authenticate")')))).toContain('Everything resolved.');

@@ -2,7 +2,7 @@
  * A small demo domain for interpreter tests (not a mock of the IDE): "things" defined in files,
  * points with a constructor, and helpers that sleep, meet at a barrier or fail.
  */
-import { DialectError, build, createRegistry, type Registry } from '../../index.js';
+import { DialectError, EvalCode, build, createRegistry, type Registry } from '../../index.js';
 
 export interface Thing {
   readonly name: string;
@@ -72,7 +72,7 @@ export function demoRegistry(): Registry<DemoHost> {
     description: 'the thing with that name',
     convert: (v, ctx) => {
       const found = THINGS.filter((t) => t.name === v);
-      if (found.length === 0) throw new DialectError({ code: 'not-found', message: `no thing is named ${JSON.stringify(v)}` });
+      if (found.length === 0) throw new DialectError({ code: EvalCode.InvalidArgument, message: `no thing is named ${JSON.stringify(v)}` });
       if (found.length === 1) return found[0];
       return ctx.ambiguous(
         `${found.length} things are named ${JSON.stringify(v)}`,
@@ -116,7 +116,7 @@ export function demoRegistry(): Registry<DemoHost> {
     examples: [{ program: 'findThing("User")' }, { program: 'findThing("validateToken", file: "src/auth.rs")' }],
     implementation: ({ name, file }, ctx) => {
       const found = THINGS.filter((t) => t.name === name && (file === undefined || t.file === file));
-      if (found.length === 0) return ctx.fail('not-found', `no thing is named ${JSON.stringify(name)}${typeof file === 'string' ? ` in ${file}` : ''}`, 'findThings("…") lists candidates');
+      if (found.length === 0) return ctx.fail(EvalCode.InvalidArgument, `no thing is named ${JSON.stringify(name)}${typeof file === 'string' ? ` in ${file}` : ''}`, 'findThings("…") lists candidates');
       if (found.length === 1) return found[0];
       return ctx.ambiguous(
         `\`${String(name)}\` is defined in ${found.length} places`,

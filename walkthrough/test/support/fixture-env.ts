@@ -132,7 +132,7 @@ export function fixtureRegistry(root: string): Registry<undefined> {
     examples: [{ program: 'findDefinition("User")' }],
     implementation: ({ name, file }, ctx) => {
       const found = definitions(root, String(name)).filter((d) => file === undefined || d.definedAt.path === file);
-      if (found.length === 0) return ctx.fail('not-found', `no declaration of ${JSON.stringify(name)}${typeof file === 'string' ? ` in ${file}` : ''}`, 'check the spelling; findAll("…") lists occurrences');
+      if (found.length === 0) return ctx.fail('symbol-not-found', `no declaration of ${JSON.stringify(name)}${typeof file === 'string' ? ` in ${file}` : ''}`, 'check the spelling; findAll("…") lists occurrences');
       if (found.length === 1) return found[0];
       return ctx.ambiguous(
         `${found.length} declarations of ${JSON.stringify(name)}`,

@@ -9,7 +9,7 @@ import { RenderContext } from '../../render-context.js';
 export function resolvedWithoutEnvironment(document: WalkthroughDocument): { resolved: ResolvedWalkthrough; html: string } {
   const resolved: ResolvedWalkthrough = {
     document,
-    comments: document.elements.flatMap((e) => (e.kind === 'comment' ? [{ element: e, resolution: { status: 'unresolved', error: { code: 'test', message: 'not resolved', text: 'not resolved' } }, notes: [] }] : [])),
+    comments: document.elements.flatMap((e) => (e.kind === 'comment' ? [{ element: e, resolution: { status: 'unresolved', error: { code: 'no-location', message: 'not resolved', text: 'not resolved' } }, notes: [] }] : [])),
     actions: document.elements.flatMap((e) => (e.kind === 'action' ? [e] : [])),
     diagrams: document.elements.flatMap((e) => (e.kind === 'mermaid' ? [e] : [])),
     diffs: document.elements.flatMap((e) => (e.kind === 'gitdiff' ? [{ element: e, files: [] }] : [])),

@@ -1,0 +1,66 @@
+/**
+ * Every time budget of Dialect's front ends, in one documented object. Budgets nest: an MCP call
+ * must end before the client gives up on it, so the evaluation deadline is derived from the
+ * client's timeout, and the wait for the index from that deadline (the rest of the deadline is the
+ * query's own share); the same holds for the REPL. Where two values must stay consistent, one is
+ * computed from the other here instead of being kept equal by hand. The language-server client's
+ * own defaults (request, initialize, readiness, liveness probe) stay with the client
+ * (`lsp/client.ts`); `test/timeouts.test.ts` checks that they nest inside these budgets. This
+ * module imports nothing, so the CLI's entry point can read it without loading the rest.
+ */
+const SECOND = 1_000;
+
+/** What common MCP clients wait for a tool call before giving up (theirs, not ours to change). */
+const MCP_CLIENT_REQUEST_MS = 60 * SECOND;
+/** Time left between the end of an evaluation and the client's timeout, for the answer to travel. */
+const MCP_ANSWER_MARGIN_MS = 10 * SECOND;
+const MCP_DEADLINE_MS = MCP_CLIENT_REQUEST_MS - MCP_ANSWER_MARGIN_MS;
+/** The share of an MCP deadline a query keeps for itself after waiting for the index. */
+const MCP_QUERY_SHARE_MS = 20 * SECOND;
+
+/** Deadline of one REPL evaluation (after the index is ready). Ctrl-C cancels sooner. */
+const REPL_DEADLINE_MS = 300 * SECOND;
+/** The share of a REPL deadline a query keeps for itself after waiting for the index. */
+const REPL_QUERY_SHARE_MS = 120 * SECOND;
+
+/** `dialect eval`'s default `--timeout`, which covers waiting for the index and the query. */
+const EVAL_TIMEOUT_MS = 120 * SECOND;
+
+/** The time budgets, grouped by front end. */
+export const TIMEOUTS = {
+  /** The MCP server (`mcp/`). */
+  mcp: {
+    /** What common clients wait for a tool call. */
+    clientRequestMs: MCP_CLIENT_REQUEST_MS,
+    /** Default deadline of one `ide_operation` evaluation: below the client's timeout. */
+    deadlineMs: MCP_DEADLINE_MS,
+    /** How long a query waits for indexing before it answers (with a note): within the deadline. */
+    readyWaitMs: MCP_DEADLINE_MS - MCP_QUERY_SHARE_MS,
+  },
+  /** The CLI (`cli/`). */
+  cli: {
+    /** Default deadline of one REPL evaluation. */
+    replDeadlineMs: REPL_DEADLINE_MS,
+    /** How long a REPL query waits for the index before it runs anyway: within the deadline. */
+    replReadyWaitMs: REPL_DEADLINE_MS - REPL_QUERY_SHARE_MS,
+    /** `dialect eval`'s default `--timeout`. */
+    evalTimeoutMs: EVAL_TIMEOUT_MS,
+    /** The part of `--timeout` kept for the query when `dialect eval` first waits for the index. */
+    evalQueryReserveMs: 5 * SECOND,
+    /** How long `tour` and `walkthrough render` wait for the servers to settle: as long as an eval. */
+    settleMs: EVAL_TIMEOUT_MS,
+    /** How long a tour's queries wait for the index. */
+    tourReadyWaitMs: 60 * SECOND,
+    /** Deadline of one tour step. */
+    tourStepDeadlineMs: 60 * SECOND,
+    /** Deadline of one outline a tour reads while choosing its steps. */
+    tourOutlineDeadlineMs: 20 * SECOND,
+    /** How long `walkthrough render` waits for the workspace session to open. */
+    walkthroughOpenMs: 10 * SECOND,
+  },
+  /** An `IdeSession` opened without a front end's budget (library use, tests). */
+  session: {
+    /** How long a query waits for indexing by default. */
+    readyWaitMs: 60 * SECOND,
+  },
+} as const;
