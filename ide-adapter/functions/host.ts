@@ -4,6 +4,7 @@
  */
 import { DialectError, type CallContext } from '../../dialect/index.js';
 import type { Completeness, IdeBackend } from '../backend.js';
+import { statusLine } from '../status.js';
 import type { Workspace } from '../workspace.js';
 
 export interface IdeHost {
@@ -34,11 +35,20 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
     shownWarnings.add(warning);
     ctx.note(warning);
   }
-  for (const note of completeness.notes ?? []) ctx.note(note);
-  if (completeness.pending.length > 0) ctx.note(`results may be incomplete — still indexing: ${completeness.pending.join('; ')}`);
-  const degraded = completeness.degraded ?? [];
-  if (degraded.length > 0) ctx.note(`results may be incomplete — ${degraded.join('; ')}`);
+  for (const note of completeness.notes) ctx.note(note);
+  const pending = completeness.servers.filter((s) => s.state !== 'ready');
+  if (pending.length > 0) {
+    const lines = pending.map((s) => `${s.displayName} not ready after ${completeness.waitedMs} ms: ${statusLine(s).slice(s.displayName.length + 2)}`);
+    ctx.note(`results may be incomplete — still indexing: ${lines.join('; ')}`);
+  }
+  const degraded = completeness.servers.filter((s) => s.state === 'ready' && s.health !== undefined);
+  if (degraded.length > 0) ctx.note(`results may be incomplete — ${degraded.map((s) => statusLine(s)).join('; ')}`);
   return completeness;
+}
+
+/** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */
+export function unloadedServers(completeness: Completeness): string[] {
+  return completeness.servers.filter((s) => s.health?.level === 'error').map((s) => `${s.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`);
 }
 
 /**
@@ -47,7 +57,7 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
  */
 export function workspaceNotLoaded(name: string, completeness: Completeness): DialectError {
   const trim = (text: string): string => text.trim().replace(/\.+$/, '');
-  const unloaded = (completeness.unloaded ?? []).map(trim);
+  const unloaded = unloadedServers(completeness).map(trim);
   // The one-time warnings usually say why (e.g. no working cargo); repeat them here, where it
   // matters, leaving out the ones that only restate the server's own message.
   const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers') && !unloaded.some((u) => u.includes(trim(w))));

@@ -7,7 +7,7 @@ import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
 import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
 import { uriToPath } from '../lsp/uris.js';
 import type { Workspace } from '../workspace.js';
-import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
+import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
@@ -226,7 +226,7 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   });
   // A server that could not load the workspace answers nothing: that is not "no such name".
   const missing = items.find((item, i) => typeof item === 'string' && found[i]?.unfiltered.length === 0);
-  if (typeof missing === 'string' && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(missing, completeness);
+  if (typeof missing === 'string' && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(missing, completeness);
   return { defs: found.flatMap((f) => f.definitions), unfiltered: found.flatMap((f) => f.unfiltered) };
 }
 

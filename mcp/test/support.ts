@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerInfo, TypeItem } from '../../ide-adapter/index.js';
+import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../../ide-adapter/index.js';
 import { IdeSession, Workspace } from '../../ide-adapter/index.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import { createMcpServer, type DialectMcpOptions, type DialectMcpServer } from '../index.js';
@@ -103,11 +103,17 @@ export class NullBackend implements IdeBackend {
   handles(): boolean {
     return false;
   }
-  waitUntilReady(): Promise<Completeness> {
-    return Promise.resolve({ complete: true, pending: [], warnings: [] });
+  start(): Promise<void> {
+    return Promise.resolve();
   }
-  servers(): ServerInfo[] {
+  waitUntilReady(): Promise<Completeness> {
+    return Promise.resolve({ complete: true, servers: [], waitedMs: 0, warnings: [], notes: [] });
+  }
+  servers(): ServerStatus[] {
     return [];
+  }
+  use(): () => void {
+    return () => undefined;
   }
   onStatus(): () => void {
     return () => undefined;
