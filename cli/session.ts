@@ -49,9 +49,6 @@ export class RequestTimings {
 /** How long a query inside the interpreter waits for the index by default. */
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
-/** Function categories that never talk to a language server. */
-const SERVERLESS_CATEGORIES = new Set(['language', 'selection', 'search', 'git']);
-
 /** Options of {@link CliSession.open}. */
 export interface CliSessionOptions {
   readonly workspaceRoot: string;
@@ -164,13 +161,9 @@ export class CliSession {
     return { ok: true, text: `${servers.map((s) => s.displayName).join(', ')} ready` };
   }
 
-  /** Whether evaluating this program asks a language server (and so should wait for the index). */
+  /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`). */
   needsServers(ast: Expr): boolean {
-    for (const name of calledFunctions(ast)) {
-      const fn = this.session.registry.lookup(name);
-      if (fn !== undefined && !SERVERLESS_CATEGORIES.has(fn.category ?? '')) return true;
-    }
-    return false;
+    return calledFunctions(ast).some((name) => this.session.registry.lookup(name)?.requires === 'index');
   }
 
   /**

@@ -23,7 +23,7 @@ function fake(mode: string, command = fakeServerScript): ServerDefinition {
 describe('the IdeBackend port (fake server)', () => {
   let root: string;
   const sessions: IdeSession[] = [];
-  const open = (definition: ServerDefinition, options: { eager?: boolean; backend?: IdeBackend } = {}): IdeSession => {
+  const open = (definition: ServerDefinition, options: { eager?: boolean; backend?: IdeBackend; readyTimeoutMs?: number } = {}): IdeSession => {
     const session = IdeSession.open({ workspaceRoot: root, definitions: [definition], trusted: true, restartDelayMs: 10, maxRestarts: 1, eager: false, ...options });
     sessions.push(session);
     return session;
@@ -97,6 +97,18 @@ describe('the IdeBackend port (fake server)', () => {
     const before = seen.length;
     await session.evaluate('documentSymbols("main.fake")', { deadlineMs: 30_000 });
     expect(seen).toHaveLength(before);
+  });
+
+  it('a function that requires the index gets the wait and its note from the declaration, once per program', async () => {
+    const session = open(fake('progress'), { readyTimeoutMs: 1 });
+    const outline = await session.evaluate('documentSymbols("main.fake")', { deadlineMs: 30_000 });
+    expect(outline.notes.filter((n) => n.startsWith('results may be incomplete — still indexing: fake not ready after'))).toHaveLength(1);
+    // findDefinitions needs the wait's result itself: it reuses the wait of its declaration.
+    const defs = await session.evaluate('findDefinitions("Widget")', { deadlineMs: 30_000 });
+    expect(defs.notes.filter((n) => n.includes('still indexing')).length).toBeLessThanOrEqual(1);
+    // Functions of the workspace only never wait for the servers.
+    const search = await session.evaluate('search(".", "Widget")', { deadlineMs: 30_000 });
+    expect(search.notes.filter((n) => n.includes('still indexing'))).toEqual([]);
   });
 
   it('a missing server reaches the outcome as server-not-found with a hint, not function-failed', async () => {
