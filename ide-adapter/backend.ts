@@ -74,6 +74,17 @@ export interface BackendSymbol {
   readonly precise: boolean;
 }
 
+/**
+ * What a hover says about a symbol, already in the common layout: the server's own layout
+ * (which block is the signature) and its `file://` links are the backend's business.
+ */
+export interface HoverInfo {
+  /** The declaration or type, as code (`pub fn validate_token(token: &str) -> bool`). */
+  readonly signature?: string;
+  /** The documentation, as Markdown; links into the workspace read `path:line:column`. */
+  readonly documentation?: string;
+}
+
 /** A document symbol with its place in the outline. */
 export interface OutlineSymbol extends BackendSymbol {
   readonly children: readonly OutlineSymbol[];
@@ -172,8 +183,8 @@ export interface IdeBackend {
    * at most `limit` of them; `total` counts them all.
    */
   references(path: string, position: Position, options?: ReferenceOptions): Promise<ReferenceList>;
-  /** Hover text at a position, as Markdown; undefined when the server has none. */
-  hover(path: string, position: Position, options?: BackendCallOptions): Promise<string | undefined>;
+  /** What the hover at a position says (signature and documentation); undefined when the server has none. */
+  hover(path: string, position: Position, options?: BackendCallOptions): Promise<HoverInfo | undefined>;
   /** Implementations of the interface/trait/abstract member at a position. */
   implementation(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]>;
   /** Call hierarchy items at a position; empty when the server has no call hierarchy. */

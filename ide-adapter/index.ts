@@ -9,6 +9,7 @@ export type {
   CallEdge,
   CallItem,
   Completeness,
+  HoverInfo,
   IdeBackend,
   OutlineSymbol,
   ReadyOptions,

@@ -40,6 +40,7 @@ import {
   type CallItem,
   type Completeness,
   type DiagnosticReport,
+  type HoverInfo,
   type IdeBackend,
   type OutlineSymbol,
   type ReferenceList,
@@ -52,6 +53,7 @@ import {
 } from './backend.js';
 import { asDialectError, fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
+import { hoverInfo, workspaceLinks } from './lsp/hover.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
@@ -176,7 +178,7 @@ export class LspBackend implements IdeBackend {
     return this.#request(ReferencesRequest.method, at(path, position), options, () => this.#references(path, position, options));
   }
 
-  hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<string | undefined> {
+  hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
     return this.#request(HoverRequest.method, at(path, position), options, () => this.#hover(path, position, options));
   }
 
@@ -370,12 +372,13 @@ export class LspBackend implements IdeBackend {
     return this.#positional(ImplementationRequest.method, path, position, {}, options);
   }
 
-  async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<string | undefined> {
+  async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
     const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
     if (hover === null || hover === undefined) return undefined;
-    return markdownOf(hover.contents);
+    const markdown = workspaceLinks(markdownOf(hover.contents), (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined));
+    return hoverInfo(markdown, server.definition.hoverSignature);
   }
 
   async #prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {

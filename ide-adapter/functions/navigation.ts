@@ -5,8 +5,6 @@
 import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
 import type { BackendSymbol, CallEdge, CallItem } from '../backend.js';
 import type { Location, Reference, SymbolDefinition, SymbolInfo } from '../model.js';
-import { uriToPath } from '../lsp/uris.js';
-import type { Workspace } from '../workspace.js';
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
@@ -143,7 +141,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const symbols = asList(args['symbol'] as SymbolDefinition | SymbolDefinition[]);
       const infos = await mapLimit(symbols, 4, async (s): Promise<SymbolInfo> => {
         const hover = await ctx.host.backend.hover(s.definedAt.path, s.definedAt.start, { signal: ctx.signal });
-        return { ...stripReference(s), ...splitHover(hover === undefined ? undefined : relativeLinks(hover, ctx.host.workspace)) };
+        return { ...stripReference(s), ...hover };
       });
       return Array.isArray(args['symbol']) ? infos : infos[0];
     },
@@ -305,28 +303,6 @@ async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location
       return exact ?? { name: loc.content.trim().slice(0, 80), kind: 'implementation', definedAt: loc };
     }),
   );
-}
-
-/** Rewrites `file://` links into the workspace (hover docs have them) as `path:line:column`. */
-function relativeLinks(markdown: string, workspace: Workspace): string {
-  return markdown.replace(/file:\/\/[^\s)#]+(?:#L?(\d+)(?:[,:](\d+))?[^\s)]*)?/g, (uri: string, line?: string, column?: string) => {
-    const abs = uriToPath(uri.replace(/#.*$/, ''));
-    if (abs === undefined || !workspace.contains(abs)) return uri;
-    return `${workspace.relative(abs)}${line !== undefined ? `:${line}${column !== undefined ? `:${column}` : ''}` : ''}`;
-  });
-}
-
-function splitHover(markdown: string | undefined): { signature?: string; documentation?: string } {
-  if (markdown === undefined || markdown.trim() === '') return {};
-  const code = /```[a-zA-Z0-9_-]*\n([\s\S]*?)```/g;
-  const blocks: string[] = [];
-  let m: RegExpExecArray | null;
-  let rest = markdown;
-  while ((m = code.exec(markdown)) !== null) blocks.push((m[1] ?? '').trim());
-  rest = markdown.replace(code, '').replace(/^\s*---\s*$/gm, '').trim();
-  // rust-analyzer shows the module path first, then the signature: keep the last code block.
-  const signature = blocks.length > 0 ? blocks[blocks.length - 1] : undefined;
-  return { ...(signature !== undefined ? { signature } : {}), ...(rest !== '' ? { documentation: rest } : {}) };
 }
 
 function asList<T>(value: T | T[]): T[] {
