@@ -204,6 +204,15 @@ export interface IdeBackend {
    * without a path, of every file the servers have reported on.
    */
   diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport>;
+  /**
+   * The module path of a file as its language's qualified names write it, outermost first; each
+   * step lists the names that stand for it (Rust: `['crate', 'mycrate']`, then `['net']` for
+   * `src/net.rs`; others: the folders and the file name).
+   */
+  modulePath(path: string): Promise<string[][]>;
+  /** Qualifiers of a file's language that name no module of their own (Rust's `self`, `super`). */
+  relativeQualifiers(path: string): readonly string[];
+
   /** Whether a file's language has a server. */
   handles(path: string): boolean;
 

@@ -54,6 +54,7 @@ import {
 import { asDialectError, fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { builtinServers } from './lsp/servers.js';
 import { hoverInfo, workspaceLinks } from './lsp/hover.js';
+import { fileModulePath } from './lsp/module-paths.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
@@ -241,6 +242,15 @@ export class LspBackend implements IdeBackend {
       if (isLspClientError(error) && !(error.code === 'request-cancelled' && options.signal?.aborted === true)) throw asDialectError(error);
       throw error;
     }
+  }
+
+  async modulePath(path: string): Promise<string[][]> {
+    const of = languageFor(this.#definitions, path)?.definition.modulePath ?? fileModulePath;
+    return (await of(path, (p) => this.workspace.lines(p))).map((segment) => [...segment]);
+  }
+
+  relativeQualifiers(path: string): readonly string[] {
+    return languageFor(this.#definitions, path)?.definition.relativeQualifiers ?? [];
   }
 
   handles(path: string): boolean {

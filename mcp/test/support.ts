@@ -103,6 +103,12 @@ export class NullBackend implements IdeBackend {
   handles(): boolean {
     return false;
   }
+  modulePath(): Promise<string[][]> {
+    return Promise.resolve([]);
+  }
+  relativeQualifiers(): readonly string[] {
+    return [];
+  }
   start(): Promise<void> {
     return Promise.resolve();
   }
