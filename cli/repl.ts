@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
 import { closest, EvalCode, parse, type Outcome, type ParseResult } from '../dialect/index.js';
-import { presentOutcome, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
+import { presentOutcome, statusLine, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
@@ -199,7 +199,7 @@ class Repl {
     this.#rl.close();
     this.#input?.close();
     const stopping = new LiveLine(this.#io.stderr);
-    if (this.#cli.backend.servers().length > 0) stopping.show(this.#s.dim(`stopping ${this.#cli.backend.servers().map((s) => s.name).join(', ')}…`));
+    if (this.#cli.backend.servers().length > 0) stopping.show(this.#s.dim(`stopping ${this.#cli.backend.servers().map((s) => s.displayName).join(', ')}…`));
     await this.#cli.shutdown();
     stopping.clear();
   }
@@ -434,7 +434,7 @@ class Repl {
         this.#out(s.dim(`${ready ? '✓' : '!'} waited ${formatDuration(waitedMs)} for the index${ready ? '' : ` — still ${this.#cli.progressText()}; answering anyway`}`));
         this.#settledAnnounced ||= ready;
       }
-      this.#cli.backend.record(this.#timing);
+      this.#cli.timings.record(this.#timing);
       const started = performance.now();
       const running = new LiveLine(this.#io.stdout);
       const hint = setTimeout(() => {
@@ -454,7 +454,7 @@ class Repl {
         this.#waitLine = undefined;
       }
       const elapsed = performance.now() - started;
-      const requests = this.#cli.backend.record(false);
+      const requests = this.#cli.timings.record(false);
       this.#present(outcome, signal.aborted, elapsed);
       if (outcome.kind === 'value') this.#last = { value: outcome.value };
       if (this.#timing) this.#out(this.#timingReport(elapsed, waitedMs, requests));
@@ -508,7 +508,7 @@ class Repl {
           [
             `workspace  ${s.cyan(this.#cli.root)}`,
             `trust      ${this.#cli.trusted ? 'trusted' : `untrusted (build scripts, proc macros and dialect.json servers are off; ${trustCommand(this.#cli.root)})`}`,
-            `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.name} (${x.state})`).join(', ')}`,
+            `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.displayName} (${x.state})`).join(', ')}`,
             `history    ${this.#history.file ?? 'off'}`,
           ].join('\n'),
         );
@@ -546,7 +546,7 @@ class Repl {
   #serversTable(): string {
     const servers = this.#cli.backend.servers();
     if (servers.length === 0) return this.#cli.started ? 'no language servers: this workspace has no language with a server' : 'the language servers are starting…';
-    const rows = servers.map((x) => [x.name, x.state, x.memoryBytes !== undefined ? formatBytes(x.memoryBytes) : '-', x.pid !== undefined ? String(x.pid) : '-', x.languages.join(', '), x.text]);
+    const rows = servers.map((x) => [x.displayName, x.state, x.memoryBytes !== undefined ? formatBytes(x.memoryBytes) : '-', x.pid !== undefined ? String(x.pid) : '-', x.languages.join(', '), statusLine(x, { memory: true })]);
     const header = ['server', 'state', 'memory', 'pid', 'languages', 'status'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
     const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');

@@ -5,25 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type Expr } from '../dialect/index.js';
-import {
-  configuredServers,
-  IdeSession,
-  LspBackend,
-  Workspace,
-  type BackendCallOptions,
-  type BackendSymbol,
-  type CallEdge,
-  type CallItem,
-  type Completeness,
-  type DiagnosticReport,
-  type TypeItem,
-  type Location,
-  type LspBackendOptions,
-  type OutlineSymbol,
-  type ReferenceList,
-  type ReferenceOptions,
-  type Position,
-} from '../ide-adapter/index.js';
+import { configuredServers, IdeSession, SETTLED_STATES, statusLine, Workspace, type BackendMiddleware, type IdeBackend, type LspBackendOptions } from '../ide-adapter/index.js';
 
 /** One request to the language servers, as `.timing on` shows it. */
 export interface RequestTiming {
@@ -34,86 +16,38 @@ export interface RequestTiming {
 }
 
 /**
- * The LSP backend with every request timed. Each backend call is one LSP request to one server
- * (plus, the first time a file is used, its `didOpen`), so this is the per-request timing.
+ * `.timing on`: middleware that times every backend request while recording. Each backend call
+ * is one request to one server (plus, the first time a file is used, its `didOpen`), so this is
+ * the per-request timing.
  */
-export class TimedLspBackend extends LspBackend {
+export class RequestTimings {
   #log: RequestTiming[] | undefined;
 
-  /** Starts collecting timings; returns what was collected since the previous call. */
+  /** Starts (or stops) collecting timings; returns what was collected since the previous call. */
   record(on: boolean): RequestTiming[] {
     const previous = this.#log ?? [];
     this.#log = on ? [] : undefined;
     return previous;
   }
 
-  async #time<T>(what: string, run: () => Promise<T>): Promise<T> {
+  /** The middleware to add to a backend (`backend.use(timings.middleware)`). */
+  readonly middleware: BackendMiddleware = async (request, next) => {
     const log = this.#log;
-    if (log === undefined) return run();
+    if (log === undefined) return next();
     const start = performance.now();
     let ok = false;
     try {
-      const result = await run();
+      const result = await next();
       ok = true;
       return result;
     } finally {
-      log.push({ what, ms: performance.now() - start, ok });
+      log.push({ what: request.target === '' ? request.method : `${request.method} ${request.target}`, ms: performance.now() - start, ok });
     }
-  }
-
-  override workspaceSymbols(query: string, options?: BackendCallOptions): Promise<BackendSymbol[]> {
-    return this.#time(`workspace/symbol ${JSON.stringify(query)}`, () => super.workspaceSymbols(query, options));
-  }
-  override documentSymbols(path: string, options?: BackendCallOptions): Promise<OutlineSymbol[]> {
-    return this.#time(`textDocument/documentSymbol ${path}`, () => super.documentSymbols(path, options));
-  }
-  override definition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]> {
-    return this.#time(`textDocument/definition ${at(path, position)}`, () => super.definition(path, position, options));
-  }
-  override references(path: string, position: Position, options?: ReferenceOptions): Promise<ReferenceList> {
-    return this.#time(`textDocument/references ${at(path, position)}`, () => super.references(path, position, options));
-  }
-  override hover(path: string, position: Position, options?: BackendCallOptions): Promise<string | undefined> {
-    return this.#time(`textDocument/hover ${at(path, position)}`, () => super.hover(path, position, options));
-  }
-  override implementation(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]> {
-    return this.#time(`textDocument/implementation ${at(path, position)}`, () => super.implementation(path, position, options));
-  }
-  override prepareCallHierarchy(path: string, position: Position, options?: BackendCallOptions): Promise<CallItem[]> {
-    return this.#time(`textDocument/prepareCallHierarchy ${at(path, position)}`, () => super.prepareCallHierarchy(path, position, options));
-  }
-  override incomingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]> {
-    return this.#time(`callHierarchy/incomingCalls ${item.symbol.name}`, () => super.incomingCalls(item, options));
-  }
-  override outgoingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]> {
-    return this.#time(`callHierarchy/outgoingCalls ${item.symbol.name}`, () => super.outgoingCalls(item, options));
-  }
-  override typeDefinition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]> {
-    return this.#time(`textDocument/typeDefinition ${at(path, position)}`, () => super.typeDefinition(path, position, options));
-  }
-  override prepareTypeHierarchy(path: string, position: Position, options?: BackendCallOptions): Promise<TypeItem[]> {
-    return this.#time(`textDocument/prepareTypeHierarchy ${at(path, position)}`, () => super.prepareTypeHierarchy(path, position, options));
-  }
-  override typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options?: BackendCallOptions): Promise<TypeItem[]> {
-    return this.#time(`typeHierarchy/${direction}types ${item.symbol.name}`, () => super.typeHierarchy(item, direction, options));
-  }
-  override diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport> {
-    return this.#time(`textDocument/diagnostic ${path ?? '(every analysed file)'}`, () => super.diagnostics(path, options));
-  }
-  override waitUntilReady(options?: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] }): Promise<Completeness> {
-    return this.#time('(waiting for the index)', () => super.waitUntilReady(options));
-  }
+  };
 }
 
-function at(path: string, p: Position): string {
-  return `${path}:${p.line}:${p.column}`;
-}
-
-/** Server states after which waiting longer changes nothing. */
-const SETTLED = new Set(['ready', 'unavailable', 'stopped']);
-
-/** Function categories that never talk to a language server. */
-const SERVERLESS_CATEGORIES = new Set(['language', 'selection', 'search', 'git']);
+/** How long a query inside the interpreter waits for the index by default. */
+const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
 /** How a CLI command opens its workspace session. */
 export interface CliSessionOptions {
@@ -131,32 +65,31 @@ export interface CliSessionOptions {
 /** An {@link IdeSession} plus what the command line shows about it. */
 export class CliSession {
   readonly session: IdeSession;
-  readonly backend: TimedLspBackend;
+  readonly backend: IdeBackend;
+  /** `.timing on`: every backend request, timed. */
+  readonly timings = new RequestTimings();
   readonly openedAt = performance.now();
   /** When every server had settled, in ms after opening. */
   settledAfterMs: number | undefined;
-  readonly #statusByServer = new Map<string, string>();
   readonly #listeners = new Set<() => void>();
   #started = false;
   readonly #eager: boolean;
   #shutdown: Promise<void> | undefined;
   readonly #unsubscribe: () => void;
+  readonly #removeTimings: () => void;
 
   private constructor(options: CliSessionOptions, workspace: Workspace, backendOptions: LspBackendOptions) {
     this.#eager = options.eager;
     this.trusted = backendOptions.trusted === true;
-    this.backend = new TimedLspBackend(workspace, backendOptions);
     this.session = IdeSession.open({
+      ...backendOptions,
       workspaceRoot: workspace.root,
-      backend: this.backend,
       eager: options.eager,
-      readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+      readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     });
-    this.#unsubscribe = this.backend.onStatus((text) => {
-      const colon = text.indexOf(': ');
-      this.#statusByServer.set(colon > 0 ? text.slice(0, colon) : text, text);
-      this.#changed();
-    });
+    this.backend = this.session.backend;
+    this.#removeTimings = this.backend.use(this.timings.middleware);
+    this.#unsubscribe = this.backend.onStatus(() => this.#changed());
     this.session.started.then(
       () => {
         this.#started = true;
@@ -197,7 +130,7 @@ export class CliSession {
 
   /** Whether the servers were started and every one is ready (or will never be: unavailable, stopped). */
   isSettled(): boolean {
-    return this.#started && this.backend.servers().every((s) => SETTLED.has(s.state));
+    return this.#started && this.backend.servers().every((s) => SETTLED_STATES.has(s.state));
   }
 
   /** Whether the servers have been started at all (a lazy session starts them on first use). */
@@ -211,9 +144,9 @@ export class CliSession {
     const servers = this.backend.servers();
     // A lazy session has "started" at once; its servers appear when the first query needs them.
     if (servers.length === 0 && !this.#eager) return 'starting the language servers…';
-    const busy = servers.filter((s) => !SETTLED.has(s.state));
+    const busy = servers.filter((s) => !SETTLED_STATES.has(s.state));
     if (busy.length === 0) return 'ready';
-    return busy.map((s) => this.#statusByServer.get(s.name) ?? s.text).join(' · ');
+    return busy.map((s) => statusLine(s)).join(' · ');
   }
 
   /** One line for when everything settled: `rust-analyzer ready after 7.4 s` or why a server is unavailable. */
@@ -221,20 +154,16 @@ export class CliSession {
     const servers = this.backend.servers();
     if (servers.length === 0) return { ok: true, text: 'no language server needed for this workspace (text search and files still work)' };
     const bad = servers.filter((s) => s.state !== 'ready');
-    if (bad.length > 0) return { ok: false, text: bad.map((s) => s.text).join(' · ') };
+    if (bad.length > 0) return { ok: false, text: bad.map((s) => statusLine(s, { memory: true })).join(' · ') };
     // A server that finished but reports itself degraded is usable, but never "ready".
-    const state = (s: (typeof servers)[number]): string => (s.degraded !== undefined ? `degraded (${s.degraded.split('\n')[0] ?? ''})` : 'ready');
-    if (servers.some((s) => s.degraded !== undefined)) return { ok: true, text: servers.map((s) => `${s.name} ${state(s)}`).join(', ') };
-    return { ok: true, text: `${servers.map((s) => s.name).join(', ')} ready` };
+    const state = (s: (typeof servers)[number]): string => (s.health !== undefined ? `degraded (${s.health.message.split('\n')[0] ?? ''})` : 'ready');
+    if (servers.some((s) => s.health !== undefined)) return { ok: true, text: servers.map((s) => `${s.displayName} ${state(s)}`).join(', ') };
+    return { ok: true, text: `${servers.map((s) => s.displayName).join(', ')} ready` };
   }
 
-  /** Whether evaluating this program asks a language server (and so should wait for the index). */
+  /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`). */
   needsServers(ast: Expr): boolean {
-    for (const name of calledFunctions(ast)) {
-      const fn = this.session.registry.lookup(name);
-      if (fn !== undefined && !SERVERLESS_CATEGORIES.has(fn.category ?? '')) return true;
-    }
-    return false;
+    return calledFunctions(ast).some((name) => this.session.registry.lookup(name)?.requires === 'index');
   }
 
   /**
@@ -257,6 +186,7 @@ export class CliSession {
   shutdown(timeoutMs = 10_000): Promise<void> {
     this.#shutdown ??= (async () => {
       this.#unsubscribe();
+      this.#removeTimings();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const limit = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, timeoutMs);

@@ -512,6 +512,7 @@ async function invoke<Host>(
   ev.running.add(running);
   let result: unknown;
   try {
+    await ev.registry.prepare(fn, args, ctx);
     result = await fn.implementation(args, ctx);
   } catch (error) {
     if (error instanceof DialectError) throw located(error, call.span, frames);

@@ -74,6 +74,18 @@ export interface CandidateSpec {
   readonly replacement?: Expr;
 }
 
+/**
+ * What a function needs from its host before it runs (like Langium's per-handler
+ * `requiredState`): `index` — the language servers' index (the host waits for it, bounded, and
+ * notes when answers may be incomplete); `workspace` — the workspace's files only (search, git);
+ * `none` — nothing outside the program (the language's own functions). Hosts act on it through
+ * {@link Registry.onRequires}; user interfaces read it to know whether a program needs servers.
+ */
+export type Requirement = 'index' | 'workspace' | 'none';
+
+/** Prepares what a function declares it needs (see {@link Requirement}); runs after its arguments are validated. */
+export type RequirementHandler<Host> = (requires: Requirement, args: Readonly<Record<string, unknown>>, ctx: CallContext<Host>) => Promise<void> | void;
+
 /** A function of the language. */
 export interface FunctionDefinition<Host = unknown> {
   readonly name: string;
@@ -87,6 +99,8 @@ export interface FunctionDefinition<Host = unknown> {
   readonly examples: readonly Example[];
   /** Groups functions in help output (e.g. "navigation", "search", "selection"). */
   readonly category?: string;
+  /** What it needs before it runs; default `none`. */
+  readonly requires?: Requirement;
   readonly implementation: (args: Readonly<Record<string, unknown>>, ctx: CallContext<Host>) => unknown;
 }
 
@@ -149,6 +163,22 @@ export class Registry<Host = unknown> {
   readonly #types = new Map<string, TypeDefinition>();
   readonly #conversions: RegisteredConversion<Host>[] = [];
   readonly #signatures = new WeakMap<object, string>();
+  #requirementHandler: RequirementHandler<Host> | undefined;
+
+  /**
+   * Sets the one handler that prepares what functions declare in `requires` (e.g. waits for the
+   * index); the interpreter calls it before every function that requires more than `none`.
+   */
+  onRequires(handler: RequirementHandler<Host>): this {
+    this.#requirementHandler = handler;
+    return this;
+  }
+
+  /** Prepares what `fn` requires (nothing without a handler or for `none`). */
+  async prepare(fn: FunctionDefinition<Host>, args: Readonly<Record<string, unknown>>, ctx: CallContext<Host>): Promise<void> {
+    const requires = fn.requires ?? 'none';
+    if (requires !== 'none') await this.#requirementHandler?.(requires, args, ctx);
+  }
 
   /** Registers a function. Duplicate names or aliases (case-insensitive) are an error. */
   registerFunction(definition: FunctionDefinition<Host>): this {

@@ -1,13 +1,20 @@
 /**
- * The IDE backend: the language intelligence the IDE functions ask for, shaped like LSP but in
- * Dialect's coordinates (workspace-relative paths, 1-based lines, 1-based code-point columns).
+ * The IDE backend port: the language intelligence the IDE functions ask for, shaped like LSP but
+ * in Dialect's coordinates (workspace-relative paths, 1-based lines, 1-based code-point columns),
+ * plus the lifecycle (start, readiness, shutdown), the servers' structured status, and a request
+ * hook (middleware) for whoever wants to observe or wrap every request.
  *
- * Two implementations fit it: `LspBackend` (language servers we spawn) and, later, the editor's
- * own LSP inside VS Code. The IDE functions only ever talk to this interface.
+ * `LspBackend` (language servers we spawn) implements it; a remote daemon or the editor's own LSP
+ * inside VS Code can implement it too, without touching the functions, the CLI or MCP. Errors
+ * that cross it are `DialectError`s with their own code and hint (e.g. `server-not-found`,
+ * `request-timeout`, `server-unresponsive`), so they reach the outcome as they are.
  */
 import { DialectError } from '../dialect/index.js';
 import type { Diagnostic, Location, Position } from './model.js';
+import type { ServerStatus } from './status.js';
 import type { Workspace } from './workspace.js';
+
+export type { ServerHealth, ServerProgress, ServerState, ServerStatus } from './status.js';
 
 /** Error codes of backend capabilities. */
 export const CapabilityCode = {
@@ -69,6 +76,17 @@ export interface BackendSymbol {
   readonly precise: boolean;
 }
 
+/**
+ * What a hover says about a symbol, already in the common layout: the server's own layout
+ * (which block is the signature) and its `file://` links are the backend's business.
+ */
+export interface HoverInfo {
+  /** The declaration or type, as code (`pub fn validate_token(token: &str) -> bool`). */
+  readonly signature?: string;
+  /** The documentation, as Markdown; links into the workspace read `path:line:column`. */
+  readonly documentation?: string;
+}
+
 /** A document symbol with its place in the outline. */
 export interface OutlineSymbol extends BackendSymbol {
   readonly children: readonly OutlineSymbol[];
@@ -108,37 +126,49 @@ export interface DiagnosticReport {
   readonly files: number;
 }
 
-/** Whether the answers are complete: a server that is still indexing may miss things. */
+/**
+ * How complete answers are: the result of waiting for the index (`IdeBackend.waitUntilReady`).
+ * The IDE functions turn it into notes; nothing here is display text except the warnings and
+ * notes, which are meant to be shown as they are.
+ */
 export interface Completeness {
   /** True when every server that was asked had finished indexing and none reports itself degraded. */
   readonly complete: boolean;
-  /** One line per server that was not ready, e.g. `rust-analyzer: indexing 45% (crates)`. */
-  readonly pending: readonly string[];
+  /** The status, when the wait ended, of every server the answer depends on. */
+  readonly servers: readonly ServerStatus[];
+  /** How long the wait took. */
+  readonly waitedMs: number;
   /** One-time warnings the user should see (e.g. the standard library could not be loaded). */
   readonly warnings: readonly string[];
-  /** One line per server that finished but reports itself degraded, e.g. `rust-analyzer: degraded (…)`. */
-  readonly degraded?: readonly string[];
-  /** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */
-  readonly unloaded?: readonly string[];
   /**
    * Notes every answer that used these servers carries, not just once (e.g. what an untrusted
    * workspace has turned off, and the command that trusts it).
    */
-  readonly notes?: readonly string[];
+  readonly notes: readonly string[];
 }
 
-/** The status of one language server, for `.servers` and progress displays. */
-export interface ServerInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly state: string;
-  readonly text: string;
-  readonly languages: readonly string[];
-  readonly memoryBytes?: number;
-  readonly pid?: number;
-  /** The server's report that it runs degraded (e.g. rust-analyzer's health message); answers are then incomplete. */
-  readonly degraded?: string;
+/** Options of {@link IdeBackend.waitUntilReady}. */
+export interface ReadyOptions extends BackendCallOptions {
+  /** The longest wait; a server not ready by then is reported as it is. */
+  readonly timeoutMs?: number;
+  /** Files the answer will read: the servers of their languages are started and waited for too. */
+  readonly paths?: readonly string[];
 }
+
+/** One request through the backend, as middleware sees it. */
+export interface BackendRequest {
+  /** What is asked, in the backend's words (an LSP method such as `textDocument/references`). */
+  readonly method: string;
+  /** What it is asked about: `src/model.rs:25:12`, a query, a symbol name; empty when nothing. */
+  readonly target: string;
+}
+
+/**
+ * Wraps every request of a backend (the way vscode-languageclient's middleware wraps each
+ * provider call): call `next()` to run it, observe or time it around that. Middleware runs
+ * outermost-first in the order it was added.
+ */
+export type BackendMiddleware = <T>(request: BackendRequest, next: () => Promise<T>) => Promise<T>;
 
 /** Language intelligence over one workspace. */
 export interface IdeBackend {
@@ -155,13 +185,15 @@ export interface IdeBackend {
    * at most `limit` of them; `total` counts them all.
    */
   references(path: string, position: Position, options?: ReferenceOptions): Promise<ReferenceList>;
-  /** Hover text at a position, as Markdown; undefined when the server has none. */
-  hover(path: string, position: Position, options?: BackendCallOptions): Promise<string | undefined>;
+  /** What the hover at a position says (signature and documentation); undefined when the server has none. */
+  hover(path: string, position: Position, options?: BackendCallOptions): Promise<HoverInfo | undefined>;
   /** Implementations of the interface/trait/abstract member at a position. */
   implementation(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]>;
   /** Call hierarchy items at a position; empty when the server has no call hierarchy. */
   prepareCallHierarchy(path: string, position: Position, options?: BackendCallOptions): Promise<CallItem[]>;
+  /** The callers of a call hierarchy item, with the places they call it. */
   incomingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]>;
+  /** What a call hierarchy item calls, with the places it calls them. */
   outgoingCalls(item: CallItem, options?: BackendCallOptions): Promise<CallEdge[]>;
   /** Where the type of the symbol at a position is defined. Throws `unsupported-by-server` when the server has no type definitions. */
   typeDefinition(path: string, position: Position, options?: BackendCallOptions): Promise<Location[]>;
@@ -174,14 +206,33 @@ export interface IdeBackend {
    * without a path, of every file the servers have reported on.
    */
   diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport>;
+  /**
+   * The module path of a file as its language's qualified names write it, outermost first; each
+   * step lists the names that stand for it (Rust: `['crate', 'mycrate']`, then `['net']` for
+   * `src/net.rs`; others: the folders and the file name).
+   */
+  modulePath(path: string): Promise<string[][]>;
+  /** Qualifiers of a file's language that name no module of their own (Rust's `self`, `super`). */
+  relativeQualifiers(path: string): readonly string[];
 
   /** Whether a file's language has a server. */
   handles(path: string): boolean;
+
+  /**
+   * Starts the servers the workspace needs, without waiting for indexing. Never throws for a
+   * server that cannot start: it shows as `unavailable` in {@link servers}. Calling it is
+   * optional (servers also start on first use) and idempotent.
+   */
+  start(): Promise<void>;
   /** Waits (up to `timeoutMs`) for the servers to finish indexing, and says how complete answers are. */
-  waitUntilReady(options?: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] }): Promise<Completeness>;
-  /** The servers and their state. */
-  servers(): ServerInfo[];
-  /** Subscribes to status lines (`rust-analyzer: indexing 45%`); returns an unsubscribe function. */
-  onStatus(listener: (text: string) => void): () => void;
+  waitUntilReady(options?: ReadyOptions): Promise<Completeness>;
+  /** Stops every server; later requests fail with `server-stopped`. */
   shutdown(): Promise<void>;
+
+  /** The status of every server of the workspace (needed, running, or failed to start). */
+  servers(): ServerStatus[];
+  /** Calls `listener` on every change of a server's status; returns the unsubscribe function. */
+  onStatus(listener: (status: ServerStatus) => void): () => void;
+  /** Adds middleware around every request (see {@link BackendMiddleware}); returns the function that removes it. */
+  use(middleware: BackendMiddleware): () => void;
 }

@@ -1,7 +1,26 @@
 /**
  * The IDE adapter: IDE functions for the Dialect language over real language servers.
  */
-export type { BackendCallOptions, BackendSymbol, CallEdge, CallItem, Completeness, IdeBackend, OutlineSymbol, ReferenceList, ReferenceOptions, ServerInfo } from './backend.js';
+export type {
+  BackendCallOptions,
+  BackendMiddleware,
+  BackendRequest,
+  BackendSymbol,
+  CallEdge,
+  CallItem,
+  Completeness,
+  HoverInfo,
+  IdeBackend,
+  OutlineSymbol,
+  ReadyOptions,
+  ReferenceList,
+  ReferenceOptions,
+  ServerHealth,
+  ServerProgress,
+  ServerState,
+  ServerStatus,
+} from './backend.js';
+export { isIncomplete, SETTLED_STATES, statusLine } from './status.js';
 export { CapabilityCode, unsupportedByServer, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
 export { TIMEOUTS } from './timeouts.js';

@@ -41,15 +41,21 @@ import {
   type CallItem,
   type Completeness,
   type DiagnosticReport,
+  type HoverInfo,
   type IdeBackend,
   type OutlineSymbol,
   type ReferenceList,
   type ReferenceOptions,
-  type ServerInfo,
+  type BackendMiddleware,
+  type BackendRequest,
+  type ReadyOptions,
+  type ServerStatus,
   type TypeItem,
 } from './backend.js';
-import { fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
+import { asDialectError, fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
 import { withBuiltinServers } from './lsp/servers.js';
+import { hoverInfo, workspaceLinks } from './lsp/hover.js';
+import { fileModulePath } from './lsp/module-paths.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
@@ -102,6 +108,9 @@ interface HierarchyItem {
  */
 const PUBLISH_WAIT_MS = 10_000;
 
+/** How long `waitUntilReady` waits when the caller gives no timeout. */
+const DEFAULT_READY_TIMEOUT_MS = 60_000;
+
 /** Diagnostic pulls in flight at once per server when covering every analysed file. */
 const PULL_CONCURRENCY = 8;
 
@@ -129,6 +138,7 @@ export class LspBackend implements IdeBackend {
   readonly pool: ServerPool;
   readonly #definitions: readonly ServerDefinition[];
   readonly #outlines = new WeakMap<OpenDocument, Promise<OutlineSymbol[]>>();
+  #middleware: readonly BackendMiddleware[] = [];
 
   constructor(
     readonly workspace: Workspace,
@@ -147,16 +157,107 @@ export class LspBackend implements IdeBackend {
   readonly #trusted: boolean;
   readonly #skipped: readonly string[];
 
-  /** Starts the servers the workspace needs (in the background; failures show in `servers()`). */
   async start(): Promise<void> {
     await this.pool.start();
+  }
+
+  // The port: every request goes through the middleware and leaves as a DialectError (see #request).
+
+  workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
+    return this.#request(WorkspaceSymbolRequest.method, JSON.stringify(query), options, () => this.#workspaceSymbols(query, options));
+  }
+
+  documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
+    return this.#request(DocumentSymbolRequest.method, path, options, () => this.#documentSymbols(path, options));
+  }
+
+  definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    return this.#request(DefinitionRequest.method, at(path, position), options, () => this.#definition(path, position, options));
+  }
+
+  references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
+    return this.#request(ReferencesRequest.method, at(path, position), options, () => this.#references(path, position, options));
+  }
+
+  hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
+    return this.#request(HoverRequest.method, at(path, position), options, () => this.#hover(path, position, options));
+  }
+
+  implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    return this.#request(ImplementationRequest.method, at(path, position), options, () => this.#implementation(path, position, options));
+  }
+
+  prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {
+    return this.#request(CallHierarchyPrepareRequest.method, at(path, position), options, () => this.#prepareCallHierarchy(path, position, options));
+  }
+
+  incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
+    return this.#request(CallHierarchyIncomingCallsRequest.method, item.symbol.name, options, () => this.#incomingCalls(item, options));
+  }
+
+  outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
+    return this.#request(CallHierarchyOutgoingCallsRequest.method, item.symbol.name, options, () => this.#outgoingCalls(item, options));
+  }
+
+  typeDefinition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    return this.#request(TypeDefinitionRequest.method, at(path, position), options, () => this.#typeDefinition(path, position, options));
+  }
+
+  prepareTypeHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<TypeItem[]> {
+    return this.#request(TypeHierarchyPrepareRequest.method, at(path, position), options, () => this.#prepareTypeHierarchy(path, position, options));
+  }
+
+  typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options: BackendCallOptions = {}): Promise<TypeItem[]> {
+    const method = direction === 'super' ? TypeHierarchySupertypesRequest.method : TypeHierarchySubtypesRequest.method;
+    return this.#request(method, item.symbol.name, options, () => this.#typeHierarchy(item, direction, options));
+  }
+
+  diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
+    return this.#request(DocumentDiagnosticRequest.method, path ?? '(every analysed file)', options, () => this.#diagnostics(path, options));
+  }
+
+  waitUntilReady(options: ReadyOptions = {}): Promise<Completeness> {
+    return this.#request(WAIT_FOR_INDEX, '', options, () => this.#waitUntilReady(options));
+  }
+
+  use(middleware: BackendMiddleware): () => void {
+    // A copy per change: a request in flight keeps the chain it started with.
+    this.#middleware = [...this.#middleware, middleware];
+    return () => {
+      this.#middleware = this.#middleware.filter((m) => m !== middleware);
+    };
+  }
+
+  /**
+   * Runs one request of the port through the middleware (outermost first), and turns the client
+   * layer's errors into `DialectError`s with their own code and hint — the one place they cross
+   * the port. A cancellation stays as it is: the interpreter reports the abort's own reason.
+   */
+  async #request<T>(method: string, target: string, options: BackendCallOptions, run: () => Promise<T>): Promise<T> {
+    const request: BackendRequest = { method, target };
+    const chain = this.#middleware.reduceRight<() => Promise<T>>((next, middleware) => () => middleware(request, next), run);
+    try {
+      return await chain();
+    } catch (error) {
+      if (isLspClientError(error) && !(error.code === 'request-cancelled' && options.signal?.aborted === true)) throw asDialectError(error);
+      throw error;
+    }
+  }
+
+  async modulePath(path: string): Promise<string[][]> {
+    const of = languageFor(this.#definitions, path)?.definition.modulePath ?? fileModulePath;
+    return (await of(path, (p) => this.workspace.lines(p))).map((segment) => [...segment]);
+  }
+
+  relativeQualifiers(path: string): readonly string[] {
+    return languageFor(this.#definitions, path)?.definition.relativeQualifiers ?? [];
   }
 
   handles(path: string): boolean {
     return languageFor(this.#definitions, path) !== undefined;
   }
 
-  async workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
+  async #workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
     const servers = await this.#detectedServers();
     const files: FileLines = new Map();
     const perServer = await Promise.all(
@@ -183,7 +284,7 @@ export class LspBackend implements IdeBackend {
     return perServer.flat();
   }
 
-  async documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
+  async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
     const { server, abs, doc } = await this.#open(path, options);
     // An outline depends only on the document's text: reuse it until the document changes (a
     // changed file is a new OpenDocument). Symbol lookups ask for the same outlines again and again.
@@ -232,11 +333,11 @@ export class LspBackend implements IdeBackend {
     });
   }
 
-  async definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+  async #definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
     return this.#positional(DefinitionRequest.method, path, position, {}, options);
   }
 
-  async references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
+  async #references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
     const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), context: { includeDeclaration: options.includeDeclaration === true } };
@@ -277,19 +378,20 @@ export class LspBackend implements IdeBackend {
     return { locations: converted.filter((l): l is Location => l !== undefined), total: unique.length };
   }
 
-  async implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+  async #implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
     return this.#positional(ImplementationRequest.method, path, position, {}, options);
   }
 
-  async hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<string | undefined> {
+  async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
     const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
     if (hover === null || hover === undefined) return undefined;
-    return markdownOf(hover.contents);
+    const markdown = workspaceLinks(markdownOf(hover.contents), (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined));
+    return hoverInfo(markdown, server.definition.hoverSignature);
   }
 
-  async prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {
+  async #prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {
     const { server, abs } = await this.#open(path, options);
     if (server.capabilities.callHierarchyProvider === undefined || server.capabilities.callHierarchyProvider === false) return [];
     const lines = await server.lines(abs);
@@ -302,26 +404,26 @@ export class LspBackend implements IdeBackend {
     return out;
   }
 
-  async incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
+  async #incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server, item: lspItem } = item.handle as CallHandle;
     const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, options), []);
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
   }
 
-  async outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
+  async #outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server, item: lspItem } = item.handle as CallHandle;
     const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, options), []);
     // Outgoing call ranges are in the *caller's* file.
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
   }
 
-  async typeDefinition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+  async #typeDefinition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
     const { server } = await this.#open(path, options);
     if (!offers(server.capabilities.typeDefinitionProvider)) throw unsupportedByServer(server.definition.displayName, 'type definition', path);
     return this.#positional(TypeDefinitionRequest.method, path, position, {}, options);
   }
 
-  async prepareTypeHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<TypeItem[]> {
+  async #prepareTypeHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<TypeItem[]> {
     const { server, abs } = await this.#open(path, options);
     if (!offers(server.capabilities.typeHierarchyProvider)) throw unsupportedByServer(server.definition.displayName, 'type hierarchy', path);
     const lines = await server.lines(abs);
@@ -329,13 +431,13 @@ export class LspBackend implements IdeBackend {
     return this.#typeItems(server, items ?? []);
   }
 
-  async typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options: BackendCallOptions = {}): Promise<TypeItem[]> {
+  async #typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options: BackendCallOptions = {}): Promise<TypeItem[]> {
     const { server, item: lspItem } = item.handle as TypeHandle;
     const type = direction === 'super' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
     return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, options), null)) ?? []);
   }
 
-  async diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
+  async #diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
     const files: FileLines = new Map();
     if (path !== undefined) {
       const { server, doc } = await this.#open(path, options);
@@ -412,12 +514,13 @@ export class LspBackend implements IdeBackend {
     return out;
   }
 
-  async waitUntilReady(options: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] } = {}): Promise<Completeness> {
+  async #waitUntilReady(options: ReadyOptions): Promise<Completeness> {
+    const started = Date.now();
     const detected = await this.pool.detect();
     const servers = await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
-    const reports = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 60_000 })));
+    const statuses = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS })));
     const none =
       detected.length === 0 && all.length === 0
         ? [
@@ -425,45 +528,34 @@ export class LspBackend implements IdeBackend {
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];
-    const unhealthy = all.filter((s, i) => reports[i]?.health !== undefined);
+    const listing = this.pool.servers();
     // A server the workspace needs but that could not start (not installed, refused) says why.
-    const unavailable = this.pool
-      .servers()
-      .filter((s) => s.detected && s.state === 'unavailable' && s.error !== undefined)
-      .map((s) => `${s.displayName} is unavailable, so its files get text search only: ${s.error ?? ''}`);
+    const unavailable = listing
+      .filter((s) => this.pool.isDetected(s.id) && s.state === 'unavailable' && s.detail !== undefined)
+      .map((s) => `${s.displayName} is unavailable, so its files get text search only: ${s.detail ?? ''}`);
     const note = this.#trusted
       ? undefined
       : untrustedNote({
           root: this.workspace.root,
           // A rust-analyzer that could not start has its own warning; the limits apply to a running one.
-          rust: detected.some((d) => d.definition.id === 'rust-analyzer') && this.pool.servers().some((s) => s.id === 'rust-analyzer' && s.state !== 'unavailable'),
+          rust: detected.some((d) => d.definition.id === 'rust-analyzer') && listing.some((s) => s.id === 'rust-analyzer' && s.state !== 'unavailable'),
           skippedServers: this.#skipped,
         });
     return {
-      complete: reports.every((r) => r.ready && r.health === undefined),
-      pending: reports.filter((r) => !r.ready).map((r) => r.summary),
+      complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
+      servers: statuses,
+      waitedMs: Date.now() - started,
       warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
-      degraded: unhealthy.map((s) => s.status.text),
-      unloaded: unhealthy.filter((s) => s.health?.level === 'error').map((s) => `${s.definition.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`),
       notes: note !== undefined ? [note] : [],
     };
   }
 
-  servers(): ServerInfo[] {
-    return this.pool.servers().map((s) => ({
-      id: s.id,
-      name: s.displayName,
-      state: s.state,
-      text: s.text,
-      languages: this.#definitions.find((d) => d.id === s.id)?.languages.map((l) => l.languageId) ?? [],
-      ...(s.memoryBytes !== undefined ? { memoryBytes: s.memoryBytes } : {}),
-      ...(s.pid !== undefined ? { pid: s.pid } : {}),
-      ...(s.health !== undefined ? { degraded: s.health.message } : {}),
-    }));
+  servers(): ServerStatus[] {
+    return this.pool.servers();
   }
 
-  onStatus(listener: (text: string) => void): () => void {
-    const d = this.pool.onStatus((s) => listener(s.text));
+  onStatus(listener: (status: ServerStatus) => void): () => void {
+    const d = this.pool.onStatus(listener);
     return () => d.dispose();
   }
 
@@ -586,6 +678,14 @@ export class LspBackend implements IdeBackend {
   #language(path: string): string {
     return languageFor(this.#definitions, path)?.languageId ?? 'unknown';
   }
+}
+
+/** The method name middleware sees while a caller waits for the index. */
+const WAIT_FOR_INDEX = '(waiting for the index)';
+
+/** `src/a.rs:3:7`: a request's target for middleware. */
+function at(path: string, p: Position): string {
+  return `${path}:${p.line}:${p.column}`;
 }
 
 /** Whether a server capability is offered (`true` or an options object). */

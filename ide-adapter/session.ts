@@ -77,10 +77,8 @@ export class IdeSession {
     this.registry = createIdeRegistry();
     this.interpreter = new Interpreter(this.registry);
     this.host = { backend, workspace: this.workspace, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs, shownWarnings: new Set() };
-    this.started =
-      options.eager !== false && backend instanceof LspBackend
-        ? backend.start().catch(() => undefined) // failures are reported through servers() and on use
-        : Promise.resolve();
+    // Start failures are reported through servers() and on use, never thrown here.
+    this.started = options.eager !== false ? backend.start().catch(() => undefined) : Promise.resolve();
   }
 
   /** Opens a session on a workspace folder; servers start in the background. */

@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { outcomeToJson, truncate, type Outcome } from '../dialect/index.js';
-import { presentOutcome, type IdeSession, type ServerInfo } from '../ide-adapter/index.js';
+import { isIncomplete, presentOutcome, statusLine, type IdeSession } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
@@ -40,6 +40,7 @@ export const indexingSchema = z
     complete: z.boolean().describe('true when no language server was still starting or indexing, or reported itself degraded; otherwise results may be incomplete'),
     pending: z.array(z.string()).describe('one status line per server that was still busy or degraded, e.g. "rust-analyzer: indexing 45% (Indexing 12/40)"'),
     servers: z.array(z.string()).describe('the status line of every language server of the workspace'),
+    stillIndexing: z.boolean().describe('true while a server is still starting or indexing (ask again shortly); false when nothing is pending or the only incomplete servers report themselves degraded'),
   })
   .describe('whether the language servers had finished indexing');
 
@@ -58,9 +59,9 @@ export const ideOperationOutputSchema = z.object({
   notes: z.array(z.string()).describe('things to know about the result, e.g. that a server was still indexing'),
 });
 
-/** The structured content of an `ide_operation` result (the type of its schema). */
+/** The structured content of an `ide_operation` answer. */
 export type IdeOperationResult = z.infer<typeof ideOperationOutputSchema>;
-/** Whether the language servers had finished indexing (the type of its schema). */
+/** What the language servers were doing, as MCP answers carry it (derived from `ServerStatus` by {@link indexingState}). */
 export type IndexingState = z.infer<typeof indexingSchema>;
 
 /** The input of `ide_operation`: one program of at most `maxProgramLength` characters, with errors that teach. */
@@ -94,24 +95,23 @@ export function watchStartup(session: IdeSession): void {
   void session.started.then(() => startedSessions.add(session));
 }
 
-/** The servers' state right now. Before the session's servers have started, nothing is complete. */
+/** The servers' state right now, as MCP answers carry it (`IndexingState`: the wire form). Before the session's servers have started, nothing is complete. */
 export function indexingState(session: IdeSession): IndexingState {
   const servers = session.backend.servers();
   // A degraded server (e.g. rust-analyzer could not load part of the workspace) is not "ready".
-  const busy = servers.filter((s) => s.state === 'starting' || s.state === 'indexing' || s.state === 'idle' || s.degraded !== undefined);
-  // The pool appends the memory use (", 633 MB"): not something an agent needs to read.
-  const line = (s: ServerInfo): string => s.text.replace(/, \d+ MB$/, '');
+  const busy = servers.filter(isIncomplete);
+  const lines = servers.map((s) => statusLine(s));
   if (!startedSessions.has(session) && busy.length === 0) {
-    return { complete: false, pending: ['language servers: starting'], servers: servers.map(line) };
+    return { complete: false, pending: ['language servers: starting'], servers: lines, stillIndexing: true };
   }
-  return { complete: busy.length === 0, pending: busy.map(line), servers: servers.map(line) };
+  return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state !== 'ready') };
 }
 
 /** One line for the end of every answer. */
 export function indexingLine(state: IndexingState): string {
   if (state.servers.length === 0) return '[language servers: none for this workspace]';
   if (state.complete) return `[language servers ready: ${state.servers.join('; ')}]`;
-  if (state.pending.every((p) => / degraded \(/.test(p))) return `[results may be incomplete: ${state.pending.join('; ')}]`;
+  if (!state.stillIndexing) return `[results may be incomplete: ${state.pending.join('; ')}]`;
   return `[still indexing, results may be incomplete — ask again shortly: ${state.pending.join('; ')}]`;
 }
 
@@ -168,7 +168,7 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
   if (progress.enabled) {
     const state = indexingState(session);
     progress.report(`evaluating ${abbreviate(program)}${state.complete ? '' : ` — waiting for ${state.pending.join('; ')}`}`);
-    unsubscribe = session.backend.onStatus((text) => progress.report(text));
+    unsubscribe = session.backend.onStatus((status) => progress.report(statusLine(status)));
   }
   let outcome: Outcome;
   try {

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { IdeSession, TIMEOUTS } from '../ide-adapter/index.js';
+import { IdeSession, statusLine, TIMEOUTS } from '../ide-adapter/index.js';
 import { createMcpServer, type DialectMcpOptions } from './server.js';
 
 /** How the MCP server runs over stdio. */
@@ -57,12 +57,12 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
   const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
   // Server state changes (starting → indexing → ready, crashes) go to the log; not every percent.
   const lastState = new Map<string, string>();
-  const statusLog = session.backend.onStatus((text) => {
-    const m = /^(.*?): (\S+)/.exec(text);
-    const [name, state] = m === null ? [text, text] : [m[1] ?? text, m[2] ?? text];
-    if (lastState.get(name) === state) return;
-    lastState.set(name, state);
-    log(text);
+  const statusLog = session.backend.onStatus((status) => {
+    // A degraded server is ready but incomplete: that is a change worth a line too.
+    const state = status.health !== undefined ? 'degraded' : status.state;
+    if (lastState.get(status.id) === state) return;
+    lastState.set(status.id, state);
+    log(statusLine(status));
   });
   const onRejection = (reason: unknown): void => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
   process.on('unhandledRejection', onRejection);

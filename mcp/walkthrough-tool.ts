@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
+import { statusLine } from '../ide-adapter/index.js';
 import { environmentFor, renderWalkthrough, WalkthroughError, WalkthroughErrorCode, type WalkthroughJson, type WalkthroughLimits } from '../walkthrough/index.js';
 import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
 import { progressReporter, type ToolExtra } from './progress.js';
@@ -101,7 +102,7 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     const root = await folderFromUri(baseUri, ctx.sessions.workspaceRoot);
     const session = await ctx.sessions.sessionFor(root);
     progress.report(`resolving the walkthrough's locations in ${root}`);
-    if (progress.enabled) unsubscribe = session.backend.onStatus((text) => progress.report(text));
+    if (progress.enabled) unsubscribe = session.backend.onStatus((status) => progress.report(statusLine(status)));
     // Each location gets the ide_operation deadline: one slow query becomes one unresolved comment.
     const env = environmentFor({ workspace: session.workspace, evaluate: (program, options) => session.evaluate(program, { ...options, deadlineMs: ctx.deadlineMs }) });
     const rendered = await renderWalkthrough(content, env, { signal, limits: ctx.limits });

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { DialectError, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
 import { DIAGNOSTIC_SEVERITIES, isDiagnostic, type Diagnostic, type DiagnosticSeverity } from '../model.js';
-import { awaitIndex, type IdeHost } from './host.js';
+import type { IdeHost } from './host.js';
 
 /** Error codes of `diagnostics`. */
 export const DiagnosticsCode = {
@@ -45,6 +45,7 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
     description:
       'Errors and warnings from the language servers (type errors, unresolved names, unused code): of a file, of the files under a folder, or of every file the servers have analysed. Each is a location with severity, message, code and source.',
     category: 'diagnostics',
+    requires: 'index',
     parameters: [
       { name: 'path', type: 'string', optional: true, description: 'a file, or a folder; omitted: every file the servers have reported on', aliases: ['file', 'in'] },
       {
@@ -75,7 +76,6 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
           hint: 'diagnostics works on files of the workspace languages; diagnostics() lists every file reported on',
         });
       }
-      await awaitIndex(ctx, path !== undefined && !isFolder ? [path] : undefined);
       const report = await backend.diagnostics(isFolder ? undefined : path, { signal: ctx.signal });
       const inFolder = (p: string): boolean => !isFolder || path === '.' || p === path || p.startsWith(`${path}/`);
       if (!report.complete) {

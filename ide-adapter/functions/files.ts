@@ -86,6 +86,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     description:
       'Searches a file, or every file under a folder (respecting .gitignore), for a regular expression (JavaScript syntax), one result per match with the line it is on. Use a backtick string to write backslashes as they are: `fn\\s+login`.',
     category: 'search',
+    requires: 'workspace',
     parameters: [
       { name: 'path', type: 'string', description: 'a file or folder of the workspace ("." for all)', aliases: ['in', 'dir', 'file'] },
       { name: 'regex', type: 'string', description: 'the pattern', aliases: ['pattern', 'query'] },
@@ -111,6 +112,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     aliases: ['files', 'glob'],
     description: 'Workspace files whose path matches a glob (`**/*.rs`, `src/**/model*`); a pattern without `/` matches file names anywhere. Respects .gitignore.',
     category: 'search',
+    requires: 'workspace',
     parameters: [
       { name: 'glob', type: 'string', description: 'the pattern', aliases: ['pattern', 'name'] },
       { name: 'path', type: 'string', optional: true, default: '.', description: 'only under this folder' },
@@ -133,6 +135,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     description:
       'Lines of a workspace file as a location whose `text` holds them: lines(path, start, end) (1-based, inclusive), or the code of a symbol or location: lines(findDefinition("User")) gives the whole declaration. A string that is no file of the workspace is looked up as a symbol name: lines("Searcher::search_path").',
     category: 'search',
+    requires: 'workspace',
     parameters: [
       { name: 'path', type: 'string | symbol | location', description: 'a workspace file, or a symbol (or its name) or location to show', aliases: ['file', 'of'] },
       { name: 'start', type: 'number', optional: true, description: 'first line (from 1); required with a path', aliases: ['from'] },
@@ -188,6 +191,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     description:
       'Changed files and hunks from git: a range "A..B" compares commits; a single revision (default HEAD) compares it with the working tree, including staged and unstaged changes unless excluded.',
     category: 'git',
+    requires: 'workspace',
     parameters: [
       { name: 'range', type: 'string', optional: true, description: 'e.g. "HEAD~2..HEAD", "main", or omitted for uncommitted changes' },
       { name: 'excludeUnstaged', type: 'boolean', optional: true, description: 'leave out changes not yet staged' },

@@ -2,8 +2,10 @@
  * What the IDE functions receive as the interpreter's host: the backend, the workspace, and the
  * session-wide bookkeeping (warnings already shown, how long to wait for indexing).
  */
-import { DialectError, type CallContext } from '../../dialect/index.js';
+import { DialectError, type CallContext, type RequirementHandler } from '../../dialect/index.js';
 import type { Completeness, IdeBackend } from '../backend.js';
+import { isLocation, isSymbolDefinition } from '../model.js';
+import { statusLine } from '../status.js';
 import type { Workspace } from '../workspace.js';
 
 /** What the IDE functions get from their embedding: the backend, the workspace and how long to wait for the index. */
@@ -23,23 +25,76 @@ export const IndexCode = {
 } as const;
 
 /**
+ * The host's side of `requires` (registered with `Registry.onRequires`): a function that requires
+ * the index waits for the servers of the workspace and of the files its arguments name.
+ */
+export const prepareRequirement: RequirementHandler<IdeHost> = async (requires, args, ctx) => {
+  if (requires === 'index') await awaitIndex(ctx, filesNamedBy(args, ctx.host.backend));
+};
+
+/**
+ * The files a call's arguments name, whose servers it will ask: where symbols and locations are,
+ * and strings that are files of a language with a server (a `path:` or `file:` argument).
+ */
+function filesNamedBy(args: Readonly<Record<string, unknown>>, backend: IdeBackend): string[] {
+  const paths = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isSymbolDefinition(value)) paths.add(value.definedAt.path);
+    else if (isLocation(value)) paths.add(value.path);
+    else if (typeof value === 'string' && backend.handles(value)) paths.add(value);
+  };
+  Object.values(args).forEach(visit);
+  return [...paths];
+}
+
+/** The wait of one evaluation (by its signal), and the files it covered. */
+interface IndexWait {
+  readonly paths: ReadonlySet<string>;
+  readonly completeness: Promise<Completeness>;
+}
+
+/** Per evaluation, the last wait for the index: a later call of the same program that needs no other files reuses it. */
+const waits = new WeakMap<AbortSignal, IndexWait>();
+
+/**
  * Waits for the servers a query needs to finish indexing (bounded), and notes on the outcome
  * when answers may be incomplete (still indexing, or a server reports itself degraded), so that
- * an empty answer never looks like "no such symbol". Returns what it learned.
+ * an empty answer never looks like "no such symbol". Returns what it learned. Within one
+ * evaluation the index is waited for once (again only for files not covered yet), so a function
+ * that declares `requires: 'index'` and also needs the result gets the same wait.
  */
-export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths?: readonly string[]): Promise<Completeness> {
+export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths: readonly string[] = []): Promise<Completeness> {
+  const previous = waits.get(ctx.signal);
+  if (previous !== undefined && paths.every((p) => previous.paths.has(p))) return previous.completeness;
+  const covered = new Set([...(previous?.paths ?? []), ...paths]);
+  const completeness = waitAndNote(ctx, [...covered]);
+  waits.set(ctx.signal, { paths: covered, completeness });
+  return completeness;
+}
+
+async function waitAndNote(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths: readonly string[]): Promise<Completeness> {
   const { backend, readyTimeoutMs, shownWarnings } = ctx.host;
-  const completeness = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs, ...(paths !== undefined ? { paths } : {}) });
+  const completeness = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs, ...(paths.length > 0 ? { paths } : {}) });
   for (const warning of completeness.warnings) {
     if (shownWarnings.has(warning)) continue;
     shownWarnings.add(warning);
     ctx.note(warning);
   }
-  for (const note of completeness.notes ?? []) ctx.note(note);
-  if (completeness.pending.length > 0) ctx.note(`results may be incomplete — still indexing: ${completeness.pending.join('; ')}`);
-  const degraded = completeness.degraded ?? [];
-  if (degraded.length > 0) ctx.note(`results may be incomplete — ${degraded.join('; ')}`);
+  for (const note of completeness.notes) ctx.note(note);
+  const pending = completeness.servers.filter((s) => s.state !== 'ready');
+  if (pending.length > 0) {
+    const lines = pending.map((s) => `${s.displayName} not ready after ${completeness.waitedMs} ms: ${statusLine(s).slice(s.displayName.length + 2)}`);
+    ctx.note(`results may be incomplete — still indexing: ${lines.join('; ')}`);
+  }
+  const degraded = completeness.servers.filter((s) => s.state === 'ready' && s.health !== undefined);
+  if (degraded.length > 0) ctx.note(`results may be incomplete — ${degraded.map((s) => statusLine(s)).join('; ')}`);
   return completeness;
+}
+
+/** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */
+export function unloadedServers(completeness: Completeness): string[] {
+  return completeness.servers.filter((s) => s.health?.level === 'error').map((s) => `${s.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`);
 }
 
 /**
@@ -48,7 +103,7 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
  */
 export function workspaceNotLoaded(name: string, completeness: Completeness): DialectError {
   const trim = (text: string): string => text.trim().replace(/\.+$/, '');
-  const unloaded = (completeness.unloaded ?? []).map(trim);
+  const unloaded = unloadedServers(completeness).map(trim);
   // The one-time warnings usually say why (e.g. no working cargo); repeat them here, where it
   // matters, leaving out the ones that only restate the server's own message.
   const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers') && !unloaded.some((u) => u.includes(trim(w))));

@@ -4,7 +4,7 @@
  */
 import { createRegistry, type Registry } from '../../dialect/index.js';
 import { registerFileFunctions } from './files.js';
-import type { IdeHost } from './host.js';
+import { prepareRequirement, type IdeHost } from './host.js';
 import { registerNavigation } from './navigation.js';
 import { registerPositionFunctions } from './positions.js';
 import { registerDiagnostics } from './diagnostics.js';
@@ -13,7 +13,8 @@ import { registerIdeTypes } from './types.js';
 
 /** A registry with every IDE function; evaluate with an `IdeHost` as the host. */
 export function createIdeRegistry(): Registry<IdeHost> {
-  const registry = createRegistry<IdeHost>();
+  // Functions declare `requires`; this is the one place their needs are met (the index waited for).
+  const registry = createRegistry<IdeHost>().onRequires(prepareRequirement);
   registerIdeTypes(registry);
   registerNavigation(registry);
   registerPositionFunctions(registry);

@@ -5,9 +5,7 @@
 import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
 import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
-import { uriToPath } from '../lsp/uris.js';
-import type { Workspace } from '../workspace.js';
-import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
+import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
@@ -29,6 +27,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     description:
       'Where symbols with a name are defined: every definition whose name is exactly `of` (never fuzzy matches). Qualify with the class, impl type, trait, namespace, module or crate (`Matcher::find_at`, `crate::util::validate_token`, `Position.create`). Overloads and merged declarations (interface + namespace) are one definition with `declarations`. Narrow with file (a path or a path suffix), kind (in the language\'s words: function, method, struct, class, trait, impl, macro, type alias, enum variant, namespace, …) or line; when a filter leaves nothing, a note lists what it left out.',
     category: 'navigation',
+    requires: 'index',
     parameters: [
       { name: 'of', type: 'string | symbol | (string | symbol)[]', description: OF_DESCRIPTION, aliases: ['name', 'symbol', 'query'] },
       { name: 'file', type: 'string', optional: true, description: 'only definitions in this file (path or path suffix, e.g. "auth.rs")', aliases: ['path', 'in'] },
@@ -63,6 +62,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     description:
       'The one definition of a name. When several symbols have the name, the result is an ambiguity whose refinements add the file (and kind or line) that select each one.',
     category: 'navigation',
+    requires: 'index',
     parameters: [
       { name: 'of', type: 'string | symbol', description: 'a name (optionally qualified: `User::new`) or a symbol', aliases: ['name', 'symbol', 'query'] },
       { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (path or path suffix)', aliases: ['path', 'in'] },
@@ -94,6 +94,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     description:
       'Every place a symbol is used (its declaration left out). Give a symbol, a list of symbols (e.g. the result of findDefinitions), or a name; an ambiguous name asks which definition you mean.',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ name: 'to', type: 'symbol | symbol[]', description: 'the symbol(s); a name is looked up', aliases: ['of', 'symbol', 'name'] }],
     returns: 'reference[]',
     examples: [
@@ -103,7 +104,6 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     ],
     implementation: async (args, ctx) => {
       const symbols = asList(args['to'] as SymbolDefinition | SymbolDefinition[]);
-      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
       const { backend } = ctx.host;
       const seen = new Set<string>();
       const out: Reference[] = [];
@@ -134,15 +134,15 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     aliases: ['symbolInfo', 'hover'],
     description: 'What the language server knows about a symbol: its kind, signature or type, documentation and location (from hover).',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ name: 'symbol', type: 'symbol | symbol[]', description: 'a symbol or a name', aliases: ['of', 'name'] }],
     returns: 'symbol | symbol[]',
     examples: [{ program: 'getSymbolInfo("User")' }, { program: 'getSymbolInfo(findDefinition("Task::complete"))' }],
     implementation: async (args, ctx) => {
       const symbols = asList(args['symbol'] as SymbolDefinition | SymbolDefinition[]);
-      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
       const infos = await mapLimit(symbols, 4, async (s): Promise<SymbolInfo> => {
         const hover = await ctx.host.backend.hover(s.definedAt.path, s.definedAt.start, { signal: ctx.signal });
-        return { ...stripReference(s), ...splitHover(hover === undefined ? undefined : relativeLinks(hover, ctx.host.workspace)) };
+        return { ...stripReference(s), ...hover };
       });
       return Array.isArray(args['symbol']) ? infos : infos[0];
     },
@@ -153,6 +153,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     aliases: ['outline'],
     description: 'The outline of a file: every symbol it defines, in order, each with its container.',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ name: 'file', type: 'string', description: 'a workspace path', aliases: ['path'] }],
     returns: 'symbol[]',
     examples: [{ program: 'documentSymbols("src/model.rs")' }],
@@ -162,7 +163,6 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       if (!ctx.host.backend.handles(path)) {
         return ctx.fail(CapabilityCode.NoLanguageServer, `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
       }
-      await awaitIndex(ctx, [path]);
       return flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal })).map(toDefinition);
     },
   });
@@ -172,12 +172,12 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     aliases: ['findImplementations'],
     description: 'The implementations of a trait, interface or abstract method: the impl blocks or classes, and the methods that implement it.',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a trait, interface or method (or its name)', aliases: ['symbol', 'name'] }],
     returns: 'symbol[]',
     examples: [{ program: 'implementations("Repository")' }],
     implementation: async (args, ctx) => {
       const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
-      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
       const { backend } = ctx.host;
       const locations = (await mapLimit(symbols, 4, (s) => backend.implementation(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
       return symbolsAt(ctx, locations);
@@ -189,6 +189,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     aliases: ['incomingCalls'],
     description: 'The functions that call a function, each with the places it calls from (call hierarchy).',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a function or method (or its name)', aliases: ['symbol', 'name'] }],
     returns: 'symbol[]',
     examples: [{ program: 'callers("validate_token")' }],
@@ -200,6 +201,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     aliases: ['outgoingCalls'],
     description: 'The functions a function calls, each with the places it calls them (call hierarchy).',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a function or method (or its name)', aliases: ['symbol', 'name'] }],
     returns: 'symbol[]',
     examples: [{ program: 'callees(findDefinition("Task::complete"))' }],
@@ -227,7 +229,7 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   });
   // A server that could not load the workspace answers nothing: that is not "no such name".
   const missing = items.find((item, i) => typeof item === 'string' && found[i]?.unfiltered.length === 0);
-  if (typeof missing === 'string' && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(missing, completeness);
+  if (typeof missing === 'string' && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(missing, completeness);
   return { defs: found.flatMap((f) => f.definitions), unfiltered: found.flatMap((f) => f.unfiltered) };
 }
 
@@ -272,7 +274,6 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
 
 async function callHierarchy(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>, direction: 'incoming' | 'outgoing'): Promise<unknown[]> {
   const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
-  await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
   const { backend } = ctx.host;
   const items = (await mapLimit(symbols, 4, (s) => backend.prepareCallHierarchy(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
   if (items.length === 0 && symbols.length > 0) {
@@ -303,28 +304,6 @@ async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location
       return exact ?? { name: loc.content.trim().slice(0, 80), kind: 'implementation', definedAt: loc };
     }),
   );
-}
-
-/** Rewrites `file://` links into the workspace (hover docs have them) as `path:line:column`. */
-function relativeLinks(markdown: string, workspace: Workspace): string {
-  return markdown.replace(/file:\/\/[^\s)#]+(?:#L?(\d+)(?:[,:](\d+))?[^\s)]*)?/g, (uri: string, line?: string, column?: string) => {
-    const abs = uriToPath(uri.replace(/#.*$/, ''));
-    if (abs === undefined || !workspace.contains(abs)) return uri;
-    return `${workspace.relative(abs)}${line !== undefined ? `:${line}${column !== undefined ? `:${column}` : ''}` : ''}`;
-  });
-}
-
-function splitHover(markdown: string | undefined): { signature?: string; documentation?: string } {
-  if (markdown === undefined || markdown.trim() === '') return {};
-  const code = /```[a-zA-Z0-9_-]*\n([\s\S]*?)```/g;
-  const blocks: string[] = [];
-  let m: RegExpExecArray | null;
-  let rest = markdown;
-  while ((m = code.exec(markdown)) !== null) blocks.push((m[1] ?? '').trim());
-  rest = markdown.replace(code, '').replace(/^\s*---\s*$/gm, '').trim();
-  // rust-analyzer shows the module path first, then the signature: keep the last code block.
-  const signature = blocks.length > 0 ? blocks[blocks.length - 1] : undefined;
-  return { ...(signature !== undefined ? { signature } : {}), ...(rest !== '' ? { documentation: rest } : {}) };
 }
 
 function asList<T>(value: T | T[]): T[] {

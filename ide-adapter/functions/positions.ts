@@ -187,6 +187,7 @@ export function registerPositionFunctions(registry: Registry<IdeHost>): void {
     description:
       'The symbol named at a position (1-based line, column in characters), as its definition: a use of `User` on line 12 gives the `User` struct. Without a column, the first name on the line that is a symbol. Compose it: findReferences(symbolAt(…)).',
     category: 'navigation',
+    requires: 'index',
     parameters: [
       { name: 'path', type: 'string', description: 'a workspace file', aliases: ['file', 'in'] },
       { name: 'line', type: 'number', description: 'the line (from 1)' },

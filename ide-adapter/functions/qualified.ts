@@ -1,8 +1,9 @@
 /**
  * Qualified names: where a symbol lives, as the path people write (`mycrate::util::validate_token`,
  * `Matcher::find_at`, `Position.create`, `auth.validateToken`), and matching a written path against
- * it. A symbol's path is its crate (Rust), its modules (from the file's place and inline `mod`s)
- * and its owners (class, namespace, trait, or an `impl` block's type and trait) from the outline —
+ * it. A symbol's path is its file's module path (asked of the backend: Rust's crate and modules,
+ * elsewhere folders and file), its inline modules and its owners (class, namespace, trait, or an
+ * `impl` block's type and trait) from the outline —
  * never a file name standing in for a type: `Matcher::find_at` is not `ByteSet::find_at` just
  * because ByteSet lives in matcher.rs.
  */
@@ -15,12 +16,6 @@ export interface PathSegment {
   readonly owner: boolean;
 }
 
-/** Qualifiers that name no segment of their own. */
-const RELATIVE_QUALIFIERS = new Set(['self', 'super']);
-
-/** Files that are a Rust crate's root module. */
-const RUST_CRATE_ROOTS = new Set(['lib.rs', 'main.rs']);
-
 /** Splits `User::new`, `User.new`, `a::b::c` into qualifiers and the final name. */
 export function splitQualifiedName(name: string): { qualifiers: string[]; name: string } {
   const parts = name.split(/::|\.|#/).filter((p) => p !== '');
@@ -32,10 +27,11 @@ export function splitQualifiedName(name: string): { qualifiers: string[]; name: 
  * Whether written qualifiers fit a symbol's path. A member (the symbol has an owner) needs the
  * last qualifier to name its owner; the qualifiers before it, and all qualifiers of a free item,
  * must name segments of the path in order (segments may be skipped: re-exports shorten paths,
- * so `mycrate::Searcher` names `mycrate::searcher::Searcher`).
+ * so `mycrate::Searcher` names `mycrate::searcher::Searcher`). `relative` qualifiers of the
+ * language (Rust's `self`, `super`) name no segment and are skipped.
  */
-export function qualifiersMatch(qualifiers: readonly string[], path: readonly PathSegment[]): boolean {
-  const wanted = qualifiers.filter((q) => !RELATIVE_QUALIFIERS.has(q));
+export function qualifiersMatch(qualifiers: readonly string[], path: readonly PathSegment[], relative: readonly string[] = []): boolean {
+  const wanted = qualifiers.filter((q) => !relative.includes(q));
   if (wanted.length === 0) return true;
   let segments = path;
   let rest = wanted;
@@ -54,15 +50,15 @@ export function qualifiersMatch(qualifiers: readonly string[], path: readonly Pa
   return true;
 }
 
-/** Builds symbol paths, reading each crate's manifest once. */
+/** Builds symbol paths; each file's module path is asked of the backend once. */
 export class SymbolPaths {
-  readonly #crates = new Map<string, Promise<string[]>>();
+  readonly #modules = new Map<string, Promise<PathSegment[]>>();
 
   constructor(private readonly backend: IdeBackend) {}
 
   /** The path of a symbol, given its outline ancestors (outermost first; empty when unknown). */
   async of(symbol: BackendSymbol, ancestors: readonly OutlineSymbol[]): Promise<PathSegment[]> {
-    const modules = symbol.language === 'rust' ? await this.#rustModules(symbol.location.path) : fileModules(symbol.location.path);
+    const modules = await this.#modulesOf(symbol.location.path);
     const owners: PathSegment[] =
       ancestors.length > 0
         ? ancestors.map((a) => ancestorSegment(a, symbol.language))
@@ -72,61 +68,19 @@ export class SymbolPaths {
     return [...modules, ...owners];
   }
 
-  /**
-   * `crate`/crate name, then the modules of a Rust file below the crate's `src/` (`src/net/mod.rs`
-   * → net). Crate roots (`lib.rs`, `main.rs`, `src/bin/`, `tests/`, `examples/`) add no module.
-   */
-  async #rustModules(path: string): Promise<PathSegment[]> {
-    const parts = path.split('/');
-    for (let i = parts.length - 1; i >= 0; i--) {
-      const dir = parts.slice(0, i).join('/');
-      const names = await this.#crateNames(dir);
-      if (names.length === 0) continue;
-      const inner = parts.slice(i);
-      const crate: PathSegment = { names: new Set(['crate', ...names]), owner: false };
-      if (inner[0] !== 'src' || inner.length < 2 || (inner.length === 2 && RUST_CRATE_ROOTS.has(inner[1] as string)) || inner[1] === 'bin') {
-        return [crate];
-      }
-      const modules = inner.slice(1).map((p) => p.replace(/\.rs$/, ''));
-      if (modules[modules.length - 1] === 'mod') modules.pop();
-      return [crate, ...modules.map((m) => ({ names: new Set([m]), owner: false }))];
+  /** Qualifiers of the symbol's language that name no segment (Rust's `self`, `super`). */
+  relativeQualifiers(symbol: BackendSymbol): readonly string[] {
+    return this.backend.relativeQualifiers(symbol.location.path);
+  }
+
+  #modulesOf(path: string): Promise<PathSegment[]> {
+    let modules = this.#modules.get(path);
+    if (modules === undefined) {
+      modules = this.backend.modulePath(path).then((segments) => segments.map((names) => ({ names: new Set(names), owner: false })));
+      this.#modules.set(path, modules);
     }
-    return fileModules(path);
+    return modules;
   }
-
-  /** The crate names of a folder's Cargo.toml (package and lib name, `-` as `_`); none without one. */
-  #crateNames(dir: string): Promise<string[]> {
-    let names = this.#crates.get(dir);
-    if (names === undefined) {
-      names = this.backend.workspace
-        .lines(dir === '' ? 'Cargo.toml' : `${dir}/Cargo.toml`)
-        .then((lines) => manifestNames(lines))
-        .catch(() => []);
-      this.#crates.set(dir, names);
-    }
-    return names;
-  }
-}
-
-/** `name = "…"` in the `[package]` and `[lib]` tables of a Cargo manifest. */
-function manifestNames(lines: readonly string[]): string[] {
-  const names: string[] = [];
-  let table = '';
-  for (const line of lines) {
-    const header = /^\s*\[([^\]]+)\]/.exec(line);
-    if (header !== null) table = (header[1] ?? '').trim();
-    const name = /^\s*name\s*=\s*"([^"]+)"/.exec(line);
-    if (name !== null && (table === 'package' || table === 'lib')) names.push((name[1] ?? '').replace(/-/g, '_'));
-  }
-  return names.length > 0 ? names : ['crate'];
-}
-
-/** Folders and file name of a non-Rust file as modules (`src/auth.ts` → src, auth; `index` files add none). */
-function fileModules(path: string): PathSegment[] {
-  const parts = path.split('/');
-  const file = (parts.pop() ?? '').replace(/\.[^.]+$/, '');
-  if (file !== 'index' && file !== '') parts.push(file);
-  return parts.map((p) => ({ names: new Set([p]), owner: false }));
 }
 
 function ancestorSegment(a: OutlineSymbol, language: string): PathSegment {

@@ -74,7 +74,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
     const located = dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines))));
     const out: Located[] = [];
-    for (const l of located) if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors))) out.push(l);
+    for (const l of located) if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), paths.relativeQualifiers(l.symbol))) out.push(l);
     return out;
   };
 

@@ -7,7 +7,7 @@
 import type { CallContext, Registry } from '../../dialect/index.js';
 import type { TypeItem } from '../backend.js';
 import type { SymbolDefinition } from '../model.js';
-import { awaitIndex, type IdeHost } from './host.js';
+import type { IdeHost } from './host.js';
 import { symbolForTarget } from './positions.js';
 import { mapLimit, toDefinition } from './symbols.js';
 
@@ -24,6 +24,7 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
     description:
       'Where the type of a variable, field, parameter or expression is defined (`let task = Task::new(…)` gives the `Task` struct; a field `priority: Priority` the `Priority` enum). Types outside the workspace (the standard library, dependencies) are left out, with a note.',
     category: 'navigation',
+    requires: 'index',
     parameters: [{ ...OF_PARAMETER, description: 'a variable, field, parameter or function (or its name, or a location such as symbolAt(…))' }],
     returns: 'symbol[]',
     examples: [
@@ -32,7 +33,6 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
     ],
     implementation: async (args, ctx) => {
       const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
-      await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
       const { backend } = ctx.host;
       const targets = (await mapLimit(symbols, CONCURRENCY, (s) => backend.typeDefinition(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
       if (targets.length === 0 && symbols.length > 0) ctx.note('no type in the workspace: the type may come from the standard library or a dependency (getSymbolInfo shows it)');
@@ -51,6 +51,7 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
           ? 'The direct supertypes of a type (type hierarchy): the classes it extends, the interfaces or traits it implements.'
           : 'The direct subtypes of a type (type hierarchy): the classes that extend it, the types that implement an interface or trait.',
       category: 'navigation',
+      requires: 'index',
       parameters: [{ ...OF_PARAMETER, description: 'a class, interface, struct, enum or trait (or its name)' }],
       returns: 'symbol[]',
       examples: [{ program: `${name}("${direction === 'super' ? 'MemoryRepository' : 'Repository'}")` }],
@@ -61,7 +62,6 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
 
 async function hierarchy(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>, direction: 'super' | 'sub'): Promise<SymbolDefinition[]> {
   const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
-  await awaitIndex(ctx, symbols.map((s) => s.definedAt.path));
   const { backend } = ctx.host;
   const items = (await mapLimit(symbols, CONCURRENCY, (s) => backend.prepareTypeHierarchy(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
   const related = (await mapLimit(items, CONCURRENCY, (item: TypeItem) => backend.typeHierarchy(item, direction, { signal: ctx.signal }))).flat();

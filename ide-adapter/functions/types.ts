@@ -5,7 +5,7 @@
  */
 import { build, DialectError, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
-import { awaitIndex, workspaceNotLoaded, type IdeHost } from './host.js';
+import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { findSymbolsByName, SymbolCode } from './symbols.js';
 import { symbolAtTarget } from './positions.js';
 import { refinementsFor } from './refinements.js';
@@ -46,7 +46,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       const completeness = await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
       const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
       if (defs.length === 1) return defs[0];
-      if (defs.length === 0 && (completeness.unloaded ?? []).length > 0) throw workspaceNotLoaded(name, completeness);
+      if (defs.length === 0 && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(name, completeness);
       if (defs.length === 0) {
         throw new DialectError({
           code: SymbolCode.NotFound,

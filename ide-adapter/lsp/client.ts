@@ -50,11 +50,11 @@ import { RingLog } from './ring-log.js';
 import { languageFor, withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
 import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
 import { clampDelay, Session, sleep } from './session.js';
-import { firstLine, formatStatus, type Disposable, type ReadyReport, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
 
-export { formatStatus, type Disposable, type ReadyReport, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
 /** Per-call options of requests and waits. */
 export interface RequestOptions {
@@ -356,33 +356,16 @@ export class LanguageServer {
   /**
    * Waits until the server finished its start-up work: for rust-analyzer `experimental/serverStatus`
    * with `quiescent: true`; for others, all `$/progress` tokens ended plus a settle delay. Never
-   * throws on the deadline (default 120 s): it resolves `{ ready: false, waitedMs, lastProgress,
-   * summary }` naming what the server was doing. Also resolves `ready: false` when the server
-   * stopped or crashed for good. Throws `request-cancelled` only when `signal` aborts.
+   * throws on the deadline (default 120 s): it resolves with the status at that moment (state
+   * `indexing` or `starting`, with the progress), so callers can still query (results may be
+   * partial) and tell the user why. Also resolves when the server stopped or crashed for good.
+   * Ready means `state === 'ready'` (then `health` says whether it runs degraded). Throws
+   * `request-cancelled` only when `signal` aborts.
    */
-  waitUntilReady(options: RequestOptions = {}): Promise<ReadyReport> {
-    const started = Date.now();
+  waitUntilReady(options: RequestOptions = {}): Promise<ServerStatus> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-    const report = (ready: boolean): ReadyReport => {
-      const waitedMs = Date.now() - started;
-      const status = this.#statusEvent();
-      const health = ready ? this.#health : undefined;
-      return {
-        ready,
-        state: this.#state,
-        waitedMs,
-        lastProgress: this.progress,
-        ...(health !== undefined ? { health } : {}),
-        summary: !ready
-          ? `${this.definition.displayName} not ready after ${waitedMs} ms: ${status.text.slice(this.definition.displayName.length + 2)}`
-          : health !== undefined
-            ? `${this.definition.displayName} finished loading after ${waitedMs} ms but reports: ${firstLine(health.message)}`
-            : `${this.definition.displayName} ready after ${waitedMs} ms`,
-      };
-    };
     const finished = () => this.#state === 'stopped' || this.#gaveUp;
-    if (this.#state === 'ready') return Promise.resolve(report(true));
-    if (finished()) return Promise.resolve(report(false));
+    if (this.#state === 'ready' || finished()) return Promise.resolve(this.#statusEvent());
     return new Promise((resolvePromise, reject) => {
       const { signal } = options;
       let unsubscribe: () => void = noop;
@@ -396,17 +379,14 @@ export class LanguageServer {
         reject(new LspClientError('request-cancelled', `waiting for ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
       };
       const subscription = this.onStatus(() => {
-        if (this.#state === 'ready') {
+        if (this.#state === 'ready' || finished()) {
           cleanup();
-          resolvePromise(report(true));
-        } else if (finished()) {
-          cleanup();
-          resolvePromise(report(false));
+          resolvePromise(this.#statusEvent());
         }
       });
       const timer = setTimeout(() => {
         cleanup();
-        resolvePromise(report(false));
+        resolvePromise(this.#statusEvent());
       }, clampDelay(timeoutMs));
       unsubscribe = onAbort(signal, cancelled);
     });
@@ -616,7 +596,7 @@ export class LanguageServer {
     const name = this.definition.displayName;
     return {
       timeout: () =>
-        new LspClientError('request-timeout', `${method} to ${name} got no answer within ${timeoutMs} ms; ${this.#statusEvent().text}`, { serverId, method }),
+        new LspClientError('request-timeout', `${method} to ${name} got no answer within ${timeoutMs} ms; ${statusLine(this.#statusEvent())}`, { serverId, method }),
       dead: (reason: string) =>
         this.#stopping
           ? new LspClientError('server-stopped', `${name} was shut down before ${method} was answered`, { serverId, method })
@@ -1078,7 +1058,7 @@ export class LanguageServer {
     if (this.#warningKeys.has(key) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
     this.#warningKeys.add(key);
     this.#warnings.push(warning);
-    this.#emit(warning);
+    this.#emit();
   }
 
   #setState(state: ServerState, detail?: string): void {
@@ -1088,26 +1068,28 @@ export class LanguageServer {
     if (changed) this.#emit();
   }
 
-  #statusEvent(warning?: string): ServerStatus {
+  #statusEvent(): ServerStatus {
     const progress = this.#state === 'indexing' || this.#state === 'starting' ? this.progress : undefined;
+    const pid = this.pid;
     return {
-      serverId: this.definition.id,
+      id: this.definition.id,
       displayName: this.definition.displayName,
+      languages: this.definition.languages.map((l) => l.languageId),
       state: this.#state,
       ...(progress !== undefined ? { progress } : {}),
       ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
       ...(this.#health !== undefined && this.#state === 'ready' ? { health: this.#health } : {}),
-      ...(warning !== undefined ? { warning } : {}),
-      text: formatStatus(this.definition.displayName, this.#state, progress, this.#detail, this.#health),
+      ...(pid !== undefined ? { pid } : {}),
     };
   }
 
-  #emit(warning?: string): void {
+  /** Tells listeners about a change of what the status shows (servers repeat identical reports). */
+  #emit(): void {
     if (this.#listeners.size === 0) return;
-    const event = this.#statusEvent(warning);
-    // Servers repeat identical reports; listeners hear about changes only.
-    if (warning === undefined && event.text === this.#lastEmitted) return;
-    this.#lastEmitted = event.text;
+    const event = this.#statusEvent();
+    const key = JSON.stringify(event);
+    if (key === this.#lastEmitted) return;
+    this.#lastEmitted = key;
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);

@@ -2,6 +2,7 @@
  * Typed errors of the language-server client layer. Every failure a caller can act on carries a
  * stable `code`, so callers branch on codes rather than on message text.
  */
+import { DialectError } from '../../dialect/index.js';
 
 /** Stable error codes; treat them as part of the API. */
 export type LspErrorCode =
@@ -68,4 +69,29 @@ export class LspClientError extends Error {
 /** True when `error` is an {@link LspClientError}, optionally with one of the given codes. */
 export function isLspClientError(error: unknown, ...codes: LspErrorCode[]): error is LspClientError {
   return error instanceof LspClientError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** How to go on after each failure, for people and agents (an error's own `hint` wins). */
+const HINTS: Readonly<Record<LspErrorCode, string>> = {
+  'server-not-found': 'install the language server (the message names the command) and start again; until then search(path, regex) finds text',
+  'server-misconfigured': 'fix or unset the variable the message names, then start again',
+  'server-refused': 'the message says why the server was not started; search(path, regex) and lines(path, start, end) still work',
+  'spawn-failed': 'check that the language server runs from a shell; until then search(path, regex) finds text',
+  'initialize-failed': 'check that the language server runs from a shell; until then search(path, regex) finds text',
+  'request-timeout': 'the server is busy (often still indexing): ask again shortly, or ask about a narrower target',
+  'server-unresponsive': 'the server was restarted: ask again',
+  'request-cancelled': 'run the program again',
+  'request-failed': 'the language server could not answer this: try another function (help() lists them) or search(path, regex)',
+  'server-crashed': 'the server keeps crashing (the message shows its last output); search(path, regex) and lines(path, start, end) still work',
+  'server-stopped': 'the session was shut down: start it again',
+  'no-server-for-file': 'symbol functions work on files of the workspace languages; search(path, regex) and lines(path, start, end) read any file',
+  'document-unreadable': 'check that the file exists and is readable',
+};
+
+/**
+ * The error as it crosses the backend port: a `DialectError` with the same code and message and
+ * a hint, so an outcome carries `server-not-found` or `request-timeout`, never `function-failed`.
+ */
+export function asDialectError(error: LspClientError): DialectError {
+  return new DialectError({ code: error.code, message: error.message, hint: error.hint ?? HINTS[error.code], cause: error });
 }

@@ -4,14 +4,13 @@
  */
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
-  formatStatus,
+  statusLine,
   LanguageServer,
   LIVENESS_PROBE_METHOD,
   LIVENESS_PROBE_TIMEOUT_MS,
   type Disposable,
   type OpenDocument,
   type PublishedDiagnostics,
-  type ReadyReport,
   type RequestOptions,
   type ServerHealth,
   type ServerProgress,
@@ -29,8 +28,8 @@ export {
   type ProbeResult,
   type ResolvedBinary,
 } from './discovery.js';
-export { isLspClientError, LspClientError, type LspErrorCode, type LspErrorDetails } from './errors.js';
-export { ServerPool, type PoolOptions, type PoolServerInfo, type PoolServerState, type PoolStatus } from './pool.js';
+export { asDialectError, isLspClientError, LspClientError, type LspErrorCode, type LspErrorDetails } from './errors.js';
+export { ServerPool, type PoolOptions } from './pool.js';
 /** Positions: the one conversion between Dialect's code-point columns and LSP's encodings. */
 export * from './positions.js';
 export { RingLog } from './ring-log.js';

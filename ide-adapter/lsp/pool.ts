@@ -4,17 +4,7 @@
  * same server instance per language.
  */
 import { resolve } from 'node:path';
-import {
-  formatStatus,
-  LanguageServer,
-  type Disposable,
-  type ReadyReport,
-  type ServerHealth,
-  type ServerProgress,
-  type ServerState,
-  type ServerStatus,
-  type StartOptions,
-} from './client.js';
+import { LanguageServer, type Disposable, type ServerStatus, type StartOptions } from './client.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import { detectServers, languageFor, type DetectedServer, type ServerDefinition, withBuiltinServers } from './servers.js';
 
@@ -26,42 +16,9 @@ export interface PoolOptions extends Omit<StartOptions, 'binary'> {
   readonly perServer?: Readonly<Record<string, Omit<StartOptions, 'binary'>>>;
 }
 
-/** Pool-level state: a server's own state, or `idle` (not started yet) / `unavailable` (failed to start). */
-export type PoolServerState = ServerState | 'idle' | 'unavailable';
-
-/** One line of a `.servers` listing. */
-export interface PoolServerInfo {
-  readonly id: string;
-  readonly displayName: string;
-  readonly state: PoolServerState;
-  readonly progress?: ServerProgress;
-  /** Resident memory in bytes, when running on a system with /proc. */
-  readonly memoryBytes?: number;
-  readonly pid?: number;
-  readonly binary?: string;
-  readonly version?: string;
-  /** Whether detection found this server's markers (vs. started on demand for a file). */
-  readonly detected: boolean;
-  /** Files that made detection pick the server. */
-  readonly evidence: readonly string[];
-  readonly warnings: readonly string[];
-  /** The server's own health report while it runs degraded (see {@link LanguageServer.health}). */
-  readonly health?: ServerHealth;
-  /** Why the server is `unavailable` (e.g. the `server-not-found` message with the install command). */
-  readonly error?: string;
-  /** E.g. `rust-analyzer: indexing 45% (Indexing 12/40 (core))`. */
-  readonly text: string;
-}
-
-/** A status event from one of the pool's servers, including pool-level states. */
-export interface PoolStatus extends Omit<ServerStatus, 'state'> {
-  readonly state: PoolServerState;
-}
-
 interface Entry {
   readonly definition: ServerDefinition;
   detected: boolean;
-  evidence: readonly string[];
   starting?: Promise<LanguageServer>;
   server?: LanguageServer;
   error?: LspClientError;
@@ -73,7 +30,7 @@ export class ServerPool {
   readonly #options: PoolOptions;
   readonly #definitions: ServerDefinition[];
   readonly #entries = new Map<string, Entry>();
-  readonly #listeners = new Set<(status: PoolStatus) => void>();
+  readonly #listeners = new Set<(status: ServerStatus) => void>();
   #detection: Promise<DetectedServer[]> | undefined;
   #closed = false;
 
@@ -82,17 +39,16 @@ export class ServerPool {
     this.#options = options;
     const custom = options.definitions ?? [];
     this.#definitions = withBuiltinServers(custom);
-    for (const definition of this.#definitions) this.#entries.set(definition.id, { definition, detected: false, evidence: [] });
+    for (const definition of this.#definitions) this.#entries.set(definition.id, { definition, detected: false });
   }
 
   /** The servers the workspace needs (detected once, from the top two directory levels). */
   async detect(): Promise<DetectedServer[]> {
     this.#detection ??= detectServers(this.workspaceRoot, this.#options.definitions ?? []).then((found) => {
-      for (const { definition, evidence } of found) {
+      for (const { definition } of found) {
         const entry = this.#entries.get(definition.id);
         if (entry !== undefined) {
           entry.detected = true;
-          entry.evidence = evidence;
         }
       }
       return found;
@@ -105,7 +61,7 @@ export class ServerPool {
    * binary) do not throw: the server shows as `unavailable` with its error. Does not wait for
    * indexing; see {@link waitUntilReady}.
    */
-  async start(): Promise<PoolServerInfo[]> {
+  async start(): Promise<ServerStatus[]> {
     const detected = await this.detect();
     await Promise.all(detected.map(({ definition }) => this.#serverById(definition.id).catch(() => undefined)));
     return this.servers();
@@ -130,9 +86,12 @@ export class ServerPool {
     return this.#serverById(id);
   }
 
-  /** Snapshot of every detected, started or failed server, for a `.servers` listing. */
-  servers(): PoolServerInfo[] {
-    const infos: PoolServerInfo[] = [];
+  /**
+   * The status of every detected, started or failed server (a detected one not started yet is
+   * `idle`; one that failed to start is `unavailable`, its `detail` the error message).
+   */
+  servers(): ServerStatus[] {
+    const infos: ServerStatus[] = [];
     for (const entry of this.#entries.values()) {
       if (!entry.detected && entry.server === undefined && entry.starting === undefined && entry.error === undefined) continue;
       infos.push(this.#info(entry));
@@ -140,14 +99,19 @@ export class ServerPool {
     return infos;
   }
 
+  /** Whether detection found the server's markers (vs. started on demand for a file). */
+  isDetected(id: string): boolean {
+    return this.#entries.get(id)?.detected === true;
+  }
+
   /** Subscribes to status changes of all servers (state, progress, warnings, start failures). */
-  onStatus(listener: (status: PoolStatus) => void): Disposable {
+  onStatus(listener: (status: ServerStatus) => void): Disposable {
     this.#listeners.add(listener);
     return { dispose: () => this.#listeners.delete(listener) };
   }
 
   /** Waits for all started (or starting) servers to become ready; see {@link LanguageServer.waitUntilReady}. */
-  async waitUntilReady(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ReadyReport[]> {
+  async waitUntilReady(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ServerStatus[]> {
     const servers = await Promise.all([...this.#entries.values()].map((e) => this.#settled(e)));
     return Promise.all(servers.filter((s): s is LanguageServer => s !== undefined).map((s) => s.waitUntilReady(options)));
   }
@@ -178,7 +142,7 @@ export class ServerPool {
   async #start(entry: Entry): Promise<LanguageServer> {
     const { definition } = entry;
     entry.error = undefined;
-    this.#emit({ ...this.#info(entry), state: 'starting', text: formatStatus(definition.displayName, 'starting') });
+    this.#emit({ ...this.#info(entry), state: 'starting' });
     const perServer = this.#options.perServer?.[definition.id] ?? {};
     const env = { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) };
     try {
@@ -204,47 +168,22 @@ export class ServerPool {
     }
   }
 
-  #info(entry: Entry): PoolServerInfo {
+  #info(entry: Entry): ServerStatus {
     const { definition, server } = entry;
-    const base = { id: definition.id, displayName: definition.displayName, detected: entry.detected, evidence: entry.evidence };
+    const base = { id: definition.id, displayName: definition.displayName, languages: definition.languages.map((l) => l.languageId) };
     if (server !== undefined) {
-      const status = server.status;
       const memoryBytes = server.memory();
-      return {
-        ...base,
-        state: status.state,
-        ...(status.progress !== undefined ? { progress: status.progress } : {}),
-        ...(memoryBytes !== undefined ? { memoryBytes } : {}),
-        ...(server.pid !== undefined ? { pid: server.pid } : {}),
-        binary: server.binary.path,
-        version: server.binary.version,
-        warnings: server.warnings,
-        ...(status.health !== undefined ? { health: status.health } : {}),
-        text: status.text + (memoryBytes !== undefined ? `, ${Math.round(memoryBytes / (1024 * 1024))} MB` : ''),
-      };
+      return { ...server.status, ...(memoryBytes !== undefined ? { memoryBytes } : {}) };
     }
-    if (entry.starting !== undefined) return { ...base, state: 'starting', warnings: [], text: formatStatus(definition.displayName, 'starting') };
-    if (entry.error !== undefined) {
-      return { ...base, state: 'unavailable', warnings: [], error: entry.error.message, text: `${definition.displayName}: unavailable (${entry.error.message.split('. ')[0] ?? ''})` };
-    }
-    return { ...base, state: 'idle', warnings: [], text: `${definition.displayName}: idle` };
+    if (entry.starting !== undefined) return { ...base, state: 'starting' };
+    if (entry.error !== undefined) return { ...base, state: 'unavailable', detail: entry.error.message };
+    return { ...base, state: 'idle' };
   }
 
-  #emit(status: PoolStatus | PoolServerInfo): void {
-    const event: PoolStatus =
-      'serverId' in status
-        ? status
-        : {
-            serverId: status.id,
-            displayName: status.displayName,
-            state: status.state,
-            ...(status.progress !== undefined ? { progress: status.progress } : {}),
-            ...(status.error !== undefined ? { detail: status.error } : {}),
-            text: status.text,
-          };
+  #emit(status: ServerStatus): void {
     for (const listener of [...this.#listeners]) {
       try {
-        listener(event);
+        listener(status);
       } catch {
         // A faulty listener must not break the pool.
       }

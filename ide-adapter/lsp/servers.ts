@@ -2,6 +2,8 @@
  * Language-server definitions: how to find, launch, configure and recognise each server, and which
  * servers a workspace needs. Pure data plus a small directory scan; nothing here spawns a process.
  */
+import type { HoverSignature } from './hover.js';
+import { RUST_RELATIVE_QUALIFIERS, rustModulePath, type ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -93,6 +95,12 @@ export interface ServerDefinition {
   /** Merged into the client capabilities' `experimental` object. */
   readonly experimentalCapabilities?: Readonly<Record<string, unknown>>;
   readonly readiness: Readiness;
+  /** Which code block of the server's hover text is the signature; default the last. */
+  readonly hoverSignature?: HoverSignature;
+  /** The module path of a file as its language's qualified names write it; default its folders and file name. */
+  readonly modulePath?: ModulePathOf;
+  /** Qualifiers of its language that name no module of their own (Rust's `self`, `super`). */
+  readonly relativeQualifiers?: readonly string[];
   /** How to install the server; quoted verbatim in `server-not-found` errors. */
   readonly installHint: string;
   /** Environment variables for the server process (the caller's `env` option wins). */
@@ -173,6 +181,11 @@ export const rustAnalyzerServer: ServerDefinition = {
   settings: { 'rust-analyzer': RUST_ANALYZER_CONFIG },
   experimentalCapabilities: { serverStatusNotification: true },
   readiness: 'rust-analyzer-status',
+  // Its hover shows the module path first (`mycrate::auth`), then the signature.
+  hoverSignature: 'last-code-block',
+  // `crate`, the crate's name and the modules below `src/` qualify Rust names; `self` and `super` are relative.
+  modulePath: rustModulePath,
+  relativeQualifiers: RUST_RELATIVE_QUALIFIERS,
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),
   prepare: prepareRustWorkspace,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { kindMatches, languageKind } from '../kinds.js';
 import type { SymbolDefinition } from '../model.js';
 import { containerNames, qualifiersMatch, splitQualifiedName, type PathSegment } from '../functions/qualified.js';
+import { RUST_RELATIVE_QUALIFIERS } from '../lsp/module-paths.js';
 import { refinementsFor } from '../functions/refinements.js';
 import { fileMatches } from '../functions/symbols.js';
 
@@ -196,6 +197,7 @@ describe('qualifiersMatch: written qualifiers against a symbol’s real path', (
     ['a trait impl method by its trait', ['Repository'], traitImpl, true],
   ];
   it.each(cases)('%s', (_what, qualifiers, path, matches) => {
-    expect(qualifiersMatch(qualifiers, path)).toBe(matches);
+    // Rust's relative qualifiers, as rust-analyzer's definition declares them.
+    expect(qualifiersMatch(qualifiers, path, RUST_RELATIVE_QUALIFIERS)).toBe(matches);
   });
 });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { DefinitionRequest, type Location, type LocationLink } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLspClientError } from '../lsp/errors.js';
-import { ServerPool, type PoolStatus } from '../lsp/pool.js';
+import { ServerPool } from '../lsp/pool.js';
+import { statusLine, type ServerStatus } from '../status.js';
 import { defineServer, rustAnalyzerServer, typeScriptServer } from '../lsp/servers.js';
 import { uriToPath } from '../lsp/uris.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
@@ -21,7 +22,7 @@ const ts = await requireServer(typeScriptServer);
 describe.skipIf(ra === undefined || ts === undefined)('ServerPool on fixtures/polyglot (real servers)', () => {
   let workspace: { root: string; dispose: () => Promise<void> };
   let pool: ServerPool;
-  const events: PoolStatus[] = [];
+  const events: ServerStatus[] = [];
   const pids = new Set<number>();
 
   beforeAll(async () => {
@@ -55,7 +56,7 @@ describe.skipIf(ra === undefined || ts === undefined)('ServerPool on fixtures/po
     expect(c.definition.id).toBe('typescript');
     for (const s of [a, c]) if (s.pid !== undefined) pids.add(s.pid);
     const reports = await pool.waitUntilReady({ timeoutMs: 90_000 });
-    expect(reports.map((r) => r.ready)).toEqual([true, true]);
+    expect(reports.map((r) => r.state)).toEqual(['ready', 'ready']);
 
     // One query through each server, at a name found in the text.
     const doc = await c.ensureOpen(tsFile);
@@ -66,21 +67,21 @@ describe.skipIf(ra === undefined || ts === undefined)('ServerPool on fixtures/po
     expect(first && uriToPath('targetUri' in first ? first.targetUri : first.uri)).toBe(join(workspace.root, 'web', 'src', 'invoice.ts'));
   });
 
-  it('lists servers with state, memory and binary for a .servers command', () => {
+  it('lists servers with state, memory and pid for a .servers command', () => {
     const listing = pool.servers();
     expect(listing.map((s) => s.id)).toEqual(['rust-analyzer', 'typescript']);
     for (const info of listing) {
       expect(info.state).toBe('ready');
-      expect(info.detected).toBe(true);
+      expect(pool.isDetected(info.id)).toBe(true);
       expect(info.memoryBytes).toBeGreaterThan(1024 * 1024);
       expect(info.pid).toBeTypeOf('number');
-      expect(info.binary).toBeTypeOf('string');
-      expect(info.text).toMatch(/: ready, \d+ MB$/);
+      expect(info.languages.length).toBeGreaterThan(0);
+      expect(statusLine(info, { memory: true })).toMatch(/: ready, \d+ MB$/);
     }
   });
 
   it('emitted status events a UI can show, including rust-analyzer indexing progress', () => {
-    const texts = events.map((e) => e.text);
+    const texts = events.map((e) => statusLine(e));
     expect(texts).toContain('rust-analyzer: starting');
     expect(texts.some((t) => /^rust-analyzer: indexing \d+% \(Indexing/.test(t))).toBe(true);
     expect(texts).toContain('rust-analyzer: ready');
@@ -111,19 +112,19 @@ describe('ServerPool with custom and missing servers', () => {
     const missingRust = { ...rustAnalyzerServer, candidates: () => ['dialect-no-such-rust-analyzer'] };
     const pool = new ServerPool(root, { definitions: [fake, missingRust], restartDelayMs: 50 });
     const events: string[] = [];
-    pool.onStatus((e) => events.push(e.text));
+    pool.onStatus((e) => events.push(statusLine(e)));
     const listing = await pool.start();
     const byId = Object.fromEntries(listing.map((s) => [s.id, s]));
     expect(byId.fake?.state).toMatch(/indexing|ready/);
     expect(byId['rust-analyzer']?.state).toBe('unavailable');
-    expect(byId['rust-analyzer']?.error).toContain('apt-get install -y rust-web-analyzer');
-    expect(byId['rust-analyzer']?.text).toBe('rust-analyzer: unavailable (rust-analyzer was not found or does not work)');
+    expect(byId['rust-analyzer']?.detail).toContain('apt-get install -y rust-web-analyzer');
+    expect(statusLine(byId['rust-analyzer'] as ServerStatus)).toBe('rust-analyzer: unavailable (rust-analyzer was not found or does not work)');
     await expect(pool.serverFor(join(root, 'src', 'lib.rs'))).rejects.toMatchObject({ code: 'server-not-found' });
 
     const server = await pool.serverFor(join(root, 'main.fake'));
     expect(await pool.server('fake')).toBe(server);
     const [report] = await pool.waitUntilReady({ timeoutMs: 5000 });
-    expect(report?.ready).toBe(true);
+    expect(report?.state).toBe('ready');
     expect(events).toContain('fake: indexing 75% (Indexing 3/4 (crates))');
     const pid = server.pid as number;
     await pool.shutdown();

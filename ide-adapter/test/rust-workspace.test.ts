@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectError, Outcome } from '../../dialect/index.js';
+import { unloadedServers } from '../functions/host.js';
+import { statusLine, type ServerStatus } from '../status.js';
 import type { Reference } from '../model.js';
 import { clearDiscoveryCache } from '../lsp/discovery.js';
 import { projectFromMetadata, type CargoMetadata } from '../lsp/rust-project.js';
@@ -138,10 +140,11 @@ describe.skipIf(binary === undefined)('a workspace that cannot be loaded at all 
   it('the server is listed as degraded and answers are not complete', async () => {
     const completeness = await session.backend.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS });
     expect(completeness.complete).toBe(false);
-    expect(completeness.unloaded).toEqual([expect.stringMatching(/^rust-analyzer: Failed to load workspaces/)]);
+    expect(unloadedServers(completeness)).toEqual([expect.stringMatching(/^rust-analyzer: Failed to load workspaces/)]);
     const [server] = session.backend.servers();
-    expect(server?.text).toMatch(/^rust-analyzer: degraded \(Failed to load workspaces/);
-    expect(server?.text).not.toMatch(/ready/);
+    expect(server?.health?.level).toBe('error');
+    expect(statusLine(server as ServerStatus)).toMatch(/^rust-analyzer: degraded \(Failed to load workspaces/);
+    expect(statusLine(server as ServerStatus)).not.toMatch(/ready/);
   });
 });
 

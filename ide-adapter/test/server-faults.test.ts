@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LanguageServer, LIVENESS_PROBE_TIMEOUT_MS } from '../lsp/client.js';
+import { LanguageServer, LIVENESS_PROBE_TIMEOUT_MS, statusLine } from '../lsp/client.js';
 import { isLspClientError, type LspClientError } from '../lsp/errors.js';
 import { rustAnalyzerServer, typeScriptServer } from '../lsp/servers.js';
 import { uriToPath } from '../lsp/uris.js';
@@ -71,7 +71,7 @@ describe.skipIf(tsBinary === undefined)('tsgo faults (real server, fixtures/ts-a
     server = await LanguageServer.start(typeScriptServer, workspace.root, { binary: tsBinary });
     if (server.pid !== undefined) pids.push(server.pid);
     const ready = await server.waitUntilReady({ timeoutMs: 30_000 });
-    expect(ready.ready, ready.summary).toBe(true);
+    expect(ready.state, statusLine(ready)).toBe('ready');
   });
 
   afterAll(async () => {
@@ -173,7 +173,7 @@ describe.skipIf(rustBinary === undefined)('rust-analyzer temp folders (real serv
       const pid = server.pid as number;
       try {
         const ready = await server.waitUntilReady({ timeoutMs: 90_000 });
-        expect(ready.ready, ready.summary).toBe(true);
+        expect(ready.state, statusLine(ready)).toBe('ready');
         const privateDir = environmentOf(pid, 'TMPDIR') ?? '';
         expect(privateDir.startsWith(join(parent, 'dialect-rust-analyzer-'))).toBe(true);
         expect(environmentOf(pid, 'TEMP')).toBe(privateDir);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerInfo, TypeItem } from '../../ide-adapter/index.js';
+import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, HoverInfo, IdeBackend, Location, LspBackend, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../../ide-adapter/index.js';
 import { IdeSession, Workspace } from '../../ide-adapter/index.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import { createMcpServer, type DialectMcpOptions, type DialectMcpServer, type ServerStats } from '../index.js';
@@ -73,7 +73,7 @@ export class NullBackend implements IdeBackend {
   references(): Promise<ReferenceList> {
     return Promise.resolve({ locations: [], total: 0 });
   }
-  hover(): Promise<string | undefined> {
+  hover(): Promise<HoverInfo | undefined> {
     return Promise.resolve(undefined);
   }
   implementation(): Promise<Location[]> {
@@ -103,11 +103,23 @@ export class NullBackend implements IdeBackend {
   handles(): boolean {
     return false;
   }
-  waitUntilReady(): Promise<Completeness> {
-    return Promise.resolve({ complete: true, pending: [], warnings: [] });
+  modulePath(): Promise<string[][]> {
+    return Promise.resolve([]);
   }
-  servers(): ServerInfo[] {
+  relativeQualifiers(): readonly string[] {
     return [];
+  }
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+  waitUntilReady(): Promise<Completeness> {
+    return Promise.resolve({ complete: true, servers: [], waitedMs: 0, warnings: [], notes: [] });
+  }
+  servers(): ServerStatus[] {
+    return [];
+  }
+  use(): () => void {
+    return () => undefined;
   }
   onStatus(): () => void {
     return () => undefined;

@@ -44,6 +44,7 @@ import {
   type BackendCallOptions,
   type BackendSymbol,
   type CallEdge,
+  type BackendMiddleware,
   type CallItem,
   type Completeness,
   type DiagnosticReport,
@@ -51,11 +52,14 @@ import {
   type OutlineSymbol,
   type ReferenceList,
   type ReferenceOptions,
-  type ServerInfo,
+  type HoverInfo,
   type TypeItem,
 } from '../../backend.js';
 import { renderOutcome, type Outcome } from '../../../dialect/index.js';
 import type { Location, Position } from '../../model.js';
+import { hoverInfo, workspaceLinks } from '../../lsp/hover.js';
+import { fileModulePath, RUST_RELATIVE_QUALIFIERS, rustModulePath } from '../../lsp/module-paths.js';
+import type { ServerStatus } from '../../status.js';
 import { IdeSession } from '../../session.js';
 import { Workspace } from '../../workspace.js';
 
@@ -271,12 +275,19 @@ export class FakeBackend implements IdeBackend {
     return { locations: found.slice(0, options.limit ?? found.length), total: found.length };
   }
 
-  async hover(path: string, position: Position, _options?: BackendCallOptions): Promise<string | undefined> {
+  async hover(path: string, position: Position, _options?: BackendCallOptions): Promise<HoverInfo | undefined> {
     const target = this.#resolve(path, position)[0];
     if (target === undefined) return undefined;
     const given = this.#options.hovers?.[target.name];
-    if (given !== undefined) return typeof given === 'string' ? given : given(this.root);
-    return `\`\`\`${target.language}\n${(this.file(target.path).lines[target.location.start.line - 1] ?? '').trim()}\n\`\`\``;
+    const markdown =
+      given !== undefined
+        ? typeof given === 'string'
+          ? given
+          : given(this.root)
+        : `\`\`\`${target.language}\n${(this.file(target.path).lines[target.location.start.line - 1] ?? '').trim()}\n\`\`\``;
+    // As a server definition with the default layout reads its hover (lsp/hover.ts).
+    const workspace = new Workspace(this.root);
+    return hoverInfo(workspaceLinks(markdown, (p) => (workspace.contains(p) ? workspace.relative(p) : undefined)));
   }
 
   // Not modelled: the functions built on these are tested against real servers only.
@@ -314,16 +325,35 @@ export class FakeBackend implements IdeBackend {
 
   // Lifecycle and status: trivial, and all here, so a change of the port's lifecycle or status
   // types touches only these methods.
+  async start(): Promise<void> {
+    // Nothing to start.
+  }
+
   async waitUntilReady(_options?: BackendCallOptions & { timeoutMs?: number; paths?: readonly string[] }): Promise<Completeness> {
-    return { complete: true, pending: [], warnings: [], ...this.#options.readiness };
+    return { complete: true, servers: [], waitedMs: 0, warnings: [], notes: [], ...this.#options.readiness };
   }
 
-  servers(): ServerInfo[] {
-    return [];
+  servers(): ServerStatus[] {
+    return [...(this.#options.readiness?.servers ?? [])];
   }
 
-  onStatus(_listener: (text: string) => void): () => void {
+  onStatus(_listener: (status: ServerStatus) => void): () => void {
     return () => undefined;
+  }
+
+  use(_middleware: BackendMiddleware): () => void {
+    return () => undefined;
+  }
+
+  // Module paths as the real servers' definitions give them (rust-analyzer's for `.rs` files).
+  async modulePath(path: string): Promise<string[][]> {
+    const workspace = new Workspace(this.root);
+    const of = path.endsWith('.rs') ? rustModulePath : fileModulePath;
+    return (await of(path, (p) => workspace.lines(p))).map((segment) => [...segment]);
+  }
+
+  relativeQualifiers(path: string): readonly string[] {
+    return path.endsWith('.rs') ? RUST_RELATIVE_QUALIFIERS : [];
   }
 
   async shutdown(): Promise<void> {
