@@ -296,7 +296,15 @@ describe('LanguageServer against fake servers', () => {
     const events: ServerStatus[] = [];
     // The fake holds the end of its work until told, so the first wait times out on any machine.
     const server = await start(fake('progress', ['--hold-progress'], { readiness: 'progress', displayName: 'fake' }));
-    server.onStatus((s) => events.push(s));
+    // Wait for the work to begin (an event), so a loaded machine cannot end the short wait first.
+    const begun = new Promise<void>((resolve) => {
+      server.onStatus((s) => {
+        events.push(s);
+        if (s.state === 'indexing') resolve();
+      });
+      if (server.state === 'indexing') resolve();
+    });
+    await begun;
     const waitStarted = Date.now();
     const early = await server.waitUntilReady({ timeoutMs: 80 });
     expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(70);
