@@ -300,9 +300,9 @@ describe('LanguageServer against fake servers', () => {
     const begun = new Promise<void>((resolve) => {
       server.onStatus((s) => {
         events.push(s);
-        if (s.state === 'indexing') resolve();
+        if (s.state === 'indexing' && s.progress?.title === 'Indexing') resolve();
       });
-      if (server.state === 'indexing') resolve();
+      if (server.state === 'indexing' && server.progress?.title === 'Indexing') resolve();
     });
     await begun;
     const waitStarted = Date.now();
