@@ -30,7 +30,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import { onAbort } from './abort.js';
-import { clientCapabilities, lookupSetting } from './capabilities.js';
+import { clientCapabilities } from './capabilities.js';
 import { findServerBinary, killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import {
@@ -45,7 +45,6 @@ import {
   type TextPosition,
   type TextRange,
 } from './positions.js';
-import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { RingLog } from './ring-log.js';
 import { languageFor, withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
 import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
@@ -53,6 +52,8 @@ import { clampDelay, Session, sleep } from './session.js';
 import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
+import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
+import { installHandlers, type HandlerHost, type PublishedDiagnostics, type ServerStatusParams } from './handlers.js';
 
 export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
@@ -85,7 +86,7 @@ export interface StartOptions {
   readonly restartDelayMs?: number;
   /** Characters of stderr kept; 64 KiB. */
   readonly stderrLimit?: number;
-  /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms. */
+  /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms (`DEFAULT_SETTLE_MS`, readiness.ts). */
   readonly settleMs?: number;
   /**
    * Reads a document's text. The backend passes the workspace's confined reader, so a server is
@@ -105,13 +106,7 @@ export interface OpenDocument {
   readonly lines: TextLines;
 }
 
-/** The diagnostics a server last published for one document (`textDocument/publishDiagnostics`). */
-export interface PublishedDiagnostics {
-  readonly uri: string;
-  /** The document version they are for, when the server says. */
-  readonly version?: number;
-  readonly diagnostics: readonly LspDiagnostic[];
-}
+export type { PublishedDiagnostics } from './handlers.js';
 
 interface TrackedDocument {
   doc: OpenDocument;
@@ -197,8 +192,7 @@ export class LanguageServer {
   #shutdown: Promise<void> | undefined;
   #capabilities: ServerCapabilities = {};
   #encoding: PositionEncoding = 'utf-16';
-  #settleTimer: NodeJS.Timeout | undefined;
-  #sawServerStatus = false;
+  readonly #readiness: ReadinessStrategy;
   #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
@@ -212,6 +206,16 @@ export class LanguageServer {
     this.binary = binary;
     this.#options = options;
     this.#stderr = new RingLog(options.stderrLimit ?? 64 * 1024);
+    this.#readiness = readinessStrategy(
+      definition.readiness,
+      {
+        state: () => this.#state,
+        setState: (state, detail) => this.#setState(state, detail),
+        activeProgress: () => this.#progress.size,
+        stopping: () => this.#stopping,
+      },
+      options.settleMs,
+    );
     this.#fileWatch = new FileWatchRegistry(this.workspaceRoot, (changes) => {
       const session = this.#session;
       if (session?.initialized !== true) return;
@@ -554,7 +558,7 @@ export class LanguageServer {
     this.#stopping = true;
     this.#stopController.abort();
     this.#fileWatch.close();
-    clearTimeout(this.#settleTimer);
+    this.#readiness.dispose();
     if (this.#starting !== undefined) {
       // Let a launch in flight finish (bounded), so its process is known and stopped below.
       await Promise.race([this.#starting.then(() => undefined, () => undefined), sleep(timeoutMs)]);
@@ -778,9 +782,8 @@ export class LanguageServer {
     this.#fileWatch.reset(); // a new process registers its watchers anew
     this.#published.clear(); // and publishes its own diagnostics
     this.#progress.clear();
-    this.#sawServerStatus = false;
+    this.#readiness.reset();
     this.#health = undefined;
-    clearTimeout(this.#settleTimer);
     this.#setState('starting');
     const serverEnv = LanguageServer.#environment(this.definition, this.#options);
     const tempDir = await this.#createTempDir(serverEnv);
@@ -841,7 +844,7 @@ export class LanguageServer {
       child.once('exit', () => clearTimeout(grace));
     });
     connection.onError(([error]) => this.#messages.append(`[connection error] ${error.message}\n`));
-    this.#installHandlers(session);
+    installHandlers(session, this.#handlerHost());
     connection.listen();
 
     const rootUri = pathToUri(this.workspaceRoot);
@@ -880,67 +883,28 @@ export class LanguageServer {
       tracked.generation = generation;
     }
     this.#session = session;
-    if (this.definition.readiness === 'immediate') this.#setState('ready');
-    else {
-      this.#setState('indexing');
-      this.#updateProgressReadiness();
-    }
+    this.#readiness.initialized();
     return session;
   }
 
-  #installHandlers(session: Session): void {
-    const { connection } = session;
-    const folders = () => [{ uri: pathToUri(this.workspaceRoot), name: basename(this.workspaceRoot) }];
-    connection.onRequest('workspace/configuration', (params: { items?: { section?: string }[] }) =>
-      (params.items ?? []).map((item) => lookupSetting(this.definition.settings, item.section)),
-    );
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.onRequest('client/registerCapability', (params: { registrations?: { id: string; method: string; registerOptions?: unknown }[] }) => {
-      for (const registration of params.registrations ?? []) {
-        if (registration.method === 'workspace/didChangeWatchedFiles' && session.generation === this.#generation) {
-          this.#fileWatch.register(registration.id, registration.registerOptions);
-        }
-      }
-      return null;
-    });
-    connection.onRequest('client/unregisterCapability', (params: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
-      for (const { id } of params.unregisterations ?? params.unregistrations ?? []) this.#fileWatch.unregister(id);
-      return null;
-    });
-    connection.onRequest('workspace/workspaceFolders', () => folders());
-    connection.onRequest('window/showMessageRequest', (params: { message?: string }) => {
-      this.#messages.append(`[showMessageRequest] ${params.message ?? ''}\n`);
-      return null;
-    });
-    connection.onRequest('window/showDocument', () => ({ success: false }));
-    connection.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'Dialect does not apply server edits' }));
-    // Refresh requests ask the client to re-pull views we do not have: acknowledge them. Anything
-    // else unknown gets jsonrpc's MethodNotFound.
-    for (const view of ['semanticTokens', 'inlayHint', 'inlineValue', 'codeLens', 'diagnostic', 'foldingRange', 'textDocumentContent']) {
-      connection.onRequest(`workspace/${view}/refresh`, () => null);
-    }
-    connection.onNotification('$/progress', (params: { token?: string | number; value?: unknown }) => {
-      if (session === this.#session || !session.initialized) this.#onProgress(params.token, params.value);
-    });
-    connection.onNotification('experimental/serverStatus', (params: { health?: string; quiescent?: boolean; message?: string | null }) => {
-      if (session === this.#session) this.#onServerStatus(params);
-    });
-    connection.onNotification('window/logMessage', (params: { type?: number; message?: string }) => {
-      this.#messages.append(`[log ${params.type ?? '?'}] ${params.message ?? ''}\n`);
-    });
-    connection.onNotification('window/showMessage', (params: { type?: number; message?: string }) => {
-      const message = params.message ?? '';
-      this.#messages.append(`[show ${params.type ?? '?'}] ${message}\n`);
-      this.#checkKnownProblems(message);
-      if (params.type === 1 /* Error */) this.#addWarning(`show:${message.split('\n')[0] ?? ''}`, `${this.definition.displayName}: ${message.split('\n')[0] ?? ''}`);
-    });
-    connection.onNotification('textDocument/publishDiagnostics', (params: { uri?: string; version?: number; diagnostics?: LspDiagnostic[] }) => {
-      if (session !== this.#session || typeof params.uri !== 'string') return;
-      const published: PublishedDiagnostics = { uri: params.uri, ...(typeof params.version === 'number' ? { version: params.version } : {}), diagnostics: params.diagnostics ?? [] };
-      this.#published.set(params.uri, published);
-      for (const listener of [...this.#diagnosticListeners]) listener(published);
-    });
-    connection.onNotification('telemetry/event', () => undefined);
+  /** The owner side of the server→client handlers (handlers.ts). */
+  #handlerHost(): HandlerHost {
+    return {
+      definition: this.definition,
+      workspaceRoot: this.workspaceRoot,
+      fileWatch: this.#fileWatch,
+      isCurrent: (session) => session === this.#session,
+      isLatestLaunch: (session) => session.generation === this.#generation,
+      log: (line) => this.#messages.append(line),
+      checkKnownProblems: (text) => this.#checkKnownProblems(text),
+      addWarning: (key, warning) => this.#addWarning(key, warning),
+      onProgress: (token, value) => this.#onProgress(token, value),
+      onServerStatus: (params) => this.#onServerStatus(params),
+      onDiagnostics: (published) => {
+        this.#published.set(published.uri, published);
+        for (const listener of [...this.#diagnosticListeners]) listener(published);
+      },
+    };
   }
 
   #onSessionExit(session: Session, reason: string): void {
@@ -1002,13 +966,12 @@ export class LanguageServer {
       if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
       this.#progress.delete(token);
     } else return;
-    this.#updateProgressReadiness();
+    this.#readiness.progressChanged();
     this.#emit();
   }
 
   /** rust-analyzer's `experimental/serverStatus`: quiescence is readiness; unhealthy messages are warnings. */
-  #onServerStatus(params: { health?: string; quiescent?: boolean; message?: string | null }): void {
-    this.#sawServerStatus = true;
+  #onServerStatus(params: ServerStatusParams): void {
     const message = params.message ?? undefined;
     // Health describes the loaded workspace: keep it until the server reports `ok` again.
     if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
@@ -1019,26 +982,8 @@ export class LanguageServer {
       if (!known) this.#addWarning(`status:${first}`, `${this.definition.displayName}: ${first}`);
     }
     this.#detail = message;
-    if (this.#state === 'indexing' || this.#state === 'ready') this.#setState(params.quiescent === true ? 'ready' : 'indexing', message);
+    this.#readiness.serverStatus(params.quiescent === true, message);
     this.#emit(); // a health change alone changes the text; unchanged text is not repeated
-  }
-
-  /** Progress-based readiness; also the fallback for rust-analyzer builds without serverStatus. */
-  #updateProgressReadiness(): void {
-    const byProgress = this.definition.readiness === 'progress' || (this.definition.readiness === 'rust-analyzer-status' && !this.#sawServerStatus);
-    if (!byProgress || (this.#state !== 'indexing' && this.#state !== 'ready')) return;
-    clearTimeout(this.#settleTimer);
-    if (this.#progress.size > 0) {
-      if (this.#state === 'ready') this.#setState('indexing');
-      return;
-    }
-    // rust-analyzer without serverStatus reports progress in bursts; give it longer to settle.
-    const settle = (this.#options.settleMs ?? 250) * (this.definition.readiness === 'progress' ? 1 : 4);
-    this.#settleTimer = setTimeout(() => {
-      if (this.#progress.size === 0 && this.#state === 'indexing' && !this.#stopping) {
-        if (this.definition.readiness === 'progress' || !this.#sawServerStatus) this.#setState('ready');
-      }
-    }, settle);
   }
 
   /** Matches `text`, line by line, against the definition's known problems; true if one matched. */
