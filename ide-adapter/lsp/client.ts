@@ -12,8 +12,6 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import {
   ConnectionError,
@@ -37,8 +35,8 @@ import {
   fromLspPosition,
   fromLspRange,
   negotiatedEncoding,
-  TextLines,
   toLspPosition,
+  type TextLines,
   type LspPosition,
   type LspRange,
   type PositionEncoding,
@@ -46,13 +44,14 @@ import {
   type TextRange,
 } from './positions.js';
 import { RingLog } from './ring-log.js';
-import { languageFor, withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
+import { withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
 import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
 import { clampDelay, Session, sleep } from './session.js';
 import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
+import { Documents, type OpenDocument } from './documents.js';
 import { installHandlers, type HandlerHost, type PublishedDiagnostics, type ServerStatusParams } from './handlers.js';
 
 export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
@@ -95,25 +94,8 @@ export interface StartOptions {
   readonly readText?: (absPath: string) => Promise<string>;
 }
 
-/** A document the server has open, as the server sees it. */
-export interface OpenDocument {
-  readonly path: string;
-  readonly uri: string;
-  readonly languageId: string;
-  readonly version: number;
-  readonly text: string;
-  /** Line access for position conversion. */
-  readonly lines: TextLines;
-}
-
 export type { PublishedDiagnostics } from './handlers.js';
-
-interface TrackedDocument {
-  doc: OpenDocument;
-  mtimeMs: number;
-  size: number;
-  generation: number;
-}
+export type { OpenDocument } from './documents.js';
 
 const CLIENT_NAME = 'dialect';
 const noop = (): void => undefined;
@@ -172,8 +154,7 @@ export class LanguageServer {
   readonly #stderr: RingLog;
   readonly #messages = new RingLog(32 * 1024);
   readonly #listeners = new Set<(status: ServerStatus) => void>();
-  readonly #docs = new Map<string, TrackedDocument>();
-  readonly #opening = new Map<string, Promise<OpenDocument>>();
+  readonly #documents: Documents;
   readonly #progress = new Map<string | number, ServerProgress>();
   readonly #warnings: string[] = [];
   readonly #warningKeys = new Set<string>();
@@ -196,9 +177,6 @@ export class LanguageServer {
   #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
-  /** The last diagnostics published per URI by the current process (a server republishes after a restart). */
-  readonly #published = new Map<string, PublishedDiagnostics>();
-  readonly #diagnosticListeners = new Set<(published: PublishedDiagnostics) => void>();
 
   private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
     this.definition = definition;
@@ -216,6 +194,13 @@ export class LanguageServer {
       },
       options.settleMs,
     );
+    this.#documents = new Documents({
+      definition,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      ...(options.readText !== undefined ? { readText: options.readText } : {}),
+      usableSession: (method, deadline, timeoutMs, signal) => this.#usableSession(method, deadline, timeoutMs, signal),
+      currentSession: () => this.#session,
+    });
     this.#fileWatch = new FileWatchRegistry(this.workspaceRoot, (changes) => {
       const session = this.#session;
       if (session?.initialized !== true) return;
@@ -438,7 +423,7 @@ export class LanguageServer {
 
   /** The diagnostics the server published, per URI, that are not empty. */
   publishedDiagnostics(): PublishedDiagnostics[] {
-    return [...this.#published.values()].filter((p) => p.diagnostics.length > 0);
+    return this.#documents.publishedDiagnostics();
   }
 
   /**
@@ -448,35 +433,7 @@ export class LanguageServer {
    * analysed an opened file, which can take a moment. Throws `request-cancelled` only if `signal` aborts.
    */
   waitForDiagnostics(uri: string, options: RequestOptions & { readonly timeoutMs: number; readonly minVersion?: number }): Promise<PublishedDiagnostics | undefined> {
-    // A publish that names an older version of the document is about text that changed since.
-    const current = (p: PublishedDiagnostics | undefined): p is PublishedDiagnostics =>
-      p !== undefined && p.uri === uri && (options.minVersion === undefined || p.version === undefined || p.version >= options.minVersion);
-    const known = this.#published.get(uri);
-    if (current(known)) return Promise.resolve(known);
-    return new Promise((resolvePromise, reject) => {
-      const { signal } = options;
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.#diagnosticListeners.delete(listener);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const listener = (published: PublishedDiagnostics) => {
-        if (!current(published)) return;
-        cleanup();
-        resolvePromise(published);
-      };
-      const onAbort = () => {
-        cleanup();
-        reject(new LspClientError('request-cancelled', `waiting for diagnostics from ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        resolvePromise(undefined);
-      }, clampDelay(options.timeoutMs));
-      this.#diagnosticListeners.add(listener);
-      if (signal?.aborted === true) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.#documents.waitForDiagnostics(uri, options);
   }
 
   /** Sends a notification to the running server (dropped while no server runs). */
@@ -490,41 +447,22 @@ export class LanguageServer {
    * re-opened automatically after a restart. Concurrent calls for one file share one open.
    */
   ensureOpen(absPath: string, options: RequestOptions = {}): Promise<OpenDocument> {
-    const path = resolve(absPath);
-    const inFlight = this.#opening.get(path);
-    if (inFlight !== undefined) return inFlight;
-    const opening = this.#syncDocument(path, options).finally(() => this.#opening.delete(path));
-    this.#opening.set(path, opening);
-    return opening;
+    return this.#documents.ensureOpen(absPath, options);
   }
 
   /** Closes a document opened with {@link ensureOpen}. */
   closeDocument(absPath: string): void {
-    const path = resolve(absPath);
-    const tracked = this.#docs.get(path);
-    if (tracked === undefined) return;
-    this.#docs.delete(path);
-    if (this.#session?.generation === tracked.generation) this.#session.notify('textDocument/didClose', { textDocument: { uri: tracked.doc.uri } });
+    this.#documents.close(absPath);
   }
 
   /** Documents currently open in the server. */
   openDocuments(): OpenDocument[] {
-    return [...this.#docs.values()].map((t) => t.doc);
-  }
-
-  #readText(absPath: string): Promise<string> {
-    return this.#options.readText !== undefined ? this.#options.readText(absPath) : readFile(absPath, 'utf8');
+    return this.#documents.open();
   }
 
   /** Lines of a file as the server sees it: the open document's text, else the file on disk. */
-  async lines(absPath: string): Promise<TextLines> {
-    const tracked = this.#docs.get(resolve(absPath));
-    if (tracked !== undefined) return tracked.doc.lines;
-    try {
-      return new TextLines(await this.#readText(absPath));
-    } catch (error) {
-      throw new LspClientError('document-unreadable', `cannot read ${absPath}: ${(error as Error).message}`, { cause: error });
-    }
+  lines(absPath: string): Promise<TextLines> {
+    return this.#documents.lines(absPath);
   }
 
   /** Dialect position → LSP position in this server's encoding. */
@@ -738,49 +676,11 @@ export class LanguageServer {
     }
   }
 
-  async #syncDocument(path: string, options: RequestOptions): Promise<OpenDocument> {
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const deadline = Date.now() + timeoutMs;
-    let info;
-    try {
-      info = statSync(path); // microseconds; an async stat is a thread-pool round trip per query
-    } catch (error) {
-      throw new LspClientError('document-unreadable', `cannot open ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
-    }
-    const session = await this.#usableSession('textDocument/didOpen', deadline, timeoutMs, options.signal);
-    const existing = this.#docs.get(path);
-    if (existing?.generation === session.generation && existing.mtimeMs === info.mtimeMs && existing.size === info.size) return existing.doc;
-    let text: string;
-    try {
-      text = await this.#readText(path);
-    } catch (error) {
-      throw new LspClientError('document-unreadable', `cannot read ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
-    }
-    const languageId = languageFor([this.definition], path)?.languageId ?? this.definition.languages[0]?.languageId ?? 'plaintext';
-    const uri = pathToUri(path);
-    if (existing?.generation === session.generation) {
-      if (existing.doc.text === text) {
-        existing.mtimeMs = info.mtimeMs;
-        existing.size = info.size;
-        return existing.doc;
-      }
-      const doc: OpenDocument = { ...existing.doc, version: existing.doc.version + 1, text, lines: new TextLines(text) };
-      this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
-      this.#published.delete(uri); // about the old text; the server publishes again for the new one
-      session.notify('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
-      return doc;
-    }
-    const doc: OpenDocument = { path, uri, languageId, version: (existing?.doc.version ?? 0) + 1, text, lines: new TextLines(text) };
-    this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
-    session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: doc.version, text } });
-    return doc;
-  }
-
   /** Spawns and initializes a new session; on failure kills it and throws `spawn-failed`/`initialize-failed`. */
   async #launch(): Promise<Session> {
     const generation = ++this.#generation;
     this.#fileWatch.reset(); // a new process registers its watchers anew
-    this.#published.clear(); // and publishes its own diagnostics
+    this.#documents.clearPublished(); // and publishes its own diagnostics
     this.#progress.clear();
     this.#readiness.reset();
     this.#health = undefined;
@@ -877,11 +777,7 @@ export class LanguageServer {
     this.#encoding = negotiatedEncoding(result.capabilities.positionEncoding);
     session.initialized = true;
     session.notify('initialized', {});
-    for (const tracked of this.#docs.values()) {
-      const { uri, languageId, version, text } = tracked.doc;
-      session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-      tracked.generation = generation;
-    }
+    this.#documents.reopenIn(session);
     this.#session = session;
     this.#readiness.initialized();
     return session;
@@ -900,10 +796,7 @@ export class LanguageServer {
       addWarning: (key, warning) => this.#addWarning(key, warning),
       onProgress: (token, value) => this.#onProgress(token, value),
       onServerStatus: (params) => this.#onServerStatus(params),
-      onDiagnostics: (published) => {
-        this.#published.set(published.uri, published);
-        for (const listener of [...this.#diagnosticListeners]) listener(published);
-      },
+      onDiagnostics: (published) => this.#documents.published(published),
     };
   }
 
