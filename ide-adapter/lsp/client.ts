@@ -52,6 +52,7 @@ import { pathToUri } from './uris.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
 import { Documents, type OpenDocument } from './documents.js';
+import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
 import { installHandlers, type HandlerHost, type PublishedDiagnostics, type ServerStatusParams } from './handlers.js';
 
 export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
@@ -83,6 +84,11 @@ export interface StartOptions {
   readonly maxRestarts?: number;
   /** First restart delay, doubled per consecutive crash; {@link DEFAULT_RESTART_DELAY_MS}. */
   readonly restartDelayMs?: number;
+  /**
+   * What to do when the process ends on its own (crash, exit, or killed as hung); replaces the
+   * backoff policy built from `maxRestarts` and `restartDelayMs`.
+   */
+  readonly restartPolicy?: RestartPolicy;
   /** Characters of stderr kept; 64 KiB. */
   readonly stderrLimit?: number;
   /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms (`DEFAULT_SETTLE_MS`, readiness.ts). */
@@ -96,6 +102,7 @@ export interface StartOptions {
 
 export type { PublishedDiagnostics } from './handlers.js';
 export type { OpenDocument } from './documents.js';
+export { backoffRestartPolicy, CloseAction, type BackoffOptions, type CloseDecision, type RestartPolicy } from './restart-policy.js';
 
 const CLIENT_NAME = 'dialect';
 const noop = (): void => undefined;
@@ -167,7 +174,7 @@ export class LanguageServer {
   #session: Session | undefined;
   #starting: Promise<Session> | undefined;
   #generation = 0;
-  #restarts = 0;
+  readonly #restartPolicy: RestartPolicy;
   #gaveUp = false;
   #stopping = false;
   #shutdown: Promise<void> | undefined;
@@ -194,6 +201,13 @@ export class LanguageServer {
       },
       options.settleMs,
     );
+    this.#restartPolicy =
+      options.restartPolicy ??
+      backoffRestartPolicy({
+        maxRestarts: options.maxRestarts ?? DEFAULT_MAX_RESTARTS,
+        firstDelayMs: options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS,
+        healthyUptimeMs: HEALTHY_UPTIME_MS,
+      });
     this.#documents = new Documents({
       definition,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -807,7 +821,7 @@ export class LanguageServer {
     session.dispose();
     this.#sessions.delete(session);
     if (this.#stopping) return;
-    if (Date.now() - session.startedAt > HEALTHY_UPTIME_MS) this.#restarts = 0;
+    this.#restartPolicy.closed(Date.now() - session.startedAt);
     this.#setState('crashed', reason);
     if (this.#starting !== undefined) return;
     const recovery = this.#recover();
@@ -822,21 +836,19 @@ export class LanguageServer {
     );
   }
 
-  /** Restarts after a crash with exponential backoff, up to `maxRestarts` times. */
+  /** Restarts after a crash or hang as the restart policy says (by default: backoff, then give up). */
   async #recover(): Promise<Session> {
-    const maxRestarts = this.#options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
     for (;;) {
       if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down`, { serverId: this.definition.id });
-      if (this.#restarts >= maxRestarts) {
+      const decision = this.#restartPolicy.next();
+      if (decision.action === CloseAction.DoNotRestart) {
         this.#gaveUp = true;
-        this.#setState('crashed', `${this.#detail ?? 'crashed'}; gave up after ${maxRestarts} restarts`);
+        this.#setState('crashed', `${this.#detail ?? 'crashed'}; ${decision.message}`);
         throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#detail ?? ''})${this.#stderrHint()}`, {
           serverId: this.definition.id,
         });
       }
-      const delay = (this.#options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS) * 2 ** this.#restarts;
-      this.#restarts++;
-      await sleep(delay, this.#stopController.signal);
+      await sleep(decision.delayMs, this.#stopController.signal);
       if (this.#stopping) continue;
       try {
         return await this.#launch();
