@@ -49,6 +49,7 @@ import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } fro
 import { clampDelay, Session, sleep } from './session.js';
 import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
+import { TIMEOUTS } from '../timeouts.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
 import { Documents, type OpenDocument } from './documents.js';
@@ -80,7 +81,7 @@ export interface StartOptions {
    * it counts as hung and is killed and restarted; {@link LIVENESS_PROBE_TIMEOUT_MS}.
    */
   readonly livenessProbeTimeoutMs?: number;
-  /** Restarts allowed after crashes or hangs (the count resets once a server ran for a minute); 3. */
+  /** Restarts allowed after crashes or hangs (the count resets after `TIMEOUTS.lsp.healthyUptimeMs` of uptime); 3. */
   readonly maxRestarts?: number;
   /** First restart delay, doubled per consecutive crash; {@link DEFAULT_RESTART_DELAY_MS}. */
   readonly restartDelayMs?: number;
@@ -91,7 +92,7 @@ export interface StartOptions {
   readonly restartPolicy?: RestartPolicy;
   /** Characters of stderr kept; 64 KiB. */
   readonly stderrLimit?: number;
-  /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms (`DEFAULT_SETTLE_MS`, readiness.ts). */
+  /** Quiet time after the last progress ends before a `progress` server counts as ready; `TIMEOUTS.lsp.settleMs`. */
   readonly settleMs?: number;
   /**
    * Reads a document's text. The backend passes the workspace's confined reader, so a server is
@@ -110,45 +111,24 @@ const STATUS_WARNING_LIMIT = 20;
 /** Requests that answer errors we retry: the server had to throw away work, asking again is fine. */
 const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPErrorCodes.ServerCancelled]);
 const MAX_RETRIES = 3;
-/** First delay before retrying a retryable error answer, doubled per retry. */
-const RETRY_DELAY_MS = 50;
-/** A server that ran this long before crashing gets a fresh restart budget. */
-const HEALTHY_UPTIME_MS = 60_000;
-/** How long after a server closes its connection we wait for its exit before killing it. */
-const CLOSE_GRACE_MS = 200;
-/** Default deadline of a request, retries included. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Default deadline of the `initialize` handshake. */
-export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
-/** Default deadline of {@link LanguageServer.waitUntilReady}. */
-export const DEFAULT_READY_TIMEOUT_MS = 120_000;
-/** Default first delay before restarting a crashed or hung server (doubled per consecutive restart). */
-export const DEFAULT_RESTART_DELAY_MS = 250;
 /** Default number of restarts before giving up. */
 const DEFAULT_MAX_RESTARTS = 3;
-/**
- * Default deadline of the liveness probe. Any answer proves the server's message loop runs, and
- * servers answer unknown methods from that loop without queueing behind work, so a healthy but
- * busy server answers in milliseconds; 5 s leaves room for a loaded machine while keeping a hung
- * server's callers waiting only that much longer than their own deadline.
- */
-export const LIVENESS_PROBE_TIMEOUT_MS = 5_000;
+/** Default deadline of a request, retries included (`TIMEOUTS.lsp.requestMs`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = TIMEOUTS.lsp.requestMs;
+/** Default deadline of the `initialize` handshake (`TIMEOUTS.lsp.initializeMs`). */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = TIMEOUTS.lsp.initializeMs;
+/** Default deadline of {@link LanguageServer.waitUntilReady} (`TIMEOUTS.lsp.readyMs`). */
+export const DEFAULT_READY_TIMEOUT_MS = TIMEOUTS.lsp.readyMs;
+/** Default first delay before restarting a crashed or hung server (`TIMEOUTS.lsp.restartDelayMs`). */
+export const DEFAULT_RESTART_DELAY_MS = TIMEOUTS.lsp.restartDelayMs;
+/** Default deadline of the liveness probe (`TIMEOUTS.lsp.livenessProbeMs`, which says why 5 s). */
+export const LIVENESS_PROBE_TIMEOUT_MS = TIMEOUTS.lsp.livenessProbeMs;
 /**
  * The probe: LSP reserves `$/` methods for implementation-specific messages and requires a server
  * that does not implement one to answer it with MethodNotFound, so every live server answers it
  * (cheaply, without touching its analysis) and none acts on it.
  */
 export const LIVENESS_PROBE_METHOD = '$/dialect/alive';
-/** Default overall deadline of {@link LanguageServer.shutdown}. */
-const DEFAULT_SHUTDOWN_TIMEOUT_MS = 3000;
-/** Upper bound on waiting for the `shutdown` request during a shutdown. */
-const SHUTDOWN_REQUEST_MAX_MS = 2000;
-/** Deadline of `shutdown` for a session whose `initialize` failed. */
-const FAILED_START_SHUTDOWN_MS = 1000;
-/** How long we wait for the process to exit after `exit`, and again after SIGTERM. */
-const EXIT_WAIT_MS = 1000;
-/** How long we wait for the process to disappear after SIGKILL. */
-const KILL_WAIT_MS = 2000;
 /**
  * A client for one language server process serving one workspace root. Create it with
  * {@link LanguageServer.start}; share one instance among concurrent callers.
@@ -206,7 +186,7 @@ export class LanguageServer {
       backoffRestartPolicy({
         maxRestarts: options.maxRestarts ?? DEFAULT_MAX_RESTARTS,
         firstDelayMs: options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS,
-        healthyUptimeMs: HEALTHY_UPTIME_MS,
+        healthyUptimeMs: TIMEOUTS.lsp.healthyUptimeMs,
       });
     this.#documents = new Documents({
       definition,
@@ -426,7 +406,7 @@ export class LanguageServer {
         }
         if (isLspClientError(error, 'request-failed') && error.lspCode !== undefined && RETRYABLE_CODES.has(error.lspCode) && retries < MAX_RETRIES) {
           retries++;
-          await sleep(Math.min(RETRY_DELAY_MS * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
+          await sleep(Math.min(TIMEOUTS.lsp.retryDelayMs * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
           if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
           continue;
         }
@@ -500,7 +480,7 @@ export class LanguageServer {
    * never leaves a process or a temp file behind.
    */
   shutdown(options: { timeoutMs?: number } = {}): Promise<void> {
-    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? TIMEOUTS.lsp.shutdownMs);
     return this.#shutdown;
   }
 
@@ -524,7 +504,7 @@ export class LanguageServer {
     const pid = session.child.pid;
     if (session.alive && session.initialized) {
       try {
-        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, SHUTDOWN_REQUEST_MAX_MS), undefined, this.#errorFactory('shutdown', timeoutMs));
+        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, TIMEOUTS.lsp.shutdownRequestMs), undefined, this.#errorFactory('shutdown', timeoutMs));
         session.notify('exit', undefined);
       } catch {
         // Unresponsive or dead: signals below.
@@ -533,11 +513,11 @@ export class LanguageServer {
     session.kill('the server was shut down');
     // A server that never completed `initialize` gets no grace period.
     if (!session.initialized) killGroup(pid, 'SIGTERM');
-    if (!(await session.waitExit(EXIT_WAIT_MS))) {
+    if (!(await session.waitExit(TIMEOUTS.lsp.exitWaitMs))) {
       killGroup(pid, 'SIGTERM');
-      if (!(await session.waitExit(EXIT_WAIT_MS))) {
+      if (!(await session.waitExit(TIMEOUTS.lsp.exitWaitMs))) {
         killGroup(pid, 'SIGKILL');
-        await session.waitExit(KILL_WAIT_MS);
+        await session.waitExit(TIMEOUTS.lsp.killWaitMs);
       }
     }
     // Helpers the server started (proc-macro servers, launchers' children) share its group; its
@@ -753,7 +733,7 @@ export class LanguageServer {
         session.kill('closed its connection');
         // A server that closed stdout but lingers is useless: make it exit so recovery starts.
         killGroup(child.pid, 'SIGKILL');
-      }, CLOSE_GRACE_MS);
+      }, TIMEOUTS.lsp.closeGraceMs);
       grace.unref();
       child.once('exit', () => clearTimeout(grace));
     });
@@ -778,7 +758,7 @@ export class LanguageServer {
       result = (await session.send('initialize', params, Date.now() + initTimeoutMs, this.#stopController.signal, this.#errorFactory('initialize', initTimeoutMs))) as InitializeResult;
       if (this.#stopping) throw new Error('shut down while starting');
     } catch (error) {
-      await this.#stopSession(session, FAILED_START_SHUTDOWN_MS);
+      await this.#stopSession(session, TIMEOUTS.lsp.failedStartShutdownMs);
       if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
       const crashed = isLspClientError(error, 'server-crashed');
       throw new LspClientError(

@@ -4,6 +4,7 @@
  * events it may care about (initialized, progress changed, rust-analyzer's serverStatus) and the
  * strategy moves the client's state through {@link ReadinessHost}.
  */
+import { TIMEOUTS } from '../timeouts.js';
 import type { Readiness } from './servers.js';
 import type { ServerState } from './status.js';
 
@@ -19,8 +20,6 @@ export interface ReadinessHost {
   stopping(): boolean;
 }
 
-/** Default quiet time after the last progress ends before a `progress` server counts as ready. */
-export const DEFAULT_SETTLE_MS = 250;
 /** rust-analyzer without serverStatus reports progress in bursts: it gets this many settle times. */
 const BURSTY_SETTLE_FACTOR = 4;
 
@@ -132,7 +131,7 @@ class RustAnalyzerStatusReadiness extends ProgressReadiness {
 }
 
 /** The strategy a definition's `readiness` selects. */
-export function readinessStrategy(readiness: Readiness, host: ReadinessHost, settleMs = DEFAULT_SETTLE_MS): ReadinessStrategy {
+export function readinessStrategy(readiness: Readiness, host: ReadinessHost, settleMs: number = TIMEOUTS.lsp.settleMs): ReadinessStrategy {
   switch (readiness) {
     case 'immediate':
       return new ImmediateReadiness(host);
