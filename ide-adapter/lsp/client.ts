@@ -10,7 +10,6 @@
  * - A server that stops answering (a request timed out and a liveness probe got no answer) is
  *   killed and restarted like a crashed one; the caller gets `server-unresponsive`.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import {
@@ -45,8 +44,8 @@ import {
 } from './positions.js';
 import { RingLog } from './ring-log.js';
 import { withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
-import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
-import { clampDelay, Session, sleep } from './session.js';
+import { createServerTemp, removePrivateTemp, tempEnvironment } from './private-temp.js';
+import { clampDelay, Session, sleep, spawnInGroup } from './session.js';
 import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
 import { TIMEOUTS } from '../timeouts.js';
@@ -501,7 +500,6 @@ export class LanguageServer {
   }
 
   async #stopSession(session: Session, timeoutMs: number): Promise<void> {
-    const pid = session.child.pid;
     if (session.alive && session.initialized) {
       try {
         await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, TIMEOUTS.lsp.shutdownRequestMs), undefined, this.#errorFactory('shutdown', timeoutMs));
@@ -510,20 +508,7 @@ export class LanguageServer {
         // Unresponsive or dead: signals below.
       }
     }
-    session.kill('the server was shut down');
-    // A server that never completed `initialize` gets no grace period.
-    if (!session.initialized) killGroup(pid, 'SIGTERM');
-    if (!(await session.waitExit(TIMEOUTS.lsp.exitWaitMs))) {
-      killGroup(pid, 'SIGTERM');
-      if (!(await session.waitExit(TIMEOUTS.lsp.exitWaitMs))) {
-        killGroup(pid, 'SIGKILL');
-        await session.waitExit(TIMEOUTS.lsp.killWaitMs);
-      }
-    }
-    // Helpers the server started (proc-macro servers, launchers' children) share its group; its
-    // temp folder goes with them.
-    await session.release();
-    session.dispose();
+    await session.terminate('the server was shut down', TIMEOUTS.lsp);
     this.#sessions.delete(session);
   }
 
@@ -563,17 +548,7 @@ export class LanguageServer {
 
   /** Creates the private temp folder of the next process (see private-temp.ts). */
   async #createTempDir(env: NodeJS.ProcessEnv): Promise<string> {
-    const parent = tempParent(env);
-    let dir: string;
-    try {
-      dir = await createPrivateTemp(this.definition.id, parent);
-    } catch (error) {
-      throw new LspClientError(
-        'spawn-failed',
-        `${this.definition.displayName} was not started: cannot create its temp folder in ${parent} (${(error as Error).message}); make ${parent} writable or point TMPDIR at a writable folder`,
-        { serverId: this.definition.id, cause: error },
-      );
-    }
+    const dir = await createServerTemp(this.definition, env);
     if (this.#stopping) {
       await removePrivateTemp(dir);
       throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
@@ -685,7 +660,7 @@ export class LanguageServer {
     const { command, args } = launchCommand(this.binary.path, this.definition.args);
     let child;
     try {
-      child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+      child = spawnInGroup(command, args, this.workspaceRoot, env);
     } catch (error) {
       await removePrivateTemp(tempDir);
       throw new LspClientError('spawn-failed', `${this.definition.displayName} (${this.binary.path}) could not be spawned: ${(error as Error).message}`, {
