@@ -1,6 +1,10 @@
 /**
- * One spawned language server: process lifecycle (spawn, initialize, crash recovery, shutdown),
- * readiness tracking, documents, and requests with deadlines, cancellation and retries.
+ * One spawned language server, as a façade: `LanguageServer` starts it (prepare, launch,
+ * `initialize`), answers requests with deadlines, cancellation, retries and the liveness probe,
+ * reports status and shuts it down, and delegates each other job to a module: the process and its
+ * kill ladder (`session.ts`, `private-temp.ts`), documents (`documents.ts`), readiness
+ * (`readiness.ts`), server→client handlers (`handlers.ts`), restarts (`restart-policy.ts`); its
+ * defaults are `TIMEOUTS.lsp` (`../timeouts.ts`).
  *
  * Invariants:
  * - Every request and every child process has a timeout; nothing here can hang forever.
