@@ -4,8 +4,8 @@
  * client's timeout, and the wait for the index from that deadline (the rest of the deadline is the
  * query's own share); the same holds for the REPL. Where two values must stay consistent, one is
  * computed from the other here instead of being kept equal by hand. The language-server client's
- * own defaults (request, initialize, readiness, liveness probe) stay with the client
- * (`lsp/client.ts`); `test/timeouts.test.ts` checks that they nest inside these budgets. This
+ * defaults (`lsp`: request, initialize, readiness, liveness probe, restarts, shutdown ladder) live
+ * here too; `test/timeouts.test.ts` checks that they nest inside the front ends' budgets. This
  * module imports nothing, so the CLI's entry point can read it without loading the rest.
  */
 const SECOND = 1_000;
@@ -25,6 +25,11 @@ const REPL_QUERY_SHARE_MS = 120 * SECOND;
 
 /** `dialect eval`'s default `--timeout`, which covers waiting for the index and the query. */
 const EVAL_TIMEOUT_MS = 120 * SECOND;
+
+/** Overall deadline of stopping a server: `shutdown` request, then `exit` and the signal ladder. */
+const LSP_SHUTDOWN_MS = 3 * SECOND;
+/** How long the client waits for a server process to exit after `exit`, and again after SIGTERM. */
+const LSP_EXIT_WAIT_MS = 1 * SECOND;
 
 /** The time budgets, grouped by front end. */
 export const TIMEOUTS = {
@@ -57,6 +62,43 @@ export const TIMEOUTS = {
     tourOutlineDeadlineMs: 20 * SECOND,
     /** How long `walkthrough render` waits for the workspace session to open. */
     walkthroughOpenMs: 10 * SECOND,
+  },
+  /** The language-server client's defaults (`lsp/client.ts` and its modules); each is an option of `LanguageServer.start`. */
+  lsp: {
+    /** Deadline of one request, retries included. */
+    requestMs: 30 * SECOND,
+    /** Deadline of the `initialize` handshake. */
+    initializeMs: 30 * SECOND,
+    /** Deadline of `waitUntilReady`. */
+    readyMs: 120 * SECOND,
+    /**
+     * Deadline of the liveness probe sent after a request timed out. Any answer proves the server's
+     * message loop runs, and servers answer unknown methods from that loop without queueing behind
+     * work, so a healthy but busy server answers in milliseconds; 5 s leaves room for a loaded
+     * machine while keeping a hung server's callers waiting only that much longer than their own
+     * deadline.
+     */
+    livenessProbeMs: 5 * SECOND,
+    /** First delay before restarting a crashed or hung server, doubled per consecutive restart. */
+    restartDelayMs: 250,
+    /** A server that ran this long before crashing gets a fresh restart budget. */
+    healthyUptimeMs: 60 * SECOND,
+    /** First delay before retrying a ContentModified/ServerCancelled answer, doubled per retry. */
+    retryDelayMs: 50,
+    /** Quiet time after the last progress ends before a `progress` server counts as ready. */
+    settleMs: 250,
+    /** How long after a server closed its connection the client waits for its exit before killing it. */
+    closeGraceMs: 200,
+    /** Overall deadline of `shutdown()`. */
+    shutdownMs: LSP_SHUTDOWN_MS,
+    /** Upper bound on the `shutdown` request: what is left of the shutdown once the exit wait is kept. */
+    shutdownRequestMs: LSP_SHUTDOWN_MS - LSP_EXIT_WAIT_MS,
+    /** Deadline of stopping a process whose `initialize` failed. */
+    failedStartShutdownMs: 1 * SECOND,
+    /** How long the client waits for the process to exit after `exit`, and again after SIGTERM. */
+    exitWaitMs: LSP_EXIT_WAIT_MS,
+    /** How long the client waits for the process to disappear after SIGKILL. */
+    killWaitMs: 2 * SECOND,
   },
   /** An `IdeSession` opened without a front end's budget (library use, tests). */
   session: {

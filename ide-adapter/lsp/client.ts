@@ -1,6 +1,10 @@
 /**
- * One spawned language server: process lifecycle (spawn, initialize, crash recovery, shutdown),
- * readiness tracking, documents, and requests with deadlines, cancellation and retries.
+ * One spawned language server, as a façade: `LanguageServer` starts it (prepare, launch,
+ * `initialize`), answers requests with deadlines, cancellation, retries and the liveness probe,
+ * reports status and shuts it down, and delegates each other job to a module: the process and its
+ * kill ladder (`session.ts`, `private-temp.ts`), documents (`documents.ts`), readiness
+ * (`readiness.ts`), server→client handlers (`handlers.ts`), restarts (`restart-policy.ts`); its
+ * defaults are `TIMEOUTS.lsp` (`../timeouts.ts`).
  *
  * Invariants:
  * - Every request and every child process has a timeout; nothing here can hang forever.
@@ -10,10 +14,7 @@
  * - A server that stops answering (a request timed out and a liveness probe got no answer) is
  *   killed and restarted like a crashed one; the caller gets `server-unresponsive`.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import {
   ConnectionError,
@@ -30,29 +31,33 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import { onAbort } from './abort.js';
-import { clientCapabilities, lookupSetting } from './capabilities.js';
+import { clientCapabilities } from './capabilities.js';
 import { findServerBinary, killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import {
   fromLspPosition,
   fromLspRange,
   negotiatedEncoding,
-  TextLines,
   toLspPosition,
+  type TextLines,
   type LspPosition,
   type LspRange,
   type PositionEncoding,
   type TextPosition,
   type TextRange,
 } from './positions.js';
-import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { RingLog } from './ring-log.js';
-import { languageFor, withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
-import { createPrivateTemp, removePrivateTemp, tempEnvironment, tempParent } from './private-temp.js';
-import { clampDelay, Session, sleep } from './session.js';
+import { withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
+import { createServerTemp, removePrivateTemp, tempEnvironment } from './private-temp.js';
+import { clampDelay, Session, sleep, spawnInGroup } from './session.js';
 import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { pathToUri } from './uris.js';
+import { TIMEOUTS } from '../timeouts.js';
 import { FileWatchRegistry } from './file-watch.js';
+import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
+import { Documents, type OpenDocument } from './documents.js';
+import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
+import { installHandlers, type HandlerHost, type PublishedDiagnostics, type ServerStatusParams } from './handlers.js';
 
 export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
@@ -79,13 +84,18 @@ export interface StartOptions {
    * it counts as hung and is killed and restarted; {@link LIVENESS_PROBE_TIMEOUT_MS}.
    */
   readonly livenessProbeTimeoutMs?: number;
-  /** Restarts allowed after crashes or hangs (the count resets once a server ran for a minute); 3. */
+  /** Restarts allowed after crashes or hangs (the count resets after `TIMEOUTS.lsp.healthyUptimeMs` of uptime); 3. */
   readonly maxRestarts?: number;
   /** First restart delay, doubled per consecutive crash; {@link DEFAULT_RESTART_DELAY_MS}. */
   readonly restartDelayMs?: number;
+  /**
+   * What to do when the process ends on its own (crash, exit, or killed as hung); replaces the
+   * backoff policy built from `maxRestarts` and `restartDelayMs`.
+   */
+  readonly restartPolicy?: RestartPolicy;
   /** Characters of stderr kept; 64 KiB. */
   readonly stderrLimit?: number;
-  /** Quiet time after the last progress ends before a `progress` server counts as ready; 250 ms. */
+  /** Quiet time after the last progress ends before a `progress` server counts as ready; `TIMEOUTS.lsp.settleMs`. */
   readonly settleMs?: number;
   /**
    * Reads a document's text. The backend passes the workspace's confined reader, so a server is
@@ -94,31 +104,9 @@ export interface StartOptions {
   readonly readText?: (absPath: string) => Promise<string>;
 }
 
-/** A document the server has open, as the server sees it. */
-export interface OpenDocument {
-  readonly path: string;
-  readonly uri: string;
-  readonly languageId: string;
-  readonly version: number;
-  readonly text: string;
-  /** Line access for position conversion. */
-  readonly lines: TextLines;
-}
-
-/** The diagnostics a server last published for one document (`textDocument/publishDiagnostics`). */
-export interface PublishedDiagnostics {
-  readonly uri: string;
-  /** The document version they are for, when the server says. */
-  readonly version?: number;
-  readonly diagnostics: readonly LspDiagnostic[];
-}
-
-interface TrackedDocument {
-  doc: OpenDocument;
-  mtimeMs: number;
-  size: number;
-  generation: number;
-}
+export type { PublishedDiagnostics } from './handlers.js';
+export type { OpenDocument } from './documents.js';
+export { backoffRestartPolicy, CloseAction, type BackoffOptions, type CloseDecision, type RestartPolicy } from './restart-policy.js';
 
 const CLIENT_NAME = 'dialect';
 const noop = (): void => undefined;
@@ -126,45 +114,24 @@ const STATUS_WARNING_LIMIT = 20;
 /** Requests that answer errors we retry: the server had to throw away work, asking again is fine. */
 const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPErrorCodes.ServerCancelled]);
 const MAX_RETRIES = 3;
-/** First delay before retrying a retryable error answer, doubled per retry. */
-const RETRY_DELAY_MS = 50;
-/** A server that ran this long before crashing gets a fresh restart budget. */
-const HEALTHY_UPTIME_MS = 60_000;
-/** How long after a server closes its connection we wait for its exit before killing it. */
-const CLOSE_GRACE_MS = 200;
-/** Default deadline of a request, retries included. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Default deadline of the `initialize` handshake. */
-export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
-/** Default deadline of {@link LanguageServer.waitUntilReady}. */
-export const DEFAULT_READY_TIMEOUT_MS = 120_000;
-/** Default first delay before restarting a crashed or hung server (doubled per consecutive restart). */
-export const DEFAULT_RESTART_DELAY_MS = 250;
 /** Default number of restarts before giving up. */
 const DEFAULT_MAX_RESTARTS = 3;
-/**
- * Default deadline of the liveness probe. Any answer proves the server's message loop runs, and
- * servers answer unknown methods from that loop without queueing behind work, so a healthy but
- * busy server answers in milliseconds; 5 s leaves room for a loaded machine while keeping a hung
- * server's callers waiting only that much longer than their own deadline.
- */
-export const LIVENESS_PROBE_TIMEOUT_MS = 5_000;
+/** Default deadline of a request, retries included (`TIMEOUTS.lsp.requestMs`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = TIMEOUTS.lsp.requestMs;
+/** Default deadline of the `initialize` handshake (`TIMEOUTS.lsp.initializeMs`). */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = TIMEOUTS.lsp.initializeMs;
+/** Default deadline of {@link LanguageServer.waitUntilReady} (`TIMEOUTS.lsp.readyMs`). */
+export const DEFAULT_READY_TIMEOUT_MS = TIMEOUTS.lsp.readyMs;
+/** Default first delay before restarting a crashed or hung server (`TIMEOUTS.lsp.restartDelayMs`). */
+export const DEFAULT_RESTART_DELAY_MS = TIMEOUTS.lsp.restartDelayMs;
+/** Default deadline of the liveness probe (`TIMEOUTS.lsp.livenessProbeMs`, which says why 5 s). */
+export const LIVENESS_PROBE_TIMEOUT_MS = TIMEOUTS.lsp.livenessProbeMs;
 /**
  * The probe: LSP reserves `$/` methods for implementation-specific messages and requires a server
  * that does not implement one to answer it with MethodNotFound, so every live server answers it
  * (cheaply, without touching its analysis) and none acts on it.
  */
 export const LIVENESS_PROBE_METHOD = '$/dialect/alive';
-/** Default overall deadline of {@link LanguageServer.shutdown}. */
-const DEFAULT_SHUTDOWN_TIMEOUT_MS = 3000;
-/** Upper bound on waiting for the `shutdown` request during a shutdown. */
-const SHUTDOWN_REQUEST_MAX_MS = 2000;
-/** Deadline of `shutdown` for a session whose `initialize` failed. */
-const FAILED_START_SHUTDOWN_MS = 1000;
-/** How long we wait for the process to exit after `exit`, and again after SIGTERM. */
-const EXIT_WAIT_MS = 1000;
-/** How long we wait for the process to disappear after SIGKILL. */
-const KILL_WAIT_MS = 2000;
 /**
  * A client for one language server process serving one workspace root. Create it with
  * {@link LanguageServer.start}; share one instance among concurrent callers.
@@ -177,8 +144,7 @@ export class LanguageServer {
   readonly #stderr: RingLog;
   readonly #messages = new RingLog(32 * 1024);
   readonly #listeners = new Set<(status: ServerStatus) => void>();
-  readonly #docs = new Map<string, TrackedDocument>();
-  readonly #opening = new Map<string, Promise<OpenDocument>>();
+  readonly #documents: Documents;
   readonly #progress = new Map<string | number, ServerProgress>();
   readonly #warnings: string[] = [];
   readonly #warningKeys = new Set<string>();
@@ -191,20 +157,16 @@ export class LanguageServer {
   #session: Session | undefined;
   #starting: Promise<Session> | undefined;
   #generation = 0;
-  #restarts = 0;
+  readonly #restartPolicy: RestartPolicy;
   #gaveUp = false;
   #stopping = false;
   #shutdown: Promise<void> | undefined;
   #capabilities: ServerCapabilities = {};
   #encoding: PositionEncoding = 'utf-16';
-  #settleTimer: NodeJS.Timeout | undefined;
-  #sawServerStatus = false;
+  readonly #readiness: ReadinessStrategy;
   #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
-  /** The last diagnostics published per URI by the current process (a server republishes after a restart). */
-  readonly #published = new Map<string, PublishedDiagnostics>();
-  readonly #diagnosticListeners = new Set<(published: PublishedDiagnostics) => void>();
 
   private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
     this.definition = definition;
@@ -212,6 +174,30 @@ export class LanguageServer {
     this.binary = binary;
     this.#options = options;
     this.#stderr = new RingLog(options.stderrLimit ?? 64 * 1024);
+    this.#readiness = readinessStrategy(
+      definition.readiness,
+      {
+        state: () => this.#state,
+        setState: (state, detail) => this.#setState(state, detail),
+        activeProgress: () => this.#progress.size,
+        stopping: () => this.#stopping,
+      },
+      options.settleMs,
+    );
+    this.#restartPolicy =
+      options.restartPolicy ??
+      backoffRestartPolicy({
+        maxRestarts: options.maxRestarts ?? DEFAULT_MAX_RESTARTS,
+        firstDelayMs: options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS,
+        healthyUptimeMs: TIMEOUTS.lsp.healthyUptimeMs,
+      });
+    this.#documents = new Documents({
+      definition,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      ...(options.readText !== undefined ? { readText: options.readText } : {}),
+      usableSession: (method, deadline, timeoutMs, signal) => this.#usableSession(method, deadline, timeoutMs, signal),
+      currentSession: () => this.#session,
+    });
     this.#fileWatch = new FileWatchRegistry(this.workspaceRoot, (changes) => {
       const session = this.#session;
       if (session?.initialized !== true) return;
@@ -423,7 +409,7 @@ export class LanguageServer {
         }
         if (isLspClientError(error, 'request-failed') && error.lspCode !== undefined && RETRYABLE_CODES.has(error.lspCode) && retries < MAX_RETRIES) {
           retries++;
-          await sleep(Math.min(RETRY_DELAY_MS * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
+          await sleep(Math.min(TIMEOUTS.lsp.retryDelayMs * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
           if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
           continue;
         }
@@ -434,7 +420,7 @@ export class LanguageServer {
 
   /** The diagnostics the server published, per URI, that are not empty. */
   publishedDiagnostics(): PublishedDiagnostics[] {
-    return [...this.#published.values()].filter((p) => p.diagnostics.length > 0);
+    return this.#documents.publishedDiagnostics();
   }
 
   /**
@@ -444,35 +430,7 @@ export class LanguageServer {
    * analysed an opened file, which can take a moment. Throws `request-cancelled` only if `signal` aborts.
    */
   waitForDiagnostics(uri: string, options: RequestOptions & { readonly timeoutMs: number; readonly minVersion?: number }): Promise<PublishedDiagnostics | undefined> {
-    // A publish that names an older version of the document is about text that changed since.
-    const current = (p: PublishedDiagnostics | undefined): p is PublishedDiagnostics =>
-      p !== undefined && p.uri === uri && (options.minVersion === undefined || p.version === undefined || p.version >= options.minVersion);
-    const known = this.#published.get(uri);
-    if (current(known)) return Promise.resolve(known);
-    return new Promise((resolvePromise, reject) => {
-      const { signal } = options;
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.#diagnosticListeners.delete(listener);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const listener = (published: PublishedDiagnostics) => {
-        if (!current(published)) return;
-        cleanup();
-        resolvePromise(published);
-      };
-      const onAbort = () => {
-        cleanup();
-        reject(new LspClientError('request-cancelled', `waiting for diagnostics from ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        resolvePromise(undefined);
-      }, clampDelay(options.timeoutMs));
-      this.#diagnosticListeners.add(listener);
-      if (signal?.aborted === true) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.#documents.waitForDiagnostics(uri, options);
   }
 
   /** Sends a notification to the running server (dropped while no server runs). */
@@ -486,41 +444,22 @@ export class LanguageServer {
    * re-opened automatically after a restart. Concurrent calls for one file share one open.
    */
   ensureOpen(absPath: string, options: RequestOptions = {}): Promise<OpenDocument> {
-    const path = resolve(absPath);
-    const inFlight = this.#opening.get(path);
-    if (inFlight !== undefined) return inFlight;
-    const opening = this.#syncDocument(path, options).finally(() => this.#opening.delete(path));
-    this.#opening.set(path, opening);
-    return opening;
+    return this.#documents.ensureOpen(absPath, options);
   }
 
   /** Closes a document opened with {@link ensureOpen}. */
   closeDocument(absPath: string): void {
-    const path = resolve(absPath);
-    const tracked = this.#docs.get(path);
-    if (tracked === undefined) return;
-    this.#docs.delete(path);
-    if (this.#session?.generation === tracked.generation) this.#session.notify('textDocument/didClose', { textDocument: { uri: tracked.doc.uri } });
+    this.#documents.close(absPath);
   }
 
   /** Documents currently open in the server. */
   openDocuments(): OpenDocument[] {
-    return [...this.#docs.values()].map((t) => t.doc);
-  }
-
-  #readText(absPath: string): Promise<string> {
-    return this.#options.readText !== undefined ? this.#options.readText(absPath) : readFile(absPath, 'utf8');
+    return this.#documents.open();
   }
 
   /** Lines of a file as the server sees it: the open document's text, else the file on disk. */
-  async lines(absPath: string): Promise<TextLines> {
-    const tracked = this.#docs.get(resolve(absPath));
-    if (tracked !== undefined) return tracked.doc.lines;
-    try {
-      return new TextLines(await this.#readText(absPath));
-    } catch (error) {
-      throw new LspClientError('document-unreadable', `cannot read ${absPath}: ${(error as Error).message}`, { cause: error });
-    }
+  lines(absPath: string): Promise<TextLines> {
+    return this.#documents.lines(absPath);
   }
 
   /** Dialect position → LSP position in this server's encoding. */
@@ -544,7 +483,7 @@ export class LanguageServer {
    * never leaves a process or a temp file behind.
    */
   shutdown(options: { timeoutMs?: number } = {}): Promise<void> {
-    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    this.#shutdown ??= this.#doShutdown(options.timeoutMs ?? TIMEOUTS.lsp.shutdownMs);
     return this.#shutdown;
   }
 
@@ -554,7 +493,7 @@ export class LanguageServer {
     this.#stopping = true;
     this.#stopController.abort();
     this.#fileWatch.close();
-    clearTimeout(this.#settleTimer);
+    this.#readiness.dispose();
     if (this.#starting !== undefined) {
       // Let a launch in flight finish (bounded), so its process is known and stopped below.
       await Promise.race([this.#starting.then(() => undefined, () => undefined), sleep(timeoutMs)]);
@@ -565,29 +504,15 @@ export class LanguageServer {
   }
 
   async #stopSession(session: Session, timeoutMs: number): Promise<void> {
-    const pid = session.child.pid;
     if (session.alive && session.initialized) {
       try {
-        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, SHUTDOWN_REQUEST_MAX_MS), undefined, this.#errorFactory('shutdown', timeoutMs));
+        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, TIMEOUTS.lsp.shutdownRequestMs), undefined, this.#errorFactory('shutdown', timeoutMs));
         session.notify('exit', undefined);
       } catch {
         // Unresponsive or dead: signals below.
       }
     }
-    session.kill('the server was shut down');
-    // A server that never completed `initialize` gets no grace period.
-    if (!session.initialized) killGroup(pid, 'SIGTERM');
-    if (!(await session.waitExit(EXIT_WAIT_MS))) {
-      killGroup(pid, 'SIGTERM');
-      if (!(await session.waitExit(EXIT_WAIT_MS))) {
-        killGroup(pid, 'SIGKILL');
-        await session.waitExit(KILL_WAIT_MS);
-      }
-    }
-    // Helpers the server started (proc-macro servers, launchers' children) share its group; its
-    // temp folder goes with them.
-    await session.release();
-    session.dispose();
+    await session.terminate('the server was shut down', TIMEOUTS.lsp);
     this.#sessions.delete(session);
   }
 
@@ -627,17 +552,7 @@ export class LanguageServer {
 
   /** Creates the private temp folder of the next process (see private-temp.ts). */
   async #createTempDir(env: NodeJS.ProcessEnv): Promise<string> {
-    const parent = tempParent(env);
-    let dir: string;
-    try {
-      dir = await createPrivateTemp(this.definition.id, parent);
-    } catch (error) {
-      throw new LspClientError(
-        'spawn-failed',
-        `${this.definition.displayName} was not started: cannot create its temp folder in ${parent} (${(error as Error).message}); make ${parent} writable or point TMPDIR at a writable folder`,
-        { serverId: this.definition.id, cause: error },
-      );
-    }
+    const dir = await createServerTemp(this.definition, env);
     if (this.#stopping) {
       await removePrivateTemp(dir);
       throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
@@ -734,53 +649,14 @@ export class LanguageServer {
     }
   }
 
-  async #syncDocument(path: string, options: RequestOptions): Promise<OpenDocument> {
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const deadline = Date.now() + timeoutMs;
-    let info;
-    try {
-      info = statSync(path); // microseconds; an async stat is a thread-pool round trip per query
-    } catch (error) {
-      throw new LspClientError('document-unreadable', `cannot open ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
-    }
-    const session = await this.#usableSession('textDocument/didOpen', deadline, timeoutMs, options.signal);
-    const existing = this.#docs.get(path);
-    if (existing?.generation === session.generation && existing.mtimeMs === info.mtimeMs && existing.size === info.size) return existing.doc;
-    let text: string;
-    try {
-      text = await this.#readText(path);
-    } catch (error) {
-      throw new LspClientError('document-unreadable', `cannot read ${path}: ${(error as Error).message}`, { serverId: this.definition.id, cause: error });
-    }
-    const languageId = languageFor([this.definition], path)?.languageId ?? this.definition.languages[0]?.languageId ?? 'plaintext';
-    const uri = pathToUri(path);
-    if (existing?.generation === session.generation) {
-      if (existing.doc.text === text) {
-        existing.mtimeMs = info.mtimeMs;
-        existing.size = info.size;
-        return existing.doc;
-      }
-      const doc: OpenDocument = { ...existing.doc, version: existing.doc.version + 1, text, lines: new TextLines(text) };
-      this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
-      this.#published.delete(uri); // about the old text; the server publishes again for the new one
-      session.notify('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
-      return doc;
-    }
-    const doc: OpenDocument = { path, uri, languageId, version: (existing?.doc.version ?? 0) + 1, text, lines: new TextLines(text) };
-    this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
-    session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: doc.version, text } });
-    return doc;
-  }
-
   /** Spawns and initializes a new session; on failure kills it and throws `spawn-failed`/`initialize-failed`. */
   async #launch(): Promise<Session> {
     const generation = ++this.#generation;
     this.#fileWatch.reset(); // a new process registers its watchers anew
-    this.#published.clear(); // and publishes its own diagnostics
+    this.#documents.clearPublished(); // and publishes its own diagnostics
     this.#progress.clear();
-    this.#sawServerStatus = false;
+    this.#readiness.reset();
     this.#health = undefined;
-    clearTimeout(this.#settleTimer);
     this.#setState('starting');
     const serverEnv = LanguageServer.#environment(this.definition, this.#options);
     const tempDir = await this.#createTempDir(serverEnv);
@@ -788,7 +664,7 @@ export class LanguageServer {
     const { command, args } = launchCommand(this.binary.path, this.definition.args);
     let child;
     try {
-      child = spawn(command, args, { cwd: this.workspaceRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+      child = spawnInGroup(command, args, this.workspaceRoot, env);
     } catch (error) {
       await removePrivateTemp(tempDir);
       throw new LspClientError('spawn-failed', `${this.definition.displayName} (${this.binary.path}) could not be spawned: ${(error as Error).message}`, {
@@ -836,12 +712,12 @@ export class LanguageServer {
         session.kill('closed its connection');
         // A server that closed stdout but lingers is useless: make it exit so recovery starts.
         killGroup(child.pid, 'SIGKILL');
-      }, CLOSE_GRACE_MS);
+      }, TIMEOUTS.lsp.closeGraceMs);
       grace.unref();
       child.once('exit', () => clearTimeout(grace));
     });
     connection.onError(([error]) => this.#messages.append(`[connection error] ${error.message}\n`));
-    this.#installHandlers(session);
+    installHandlers(session, this.#handlerHost());
     connection.listen();
 
     const rootUri = pathToUri(this.workspaceRoot);
@@ -861,7 +737,7 @@ export class LanguageServer {
       result = (await session.send('initialize', params, Date.now() + initTimeoutMs, this.#stopController.signal, this.#errorFactory('initialize', initTimeoutMs))) as InitializeResult;
       if (this.#stopping) throw new Error('shut down while starting');
     } catch (error) {
-      await this.#stopSession(session, FAILED_START_SHUTDOWN_MS);
+      await this.#stopSession(session, TIMEOUTS.lsp.failedStartShutdownMs);
       if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
       const crashed = isLspClientError(error, 'server-crashed');
       throw new LspClientError(
@@ -874,73 +750,27 @@ export class LanguageServer {
     this.#encoding = negotiatedEncoding(result.capabilities.positionEncoding);
     session.initialized = true;
     session.notify('initialized', {});
-    for (const tracked of this.#docs.values()) {
-      const { uri, languageId, version, text } = tracked.doc;
-      session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-      tracked.generation = generation;
-    }
+    this.#documents.reopenIn(session);
     this.#session = session;
-    if (this.definition.readiness === 'immediate') this.#setState('ready');
-    else {
-      this.#setState('indexing');
-      this.#updateProgressReadiness();
-    }
+    this.#readiness.initialized();
     return session;
   }
 
-  #installHandlers(session: Session): void {
-    const { connection } = session;
-    const folders = () => [{ uri: pathToUri(this.workspaceRoot), name: basename(this.workspaceRoot) }];
-    connection.onRequest('workspace/configuration', (params: { items?: { section?: string }[] }) =>
-      (params.items ?? []).map((item) => lookupSetting(this.definition.settings, item.section)),
-    );
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.onRequest('client/registerCapability', (params: { registrations?: { id: string; method: string; registerOptions?: unknown }[] }) => {
-      for (const registration of params.registrations ?? []) {
-        if (registration.method === 'workspace/didChangeWatchedFiles' && session.generation === this.#generation) {
-          this.#fileWatch.register(registration.id, registration.registerOptions);
-        }
-      }
-      return null;
-    });
-    connection.onRequest('client/unregisterCapability', (params: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
-      for (const { id } of params.unregisterations ?? params.unregistrations ?? []) this.#fileWatch.unregister(id);
-      return null;
-    });
-    connection.onRequest('workspace/workspaceFolders', () => folders());
-    connection.onRequest('window/showMessageRequest', (params: { message?: string }) => {
-      this.#messages.append(`[showMessageRequest] ${params.message ?? ''}\n`);
-      return null;
-    });
-    connection.onRequest('window/showDocument', () => ({ success: false }));
-    connection.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'Dialect does not apply server edits' }));
-    // Refresh requests ask the client to re-pull views we do not have: acknowledge them. Anything
-    // else unknown gets jsonrpc's MethodNotFound.
-    for (const view of ['semanticTokens', 'inlayHint', 'inlineValue', 'codeLens', 'diagnostic', 'foldingRange', 'textDocumentContent']) {
-      connection.onRequest(`workspace/${view}/refresh`, () => null);
-    }
-    connection.onNotification('$/progress', (params: { token?: string | number; value?: unknown }) => {
-      if (session === this.#session || !session.initialized) this.#onProgress(params.token, params.value);
-    });
-    connection.onNotification('experimental/serverStatus', (params: { health?: string; quiescent?: boolean; message?: string | null }) => {
-      if (session === this.#session) this.#onServerStatus(params);
-    });
-    connection.onNotification('window/logMessage', (params: { type?: number; message?: string }) => {
-      this.#messages.append(`[log ${params.type ?? '?'}] ${params.message ?? ''}\n`);
-    });
-    connection.onNotification('window/showMessage', (params: { type?: number; message?: string }) => {
-      const message = params.message ?? '';
-      this.#messages.append(`[show ${params.type ?? '?'}] ${message}\n`);
-      this.#checkKnownProblems(message);
-      if (params.type === 1 /* Error */) this.#addWarning(`show:${message.split('\n')[0] ?? ''}`, `${this.definition.displayName}: ${message.split('\n')[0] ?? ''}`);
-    });
-    connection.onNotification('textDocument/publishDiagnostics', (params: { uri?: string; version?: number; diagnostics?: LspDiagnostic[] }) => {
-      if (session !== this.#session || typeof params.uri !== 'string') return;
-      const published: PublishedDiagnostics = { uri: params.uri, ...(typeof params.version === 'number' ? { version: params.version } : {}), diagnostics: params.diagnostics ?? [] };
-      this.#published.set(params.uri, published);
-      for (const listener of [...this.#diagnosticListeners]) listener(published);
-    });
-    connection.onNotification('telemetry/event', () => undefined);
+  /** The owner side of the server→client handlers (handlers.ts). */
+  #handlerHost(): HandlerHost {
+    return {
+      definition: this.definition,
+      workspaceRoot: this.workspaceRoot,
+      fileWatch: this.#fileWatch,
+      isCurrent: (session) => session === this.#session,
+      isLatestLaunch: (session) => session.generation === this.#generation,
+      log: (line) => this.#messages.append(line),
+      checkKnownProblems: (text) => this.#checkKnownProblems(text),
+      addWarning: (key, warning) => this.#addWarning(key, warning),
+      onProgress: (token, value) => this.#onProgress(token, value),
+      onServerStatus: (params) => this.#onServerStatus(params),
+      onDiagnostics: (published) => this.#documents.published(published),
+    };
   }
 
   #onSessionExit(session: Session, reason: string): void {
@@ -950,7 +780,7 @@ export class LanguageServer {
     session.dispose();
     this.#sessions.delete(session);
     if (this.#stopping) return;
-    if (Date.now() - session.startedAt > HEALTHY_UPTIME_MS) this.#restarts = 0;
+    this.#restartPolicy.closed(Date.now() - session.startedAt);
     this.#setState('crashed', reason);
     if (this.#starting !== undefined) return;
     const recovery = this.#recover();
@@ -965,21 +795,19 @@ export class LanguageServer {
     );
   }
 
-  /** Restarts after a crash with exponential backoff, up to `maxRestarts` times. */
+  /** Restarts after a crash or hang as the restart policy says (by default: backoff, then give up). */
   async #recover(): Promise<Session> {
-    const maxRestarts = this.#options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
     for (;;) {
       if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down`, { serverId: this.definition.id });
-      if (this.#restarts >= maxRestarts) {
+      const decision = this.#restartPolicy.next();
+      if (decision.action === CloseAction.DoNotRestart) {
         this.#gaveUp = true;
-        this.#setState('crashed', `${this.#detail ?? 'crashed'}; gave up after ${maxRestarts} restarts`);
+        this.#setState('crashed', `${this.#detail ?? 'crashed'}; ${decision.message}`);
         throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#detail ?? ''})${this.#stderrHint()}`, {
           serverId: this.definition.id,
         });
       }
-      const delay = (this.#options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS) * 2 ** this.#restarts;
-      this.#restarts++;
-      await sleep(delay, this.#stopController.signal);
+      await sleep(decision.delayMs, this.#stopController.signal);
       if (this.#stopping) continue;
       try {
         return await this.#launch();
@@ -1002,13 +830,12 @@ export class LanguageServer {
       if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
       this.#progress.delete(token);
     } else return;
-    this.#updateProgressReadiness();
+    this.#readiness.progressChanged();
     this.#emit();
   }
 
   /** rust-analyzer's `experimental/serverStatus`: quiescence is readiness; unhealthy messages are warnings. */
-  #onServerStatus(params: { health?: string; quiescent?: boolean; message?: string | null }): void {
-    this.#sawServerStatus = true;
+  #onServerStatus(params: ServerStatusParams): void {
     const message = params.message ?? undefined;
     // Health describes the loaded workspace: keep it until the server reports `ok` again.
     if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
@@ -1019,26 +846,8 @@ export class LanguageServer {
       if (!known) this.#addWarning(`status:${first}`, `${this.definition.displayName}: ${first}`);
     }
     this.#detail = message;
-    if (this.#state === 'indexing' || this.#state === 'ready') this.#setState(params.quiescent === true ? 'ready' : 'indexing', message);
+    this.#readiness.serverStatus(params.quiescent === true, message);
     this.#emit(); // a health change alone changes the text; unchanged text is not repeated
-  }
-
-  /** Progress-based readiness; also the fallback for rust-analyzer builds without serverStatus. */
-  #updateProgressReadiness(): void {
-    const byProgress = this.definition.readiness === 'progress' || (this.definition.readiness === 'rust-analyzer-status' && !this.#sawServerStatus);
-    if (!byProgress || (this.#state !== 'indexing' && this.#state !== 'ready')) return;
-    clearTimeout(this.#settleTimer);
-    if (this.#progress.size > 0) {
-      if (this.#state === 'ready') this.#setState('indexing');
-      return;
-    }
-    // rust-analyzer without serverStatus reports progress in bursts; give it longer to settle.
-    const settle = (this.#options.settleMs ?? 250) * (this.definition.readiness === 'progress' ? 1 : 4);
-    this.#settleTimer = setTimeout(() => {
-      if (this.#progress.size === 0 && this.#state === 'indexing' && !this.#stopping) {
-        if (this.definition.readiness === 'progress' || !this.#sawServerStatus) this.#setState('ready');
-      }
-    }, settle);
   }
 
   /** Matches `text`, line by line, against the definition's known problems; true if one matched. */

@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LspClientError } from './errors.js';
 
 /** Variables that name the temp dir for Unix tools, Rust/Go/Node (TMPDIR) and Windows (TEMP, TMP). */
 const TEMP_VARIABLES = ['TMPDIR', 'TEMP', 'TMP'] as const;
@@ -49,5 +50,22 @@ export function removePrivateTempSync(dir: string): void {
     rmSync(dir, { recursive: true, force: true });
   } catch {
     // Best effort while our own process is exiting.
+  }
+}
+
+/**
+ * Creates the private temp folder of a server's next process in the temp dir `env` names; throws
+ * `spawn-failed` (saying how to fix it) when that folder is not writable.
+ */
+export async function createServerTemp(server: { readonly id: string; readonly displayName: string }, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const parent = tempParent(env);
+  try {
+    return await createPrivateTemp(server.id, parent);
+  } catch (error) {
+    throw new LspClientError(
+      'spawn-failed',
+      `${server.displayName} was not started: cannot create its temp folder in ${parent} (${(error as Error).message}); make ${parent} writable or point TMPDIR at a writable folder`,
+      { serverId: server.id, cause: error },
+    );
   }
 }

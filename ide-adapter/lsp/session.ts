@@ -3,7 +3,7 @@
  * deadline, an abort or the process's death; exit tracking; process-group bookkeeping and the
  * process's private temp folder.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { CancellationTokenSource, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { onAbort } from './abort.js';
 import { killGroup } from './discovery.js';
@@ -183,6 +183,31 @@ export class Session {
     }
   }
 
+  /**
+   * The kill ladder, once the LSP `shutdown`/`exit` was tried: marks the session dead, SIGTERM to
+   * the group (at once for a process that never completed `initialize`, else after `exitWaitMs`),
+   * SIGKILL when it outlives a second wait, then {@link release} (helpers and temp folder) and
+   * {@link dispose}. Never leaves a process behind.
+   */
+  async terminate(reason: string, waits: { readonly exitWaitMs: number; readonly killWaitMs: number }): Promise<void> {
+    const pid = this.child.pid;
+    this.kill(reason);
+    // A server that never completed `initialize` gets no grace period.
+    if (!this.initialized) killGroup(pid, 'SIGTERM');
+    if (!(await this.waitExit(waits.exitWaitMs))) {
+      killGroup(pid, 'SIGTERM');
+      if (!(await this.waitExit(waits.exitWaitMs))) {
+        killGroup(pid, 'SIGKILL');
+        await this.waitExit(waits.killWaitMs);
+      }
+    }
+    // Helpers the server started (proc-macro servers, launchers' children) share its group; its
+    // temp folder goes with them.
+    await this.release();
+    this.dispose();
+  }
+
+  /** Closes the connection and the pipes and fails pending requests. */
   dispose(): void {
     this.kill('disposed');
     try {
@@ -194,6 +219,14 @@ export class Session {
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
   }
+}
+
+/**
+ * Spawns a server as the leader of its own process group (`detached`), with piped stdio, so the
+ * whole group — helpers included — can be signalled and killed as one.
+ */
+export function spawnInGroup(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
 }
 
 /** A timer delay Node accepts: 0 ≤ ms ≤ 2^31-1 (larger values, even Infinity, would fire at once). */

@@ -19,6 +19,28 @@ describe('TIMEOUTS', () => {
     expect(cli.tourOutlineDeadlineMs).toBeLessThanOrEqual(cli.tourStepDeadlineMs);
   });
 
+  it('holds the LSP client defaults with their old values, the shutdown request inside the shutdown ladder', () => {
+    const { lsp } = TIMEOUTS;
+    expect(lsp).toEqual({
+      requestMs: 30_000,
+      initializeMs: 30_000,
+      readyMs: 120_000,
+      livenessProbeMs: 5_000,
+      restartDelayMs: 250,
+      healthyUptimeMs: 60_000,
+      retryDelayMs: 50,
+      settleMs: 250,
+      closeGraceMs: 200,
+      shutdownMs: 3_000,
+      shutdownRequestMs: 2_000,
+      failedStartShutdownMs: 1_000,
+      exitWaitMs: 1_000,
+      killWaitMs: 2_000,
+    });
+    expect(lsp.shutdownRequestMs + lsp.exitWaitMs).toBeLessThanOrEqual(lsp.shutdownMs);
+    expect([DEFAULT_REQUEST_TIMEOUT_MS, LIVENESS_PROBE_TIMEOUT_MS]).toEqual([lsp.requestMs, lsp.livenessProbeMs]);
+  });
+
   it('keeps the values the front ends had before they were gathered here', () => {
     expect(TIMEOUTS.mcp).toEqual({ clientRequestMs: 60_000, deadlineMs: 50_000, readyWaitMs: 30_000 });
     expect(TIMEOUTS.cli).toMatchObject({ replDeadlineMs: 300_000, replReadyWaitMs: 180_000, evalTimeoutMs: 120_000, settleMs: 120_000, tourReadyWaitMs: 60_000 });

@@ -1,0 +1,70 @@
+/** Readiness strategies, driven through a small host: which events make a server ready, per definition. */
+import { describe, expect, it } from 'vitest';
+import { readinessStrategy, type ReadinessHost } from '../lsp/readiness.js';
+import type { Readiness } from '../lsp/servers.js';
+import type { ServerState } from '../lsp/status.js';
+
+/** A host whose state changes are recorded and can be awaited. */
+function host(): ReadinessHost & { progress: number; states: ServerState[]; next(state: ServerState): Promise<void> } {
+  let state: ServerState = 'starting';
+  const waiters: { state: ServerState; wake: () => void }[] = [];
+  const h = {
+    progress: 0,
+    states: [] as ServerState[],
+    state: () => state,
+    setState(next: ServerState) {
+      state = next;
+      h.states.push(next);
+      for (const w of waiters.filter((x) => x.state === next)) w.wake();
+    },
+    activeProgress: () => h.progress,
+    stopping: () => false,
+    next: (wanted: ServerState) => new Promise<void>((wake) => waiters.push({ state: wanted, wake })),
+  };
+  return h;
+}
+
+const SETTLE_MS = 1;
+
+describe('readinessStrategy', () => {
+  it('immediate: ready as soon as initialize completed, whatever progress says', () => {
+    const h = host();
+    const strategy = readinessStrategy('immediate', h, SETTLE_MS);
+    h.progress = 1;
+    strategy.initialized();
+    strategy.progressChanged();
+    expect(h.states).toEqual(['ready']);
+  });
+
+  it.each<Readiness>(['progress', 'rust-analyzer-status'])('%s: indexing while progress runs, ready once it ended and settled', async (readiness) => {
+    const h = host();
+    const strategy = readinessStrategy(readiness, h, SETTLE_MS);
+    h.progress = 1;
+    strategy.initialized();
+    expect(h.states).toEqual(['indexing']);
+    const ready = h.next('ready');
+    h.progress = 0;
+    strategy.progressChanged();
+    await ready;
+    expect(h.states).toEqual(['indexing', 'ready']);
+    h.progress = 1;
+    strategy.progressChanged();
+    expect(h.states.at(-1)).toBe('indexing');
+    strategy.dispose();
+  });
+
+  it('rust-analyzer-status: once serverStatus is seen, quiescence decides and progress no longer does', () => {
+    const h = host();
+    const strategy = readinessStrategy('rust-analyzer-status', h, SETTLE_MS);
+    h.progress = 1;
+    strategy.initialized();
+    strategy.serverStatus(true, 'loaded');
+    expect(h.states).toEqual(['indexing', 'ready']);
+    h.progress = 2;
+    strategy.progressChanged();
+    expect(h.states).toEqual(['indexing', 'ready']);
+    strategy.serverStatus(false, 'indexing');
+    expect(h.states.at(-1)).toBe('indexing');
+    strategy.dispose();
+  });
+});
