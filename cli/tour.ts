@@ -98,7 +98,9 @@ export async function runTour(options: TourOptions): Promise<number> {
         return ExitCode.Error;
       }
     } else {
-      io.stdout.write(`${s.green('✓')} ${s.dim(`${settled.text} after ${formatDuration(performance.now() - started)}${ready ? '' : ' (answers may be incomplete)'}`)}\n`);
+      // A tick only for a complete index: a degraded or still-indexing server is a warning.
+      const mark = ready ? s.green('✓') : s.yellow('!');
+      io.stdout.write(`${mark} ${s.dim(`${settled.text} after ${formatDuration(performance.now() - started)}${ready ? '' : ' (answers may be incomplete)'}`)}\n`);
     }
     const steps = bundled ? FIXTURE_STEPS : await discoverSteps(cli, interrupt.signal);
     let healthy = true;
