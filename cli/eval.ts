@@ -32,8 +32,12 @@ export async function runEval(options: EvalOptions): Promise<number> {
   const program = options.program === '-' ? await readStdin(io.stdin) : options.program;
   const startedAt = performance.now();
   const parsed = parse(program);
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env });
+  // Listen before anything starts, so a signal during set-up still ends the way it should.
   const interrupt = listenForInterrupt();
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env }).catch((error: unknown) => {
+    interrupt.dispose();
+    throw error;
+  });
   const live = new LiveLine(io.stderr);
   const s = styles(useColor(io.stderr, io.env));
   try {

@@ -2,7 +2,7 @@
 // A scriptable fake language server for fault tests. Modes (first argument `--mode=...`):
 //   ok                answers everything promptly
 //   crash             exits mid-`textDocument/hover`; with --state=FILE only the first time (the file marks "already crashed")
-//   hang              answers `initialize` only, ignores SIGTERM, starts a grandchild (pid written to --pidfile)
+//   hang              answers `initialize` only (every other request waits forever), ignores SIGTERM, starts a grandchild (pid written to --pidfile)
 //   flood             writes megabytes to stderr continuously while answering normally
 //   content-modified  answers the first hover with ContentModified (-32801), then normally
 //   progress          reports $/progress work (begin/report/end) after `initialized`
@@ -22,7 +22,7 @@ import { setTimeout } from 'node:timers';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProtocolConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { createProtocolConnection, ErrorCodes, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -198,6 +198,14 @@ connection.onNotification('textDocument/didChange', (params) => {
     if (args['publish-diagnostics']) publishMarkers(params.textDocument.uri, params.textDocument.version, text);
   }
 });
+
+// Hang mode answers `initialize` only: every LSP request without its own handler waits forever too
+// (a specific handler still wins), so a client is always mid-request when a test acts on it. Its
+// message loop stays alive, as a busy server's does: `$/` requests (the liveness probe) get
+// MethodNotFound at once.
+if (mode === 'hang') {
+  connection.onRequest((method) => (method.startsWith('$/') ? new ResponseError(ErrorCodes.MethodNotFound, `unhandled ${method}`) : new Promise(() => {})));
+}
 
 connection.onRequest('shutdown', () => (mode === 'hang' ? new Promise(() => {}) : null));
 connection.onNotification('exit', () => {
