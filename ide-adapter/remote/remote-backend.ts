@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { extname } from 'node:path';
 import { CancellationTokenSource, ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
-import { DialectError } from '../../dialect/index.js';
+import { DialectError } from '../../dialect/outcome.js';
 import type {
   BackendCallOptions,
   BackendMiddleware,
@@ -108,10 +108,12 @@ function handshake(connection: MessageConnection, socket: Socket, signal: AbortS
     }
     socket.once('close', onSocketClose);
     const params: ParamsOf<typeof RemoteMethod.Hello> = { protocolVersion: PROTOCOL_VERSION };
-    connection.sendRequest(RemoteMethod.Hello, params, source.token).then(
-      (raw: unknown) => finish(() => resolve(raw)),
-      (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
-    );
+    const failed = (error: unknown): void => finish(() => reject(error instanceof Error ? error : new Error(String(error))));
+    try {
+      connection.sendRequest(RemoteMethod.Hello, params, source.token).then((raw: unknown) => finish(() => resolve(raw)), failed);
+    } catch (error) {
+      failed(error);
+    }
   });
 }
 
@@ -278,7 +280,15 @@ export class RemoteBackend implements IdeBackend {
         source.cancel();
         fail(cancelled(method));
       });
-      this.#connection.sendRequest(method, stripUndefined(params), source.token).then(
+      let sent: Promise<unknown>;
+      try {
+        sent = this.#connection.sendRequest(method, stripUndefined(params), source.token);
+      } catch (error) {
+        // A connection that closed a moment ago throws at once, before its close event.
+        fail(this.#callError(method, error));
+        return;
+      }
+      sent.then(
         (raw: unknown) => {
           const result = REQUESTS[method].result.safeParse(raw);
           if (result.success) settle(() => resolve(result.data as ResultOf<M>));

@@ -14,7 +14,8 @@ import type { BackendRequest, ServerStatus } from '../backend.js';
 import { LspBackend } from '../lsp-backend.js';
 import { defineServer, type ServerDefinition } from '../lsp/servers.js';
 import { RemoteCode } from '../remote/errors.js';
-import { PROTOCOL_VERSION, RemoteMethod } from '../remote/protocol.js';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
+import { DIALECT_ERROR_CODE, PROTOCOL_VERSION, RemoteMethod, ServerInfoSchema } from '../remote/protocol.js';
 import { connectRemoteBackend, type RemoteBackend } from '../remote/remote-backend.js';
 import { socketConnection } from '../remote/transport.js';
 import { Workspace } from '../workspace.js';
@@ -214,5 +215,36 @@ describe('the remote protocol (fake server over a Unix socket)', () => {
     expect(await again.definition('main.fake', position)).toHaveLength(1);
     expect(backend.servers()[0]?.pid).toBe(pid);
     expect(['crashed', 'stopped']).not.toContain(backend.servers()[0]?.state);
+  });
+
+  it('serves dialect/info and dialect/stop, reports activity, refuses invalid params and never serves shutdown', async () => {
+    const backend = new LspBackend(workspace, { definitions: [fake()], trusted: true });
+    cleanups.push(() => backend.shutdown());
+    let activity = 0;
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const s = await serveOnSocket(backend, { onStop: () => stop(), onActivity: () => activity++ });
+    cleanups.push(() => s.close());
+    const socket = connect(s.socketPath);
+    cleanups.push(async () => void socket.destroy());
+    const connection = socketConnection(socket);
+    connection.listen();
+    const info = ServerInfoSchema.parse(await connection.sendRequest(RemoteMethod.Info, {}));
+    expect(info).toMatchObject({ protocolVersion: PROTOCOL_VERSION, workspaceRoot: workspace.root, pid: process.pid, connections: 1 });
+    expect(info.memoryBytes).toBeGreaterThan(0);
+    const invalid = await connection.sendRequest(RemoteMethod.Definition, { path: 3, position }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(invalid).toBeInstanceOf(ResponseError);
+    expect([(invalid as ResponseError<{ code: string }>).code, (invalid as ResponseError<{ code: string }>).data?.code]).toEqual([DIALECT_ERROR_CODE, RemoteCode.ProtocolMismatch]);
+    const shutdown = await connection.sendRequest('ide/shutdown', {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((shutdown as ResponseError).code).toBe(ErrorCodes.MethodNotFound); // clients never stop the shared servers
+    expect(await connection.sendRequest(RemoteMethod.Stop, {})).toBeNull();
+    await stopped;
+    expect(activity).toBeGreaterThanOrEqual(4); // info and stop, each at start and end
   });
 });
