@@ -14,6 +14,7 @@ import type { IdeBackend } from '../backend.js';
 import { LspBackend } from '../lsp-backend.js';
 import type { Position } from '../model.js';
 import { connectRemoteBackend, type RemoteBackend } from '../remote/remote-backend.js';
+import { IdeSession } from '../session.js';
 import type { ServerStatus } from '../status.js';
 import { Workspace } from '../workspace.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
@@ -96,6 +97,19 @@ function steady(status: ServerStatus): Omit<ServerStatus, 'memoryBytes'> {
   return rest;
 }
 
+/**
+ * Evaluates each program in a session on each backend (the IDE functions, unchanged, over the
+ * port) and expects the same outcomes.
+ */
+async function sameOutcomes(served: Served, programs: readonly string[]): Promise<void> {
+  const [direct, remote] = [served.direct, served.remote].map((backend) => IdeSession.open({ workspaceRoot: backend.workspace.root, backend, eager: false }));
+  for (const program of programs) {
+    const [a, b] = [await direct!.evaluate(program, { deadlineMs: READY_TIMEOUT_MS }), await remote!.evaluate(program, { deadlineMs: READY_TIMEOUT_MS })];
+    expect(a.kind, program).toBe('value');
+    expect(JSON.parse(JSON.stringify(b)), program).toEqual(JSON.parse(JSON.stringify(a)));
+  }
+}
+
 /** The checks every fixture shares: lifecycle, status, the handshake's local answers. */
 async function lifecycleParity(served: Served, paths: readonly string[]): Promise<void> {
   const { direct, remote } = served;
@@ -159,6 +173,17 @@ describe.skipIf(!(await serversAvailable('typescript')))('remote parity on fixtu
     expect(await s.remote.outgoingCalls(mapItem)).toEqual(outgoing);
   });
 
+  it('Dialect programs give the same outcomes through the remote backend', async () => {
+    await sameOutcomes(s, [
+      'findDefinitions("Subject")',
+      'findReferences(findDefinition("Subject"))',
+      'getSymbolInfo(findDefinition("Disposable"))',
+      'implementations(findDefinition("Disposable"))',
+      'callers(findDefinition("subscribe"))',
+      `documentSymbols("${SUBJECT}")`,
+    ]);
+  });
+
   it('errors cross with their codes', async () => {
     const declared = await s.at(SUBJECT, 'class Subject', { offset: 'class '.length });
     await sameError(s, 'unsupported-by-server', (b) => b.prepareTypeHierarchy(SUBJECT, declared));
@@ -214,6 +239,10 @@ describe.skipIf(!(await serversAvailable('rust')))('remote parity on fixtures/ru
     const outgoing = await s.direct.outgoingCalls(bookItem);
     expect(outgoing.length).toBeGreaterThan(0);
     expect(await s.remote.outgoingCalls(bookItem)).toEqual(outgoing);
+  });
+
+  it('Dialect programs give the same outcomes through the remote backend', async () => {
+    await sameOutcomes(s, ['findDefinitions("Ledger")', 'findReferences(findDefinition("total_balance"))', 'callers(findDefinition("total_balance"))', 'getSymbolInfo(findDefinition("Store"))', 'findDefinition("ws_core::Ledger")']);
   });
 
   it('errors cross with their codes', async () => {
