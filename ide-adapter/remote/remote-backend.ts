@@ -92,28 +92,30 @@ export async function connectRemoteBackend(socketPath: string, workspace: Worksp
 function handshake(connection: MessageConnection, socket: Socket, signal: AbortSignal, aborted: () => DialectError): Promise<unknown> {
   return new Promise<unknown>((resolve, reject) => {
     const source = new CancellationTokenSource();
-    const onSocketClose = (): void => finish(() => reject(serverLost('the handshake', 'the connection closed')));
-    const unsubscribe = onAbort(signal, () => {
-      source.cancel();
-      finish(() => reject(aborted()));
-    });
     let done = false;
-    function finish(settle: () => void): void {
+    let unsubscribe = (): void => undefined;
+    const finish = (settle: () => void): void => {
       if (done) return;
       done = true;
       unsubscribe();
       socket.off('close', onSocketClose);
       source.dispose();
       settle();
-    }
-    socket.once('close', onSocketClose);
-    const params: ParamsOf<typeof RemoteMethod.Hello> = { protocolVersion: PROTOCOL_VERSION };
+    };
+    const onSocketClose = (): void => finish(() => reject(serverLost('the handshake', 'the connection closed')));
     const failed = (error: unknown): void => finish(() => reject(error instanceof Error ? error : new Error(String(error))));
+    socket.once('close', onSocketClose);
     try {
+      const params: ParamsOf<typeof RemoteMethod.Hello> = { protocolVersion: PROTOCOL_VERSION };
       connection.sendRequest(RemoteMethod.Hello, params, source.token).then((raw: unknown) => finish(() => resolve(raw)), failed);
     } catch (error) {
       failed(error);
     }
+    // Last: an already aborted signal calls back at once.
+    unsubscribe = onAbort(signal, () => {
+      source.cancel();
+      finish(() => reject(aborted()));
+    });
   });
 }
 
@@ -145,6 +147,8 @@ export class RemoteBackend implements IdeBackend {
     connection.onClose(() => this.#close(serverLost('the connection closed')));
     connection.onError(([error]) => this.#close(serverLost('the connection failed', error.message)));
     socket.once('close', () => this.#close(serverLost('the connection closed')));
+    // A socket error is followed by its close, which is what fails the calls; never an uncaught 'error'.
+    socket.on('error', () => undefined);
   }
 
   workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
@@ -266,6 +270,7 @@ export class RemoteBackend implements IdeBackend {
     return new Promise<ResultOf<M>>((resolve, reject) => {
       const source = new CancellationTokenSource();
       let settled = false;
+      let unsubscribe = (): void => undefined;
       const settle = (finish: () => void): void => {
         if (settled) return;
         settled = true;
@@ -276,7 +281,7 @@ export class RemoteBackend implements IdeBackend {
       };
       const fail = (error: DialectError): void => settle(() => reject(error));
       this.#pending.add(fail);
-      const unsubscribe = onAbort(signal, () => {
+      unsubscribe = onAbort(signal, () => {
         source.cancel();
         fail(cancelled(method));
       });
