@@ -5,7 +5,7 @@
  * status notifications, error codes, the handshake's checks and local middleware.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -246,5 +246,40 @@ describe('the remote protocol (fake server over a Unix socket)', () => {
     expect(await connection.sendRequest(RemoteMethod.Stop, {})).toBeNull();
     await stopped;
     expect(activity).toBeGreaterThanOrEqual(4); // info and stop, each at start and end
+  });
+
+  it('type hierarchies continue from an item that came over the wire (handles pass through)', async () => {
+    const { backend, served: s } = await served('--types');
+    const remote = await client(s.socketPath);
+    const circle = positionOf(TEXT, 'Circle');
+    const [direct] = await backend.prepareTypeHierarchy('main.fake', circle);
+    const [across] = await remote.prepareTypeHierarchy('main.fake', circle);
+    expect(across).toEqual(direct);
+    if (direct === undefined || across === undefined) throw new Error('no type hierarchy item');
+    const supertypes = await remote.typeHierarchy(across, 'super');
+    expect(supertypes.map((t) => t.symbol.name)).toEqual(['Shape']);
+    expect(supertypes).toEqual(await backend.typeHierarchy(direct, 'super'));
+    const [shape] = supertypes;
+    if (shape === undefined) throw new Error('no supertype');
+    expect((await remote.typeHierarchy(shape, 'sub')).map((t) => t.symbol.name)).toEqual(['Circle']);
+  });
+
+  it('a server that accepts but never answers the handshake fails the connection at its deadline; the caller can abort it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-remote-mute-'));
+    const accepted: Socket[] = [];
+    const mute = createServer((socket) => void accepted.push(socket));
+    const socketPath = join(dir, 'mute.sock');
+    await new Promise<void>((resolve) => mute.listen(socketPath, resolve));
+    cleanups.push(async () => {
+      for (const socket of accepted) socket.destroy();
+      await new Promise<void>((resolve) => mute.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    });
+    const late = await rejection(connectRemoteBackend(socketPath, workspace, { timeoutMs: 100 }));
+    expect([late.code, late.message]).toEqual([RemoteCode.ServerLost, expect.stringContaining('deadline')]);
+    const controller = new AbortController();
+    const pending = rejection(connectRemoteBackend(socketPath, workspace, { signal: controller.signal }));
+    controller.abort();
+    expect((await pending).code).toBe('request-cancelled');
   });
 });
