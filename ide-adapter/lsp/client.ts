@@ -1,11 +1,11 @@
 /**
- * One spawned language server, as a façade: `LanguageServer` owns the server's lifecycle state
- * (current process, restarts, status) and delegates each job to a module: launching a process
- * (`launch.ts`: prepare, spawn, wiring, `initialize`), the request path (`requests.ts`: retries,
- * the liveness probe, `request-timeout` vs `server-unresponsive`), the process and its kill ladder
- * (`session.ts`, `private-temp.ts`), documents (`documents.ts`), readiness (`readiness.ts`),
- * server→client handlers (`handlers.ts`), restarts (`restart-policy.ts`); its defaults are
- * `TIMEOUTS.lsp` (`../timeouts.ts`).
+ * One spawned language server, as a façade: `LanguageServer` owns the server's lifecycle (the
+ * current process, recovery after a crash, shutdown) and delegates each job to a module: launching
+ * a process (`launch.ts`: prepare, spawn, wiring, `initialize`), the request path (`requests.ts`:
+ * retries, the liveness probe, `request-timeout` vs `server-unresponsive`), status and warnings
+ * (`status-tracker.ts`), the process and its kill ladder (`session.ts`, `private-temp.ts`),
+ * documents (`documents.ts`), readiness (`readiness.ts`), server→client handlers (`handlers.ts`),
+ * restarts (`restart-policy.ts`); its defaults are `TIMEOUTS.lsp` (`../timeouts.ts`).
  *
  * Invariants:
  * - Every request and every child process has a timeout; nothing here can hang forever.
@@ -36,14 +36,15 @@ import {
 import { RingLog } from './ring-log.js';
 import type { ServerDefinition } from './servers.js';
 import { clampDelay, sleep, type Session } from './session.js';
-import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import { StatusTracker } from './status-tracker.js';
 import { pathToUri } from './uris.js';
 import { TIMEOUTS } from '../timeouts.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
 import { Documents, type OpenDocument } from './documents.js';
 import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
-import type { HandlerHost, PublishedDiagnostics, ServerStatusParams } from './handlers.js';
+import type { HandlerHost, PublishedDiagnostics } from './handlers.js';
 import { launchSession, prepareDefinition, serverEnvironment, type LaunchHost } from './launch.js';
 import { Requests, type RequestOptions } from './requests.js';
 
@@ -91,7 +92,6 @@ export type { OpenDocument } from './documents.js';
 export { backoffRestartPolicy, CloseAction, type BackoffOptions, type CloseDecision, type RestartPolicy } from './restart-policy.js';
 
 const noop = (): void => undefined;
-const STATUS_WARNING_LIMIT = 20;
 /** Characters of one stderr chunk matched against the definition's known problems. */
 const KNOWN_PROBLEM_SCAN_CHARS = 4096;
 /** Default number of restarts before giving up. */
@@ -117,17 +117,9 @@ export class LanguageServer {
   readonly #options: StartOptions;
   readonly #stderr: RingLog;
   readonly #messages = new RingLog(32 * 1024);
-  readonly #listeners = new Set<(status: ServerStatus) => void>();
   readonly #documents: Documents;
-  readonly #progress = new Map<string | number, ServerProgress>();
-  readonly #warnings: string[] = [];
-  readonly #warningKeys = new Set<string>();
   /** Wakes backoff sleeps when shutting down. */
   readonly #stopController = new AbortController();
-  #state: ServerState = 'starting';
-  #detail: string | undefined;
-  #health: ServerHealth | undefined;
-  #lastProgress: ServerProgress | undefined;
   #session: Session | undefined;
   #starting: Promise<Session> | undefined;
   #generation = 0;
@@ -138,10 +130,10 @@ export class LanguageServer {
   #capabilities: ServerCapabilities = {};
   #encoding: PositionEncoding = 'utf-16';
   readonly #readiness: ReadinessStrategy;
-  #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
   readonly #requests: Requests;
+  readonly #status: StatusTracker;
 
   private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
     this.definition = definition;
@@ -149,12 +141,13 @@ export class LanguageServer {
     this.binary = binary;
     this.#options = options;
     this.#stderr = new RingLog(options.stderrLimit ?? 64 * 1024);
+    this.#status = new StatusTracker(definition, () => this.pid);
     this.#readiness = readinessStrategy(
       definition.readiness,
       {
-        state: () => this.#state,
-        setState: (state, detail) => this.#setState(state, detail),
-        activeProgress: () => this.#progress.size,
+        state: () => this.#status.state,
+        setState: (state, detail) => this.#status.setState(state, detail),
+        activeProgress: () => this.#status.activeProgress,
         stopping: () => this.#stopping,
       },
       options.settleMs,
@@ -174,11 +167,11 @@ export class LanguageServer {
       starting: () => this.#starting,
       stopping: () => this.#stopping,
       gaveUp: () => this.#gaveUp,
-      detail: () => this.#detail,
-      statusText: () => statusLine(this.#statusEvent()),
+      detail: () => this.#status.detail,
+      statusText: () => statusLine(this.#status.snapshot()),
       stderrHint: () => this.#stderrHint(),
       killingUnresponsive: (session, reason) => {
-        if (session === this.#session) this.#setState('crashed', reason);
+        if (session === this.#session) this.#status.setState('crashed', reason);
       },
     });
     this.#documents = new Documents({
@@ -201,12 +194,11 @@ export class LanguageServer {
    * `initialize-failed`; a failed start leaves no process behind. Indexing continues in the
    * background: use {@link waitUntilReady}.
    */
-  static async start(given: ServerDefinition, workspaceRoot: string, givenOptions: StartOptions = {}): Promise<LanguageServer> {
-    const options = givenOptions;
+  static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
     const { definition, warnings } = await prepareDefinition(given, resolve(workspaceRoot), options.env);
     const binary = options.binary ?? (await findServerBinary(definition, { env: serverEnvironment(definition, options.env) }));
     const server = new LanguageServer(definition, workspaceRoot, binary, options);
-    for (const warning of warnings) server.#addWarning(warning.key, warning.text);
+    for (const warning of warnings) server.#status.addWarning(warning.key, warning.text);
     const launching = server.#launch();
     server.#starting = launching;
     try {
@@ -224,7 +216,7 @@ export class LanguageServer {
   /** Opens the definition's project anchors; a missing anchor only costs workspace-wide answers. */
   async #openAnchors(): Promise<void> {
     const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
-    for (const warning of anchors?.warnings ?? []) this.#addWarning(`projects:${warning}`, warning);
+    for (const warning of anchors?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
     for (const anchor of anchors?.files ?? []) {
       await this.ensureOpen(anchor).catch(() => undefined);
     }
@@ -232,12 +224,12 @@ export class LanguageServer {
 
   /** Current lifecycle state. */
   get state(): ServerState {
-    return this.#state;
+    return this.#status.state;
   }
 
   /** The most recent active progress, or the last one seen if none is active. */
   get progress(): ServerProgress | undefined {
-    return [...this.#progress.values()].at(-1) ?? this.#lastProgress;
+    return this.#status.progress;
   }
 
   /** The position encoding negotiated in `initialize` (UTF-16 unless the server chose otherwise). */
@@ -252,12 +244,12 @@ export class LanguageServer {
 
   /** One-time warnings (e.g. rust-analyzer could not load std); each distinct warning appears once. */
   get warnings(): readonly string[] {
-    return [...this.#warnings];
+    return this.#status.warnings;
   }
 
   /** The server's own report that it runs degraded (rust-analyzer health), `undefined` while healthy. */
   get health(): ServerHealth | undefined {
-    return this.#health;
+    return this.#status.health;
   }
 
   /** PID of the current server process, if running. */
@@ -272,13 +264,12 @@ export class LanguageServer {
 
   /** Snapshot of the current status. */
   get status(): ServerStatus {
-    return this.#statusEvent();
+    return this.#status.snapshot();
   }
 
   /** Subscribes to state, progress and warning changes. */
   onStatus(listener: (status: ServerStatus) => void): Disposable {
-    this.#listeners.add(listener);
-    return { dispose: () => this.#listeners.delete(listener) };
+    return this.#status.onStatus(listener);
   }
 
   /** The last `maxChars` characters of the server's stderr (bounded; never printed). */
@@ -314,8 +305,8 @@ export class LanguageServer {
    */
   waitUntilReady(options: RequestOptions = {}): Promise<ServerStatus> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-    const finished = () => this.#state === 'stopped' || this.#gaveUp;
-    if (this.#state === 'ready' || finished()) return Promise.resolve(this.#statusEvent());
+    const finished = () => this.#status.state === 'stopped' || this.#gaveUp;
+    if (this.#status.state === 'ready' || finished()) return Promise.resolve(this.#status.snapshot());
     return new Promise((resolvePromise, reject) => {
       const { signal } = options;
       let unsubscribe: () => void = noop;
@@ -329,14 +320,14 @@ export class LanguageServer {
         reject(new LspClientError('request-cancelled', `waiting for ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
       };
       const subscription = this.onStatus(() => {
-        if (this.#state === 'ready' || finished()) {
+        if (this.#status.state === 'ready' || finished()) {
           cleanup();
-          resolvePromise(this.#statusEvent());
+          resolvePromise(this.#status.snapshot());
         }
       });
       const timer = setTimeout(() => {
         cleanup();
-        resolvePromise(this.#statusEvent());
+        resolvePromise(this.#status.snapshot());
       }, clampDelay(timeoutMs));
       unsubscribe = onAbort(signal, cancelled);
     });
@@ -440,7 +431,7 @@ export class LanguageServer {
     }
     await Promise.all([...this.#sessions].map((session) => this.#stopSession(session, timeoutMs)));
     this.#session = undefined;
-    this.#setState('stopped', 'shut down');
+    this.#status.setState('stopped', 'shut down');
   }
 
   async #stopSession(session: Session, timeoutMs: number): Promise<void> {
@@ -466,10 +457,9 @@ export class LanguageServer {
     const generation = ++this.#generation;
     this.#fileWatch.reset(); // a new process registers its watchers anew
     this.#documents.clearPublished(); // and publishes its own diagnostics
-    this.#progress.clear();
+    this.#status.reset();
     this.#readiness.reset();
-    this.#health = undefined;
-    this.#setState('starting');
+    this.#status.setState('starting');
     const { session, result } = await launchSession(generation, this.#launchHost());
     this.#capabilities = result.capabilities;
     this.#encoding = negotiatedEncoding(result.capabilities.positionEncoding);
@@ -497,7 +487,7 @@ export class LanguageServer {
       log: (line) => this.#messages.append(line),
       stderr: (chunk) => {
         this.#stderr.append(chunk);
-        this.#checkKnownProblems(chunk.length > KNOWN_PROBLEM_SCAN_CHARS ? chunk.slice(0, KNOWN_PROBLEM_SCAN_CHARS) : chunk);
+        this.#status.checkKnownProblems(chunk.length > KNOWN_PROBLEM_SCAN_CHARS ? chunk.slice(0, KNOWN_PROBLEM_SCAN_CHARS) : chunk);
       },
       track: (session) => this.#sessions.add(session),
       exited: (session, reason) => this.#onSessionExit(session, reason),
@@ -514,10 +504,19 @@ export class LanguageServer {
       isCurrent: (session) => session === this.#session,
       isLatestLaunch: (session) => session.generation === this.#generation,
       log: (line) => this.#messages.append(line),
-      checkKnownProblems: (text) => this.#checkKnownProblems(text),
-      addWarning: (key, warning) => this.#addWarning(key, warning),
-      onProgress: (token, value) => this.#onProgress(token, value),
-      onServerStatus: (params) => this.#onServerStatus(params),
+      checkKnownProblems: (text) => this.#status.checkKnownProblems(text),
+      addWarning: (key, warning) => this.#status.addWarning(key, warning),
+      onProgress: (token, value) => {
+        if (!this.#status.progressNotification(token, value)) return;
+        this.#readiness.progressChanged();
+        this.#status.emit();
+      },
+      onServerStatus: (params) => {
+        // rust-analyzer's `experimental/serverStatus`: quiescence is readiness.
+        this.#status.serverStatus(params);
+        this.#readiness.serverStatus(params.quiescent === true, params.message ?? undefined);
+        this.#status.emit(); // a health change alone changes the text; unchanged text is not repeated
+      },
       onDiagnostics: (published) => this.#documents.published(published),
     };
   }
@@ -530,7 +529,7 @@ export class LanguageServer {
     this.#sessions.delete(session);
     if (this.#stopping) return;
     this.#restartPolicy.closed(Date.now() - session.startedAt);
-    this.#setState('crashed', reason);
+    this.#status.setState('crashed', reason);
     if (this.#starting !== undefined) return;
     const recovery = this.#recover();
     this.#starting = recovery;
@@ -551,8 +550,8 @@ export class LanguageServer {
       const decision = this.#restartPolicy.next();
       if (decision.action === CloseAction.DoNotRestart) {
         this.#gaveUp = true;
-        this.#setState('crashed', `${this.#detail ?? 'crashed'}; ${decision.message}`);
-        throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#detail ?? ''})${this.#stderrHint()}`, {
+        this.#status.setState('crashed', `${this.#status.detail ?? 'crashed'}; ${decision.message}`);
+        throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#status.detail ?? ''})${this.#stderrHint()}`, {
           serverId: this.definition.id,
         });
       }
@@ -561,98 +560,7 @@ export class LanguageServer {
       try {
         return await this.#launch();
       } catch (error) {
-        this.#setState('crashed', (error as Error).message.split('\n')[0]);
-      }
-    }
-  }
-
-  #onProgress(token: string | number | undefined, value: unknown): void {
-    if (token === undefined || typeof value !== 'object' || value === null) return;
-    const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
-    const previous = this.#progress.get(token);
-    if (v.kind === 'begin') {
-      this.#progress.set(token, { title: v.title ?? String(token), message: v.message, percentage: v.percentage });
-    } else if (v.kind === 'report' && previous !== undefined) {
-      this.#progress.delete(token); // re-insert: the latest report is shown
-      this.#progress.set(token, { title: previous.title, message: v.message ?? previous.message, percentage: v.percentage ?? previous.percentage });
-    } else if (v.kind === 'end') {
-      if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
-      this.#progress.delete(token);
-    } else return;
-    this.#readiness.progressChanged();
-    this.#emit();
-  }
-
-  /** rust-analyzer's `experimental/serverStatus`: quiescence is readiness; unhealthy messages are warnings. */
-  #onServerStatus(params: ServerStatusParams): void {
-    const message = params.message ?? undefined;
-    // Health describes the loaded workspace: keep it until the server reports `ok` again.
-    if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
-    else if (params.health === 'ok') this.#health = undefined;
-    if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
-      const known = this.#checkKnownProblems(message);
-      const first = firstLine(message);
-      if (!known) this.#addWarning(`status:${first}`, `${this.definition.displayName}: ${first}`);
-    }
-    this.#detail = message;
-    this.#readiness.serverStatus(params.quiescent === true, message);
-    this.#emit(); // a health change alone changes the text; unchanged text is not repeated
-  }
-
-  /** Matches `text`, line by line, against the definition's known problems; true if one matched. */
-  #checkKnownProblems(text: string): boolean {
-    let matched = false;
-    const lines = text.split('\n');
-    for (const problem of this.definition.knownProblems ?? []) {
-      if (lines.some((line) => problem.pattern.test(line))) {
-        matched = true;
-        this.#addWarning(problem.key, problem.warning);
-      }
-    }
-    return matched;
-  }
-
-  #addWarning(key: string, warning: string): void {
-    if (this.#warningKeys.has(key) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
-    this.#warningKeys.add(key);
-    this.#warnings.push(warning);
-    this.#emit();
-  }
-
-  #setState(state: ServerState, detail?: string): void {
-    const changed = state !== this.#state || detail !== this.#detail;
-    this.#state = state;
-    if (detail !== undefined) this.#detail = detail;
-    if (changed) this.#emit();
-  }
-
-  #statusEvent(): ServerStatus {
-    const progress = this.#state === 'indexing' || this.#state === 'starting' ? this.progress : undefined;
-    const pid = this.pid;
-    return {
-      id: this.definition.id,
-      displayName: this.definition.displayName,
-      languages: this.definition.languages.map((l) => l.languageId),
-      state: this.#state,
-      ...(progress !== undefined ? { progress } : {}),
-      ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
-      ...(this.#health !== undefined && this.#state === 'ready' ? { health: this.#health } : {}),
-      ...(pid !== undefined ? { pid } : {}),
-    };
-  }
-
-  /** Tells listeners about a change of what the status shows (servers repeat identical reports). */
-  #emit(): void {
-    if (this.#listeners.size === 0) return;
-    const event = this.#statusEvent();
-    const key = JSON.stringify(event);
-    if (key === this.#lastEmitted) return;
-    this.#lastEmitted = key;
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A faulty listener must not break the client.
+        this.#status.setState('crashed', (error as Error).message.split('\n')[0]);
       }
     }
   }
