@@ -2,7 +2,6 @@
  * `diagnostics(path?, severity?)`: the errors and warnings the language servers report, as
  * Dialect locations with their message, code and source.
  */
-import { stat } from 'node:fs/promises';
 import { DialectError, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
 import { DIAGNOSTIC_SEVERITIES, isDiagnostic, type Diagnostic, type DiagnosticSeverity } from '../model.js';
@@ -68,7 +67,7 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
       const given = args['path'] as string | undefined;
       const abs = given === undefined ? undefined : await workspace.resolveReal(given);
       const path = abs === undefined ? undefined : workspace.relative(abs);
-      const isFolder = abs !== undefined && (await stat(abs)).isDirectory();
+      const isFolder = given !== undefined && (await workspace.isFolder(given));
       if (path !== undefined && !isFolder && !backend.handles(path)) {
         throw new DialectError({
           code: CapabilityCode.NoLanguageServer,
