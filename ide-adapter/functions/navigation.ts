@@ -2,7 +2,7 @@
  * Navigation functions: definitions, references, symbol info, outlines, implementations and the
  * call hierarchy — all answered by the backend's language servers.
  */
-import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
+import { closest, DialectError, MAX_LABEL_LENGTH, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
@@ -297,7 +297,7 @@ async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location
     locations.map(async (loc) => {
       const outline = await outlineOf(loc.path);
       const exact = outline.find((s) => samePosition(s.definedAt.start, loc.start));
-      return exact ?? { name: loc.content.trim().slice(0, 80), kind: 'implementation', definedAt: loc };
+      return exact ?? { name: truncate(loc.content.trim(), MAX_LABEL_LENGTH), kind: 'implementation', definedAt: loc };
     }),
   );
 }
