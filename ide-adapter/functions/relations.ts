@@ -53,7 +53,7 @@ export function askAtEach<R>(
   return mapLimit(symbols, REQUEST_CONCURRENCY, (s) => ask(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }));
 }
 
-/** Without repeats of one place (several symbols can share a type, a caller, an implementation). */
+/** Without repeats of one place (several symbols can share a type). */
 export function uniquePlaces(defs: readonly SymbolDefinition[]): SymbolDefinition[] {
   const seen = new Set<string>();
   return defs.filter((d) => {
