@@ -3,7 +3,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Imports each layer may not make: layering runs dialect ← ide-adapter ← walkthrough ← mcp ← cli. */
-const layer = (/** @type {string[]} */ forbiddenDirs, /** @type {string[]} */ extraPatterns = []) => ({
+const layer = (
+  /** @type {string[]} */ forbiddenDirs,
+  /** @type {string[]} */ extraPatterns = [],
+  /** @type {{ group: string[], message: string }[]} */ boundaries = [],
+) => ({
   'no-restricted-imports': [
     'error',
     {
@@ -13,6 +17,7 @@ const layer = (/** @type {string[]} */ forbiddenDirs, /** @type {string[]} */ ex
           message: `Layering runs dialect ← ide-adapter ← walkthrough ← mcp ← cli; this layer may not import ${dir}/.`,
         })),
         ...extraPatterns.map((p) => ({ group: [p], message: 'The Dialect core stays free of Node and LSP imports.' })),
+        ...boundaries,
       ],
     },
   ],
@@ -38,6 +43,14 @@ export default tseslint.config(
   },
   { files: ['dialect/**/*.ts'], ignores: ['dialect/test/**'], rules: layer(['ide-adapter', 'walkthrough', 'mcp', 'cli'], ['node:*', 'fs', 'path', 'child_process', 'vscode-*']) },
   { files: ['ide-adapter/**/*.ts'], rules: layer(['walkthrough', 'mcp', 'cli']) },
+  {
+    // The IDE functions are backend-agnostic: servers only through the port, files only through Workspace.
+    files: ['ide-adapter/functions/**/*.ts'],
+    rules: layer(['walkthrough', 'mcp', 'cli'], [], [
+      { group: ['**/lsp/**', '**/lsp-backend*', 'vscode-*'], message: 'The IDE functions reach language servers only through IdeBackend (../backend.ts).' },
+      { group: ['node:*', 'fs', 'fs/*'], message: 'The IDE functions reach files only through Workspace (../workspace.ts).' },
+    ]),
+  },
   { files: ['walkthrough/**/*.ts'], rules: layer(['mcp', 'cli']) },
   { files: ['mcp/**/*.ts'], rules: layer(['cli']) },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },

@@ -60,6 +60,14 @@ export interface Diagnostic {
   readonly hint?: string;
 }
 
+/**
+ * A syntax error at `span`: what is wrong (`message`), the label under the caret, other labelled
+ * spans, and how to fix it (`hint`).
+ */
+export function syntaxError(code: SyntaxCode, span: Span, explanation: Pick<Diagnostic, 'message' | 'label' | 'labels' | 'hint'>): Diagnostic {
+  return { code, severity: 'error', span, ...explanation };
+}
+
 /** A diagnostic with its spans converted to 1-based lines and columns, ready for JSON output. */
 export interface ResolvedDiagnostic {
   readonly code: SyntaxCode;

@@ -7,7 +7,7 @@
  * around it say what the writer most likely meant (a missing comma, a JavaScript-ism, a bare word).
  */
 import { truncate } from './display.js';
-import { SyntaxCode, type Diagnostic, type Label } from './diagnostics.js';
+import { syntaxError, SyntaxCode, type Diagnostic, type Label } from './diagnostics.js';
 import type { Span } from './source.js';
 import type { DialectToken} from './tokens.js';
 import {
@@ -129,32 +129,29 @@ export function explainSyntaxError(ctx: ErrorContext): Diagnostic {
   if (type === Dot) return dot(ctx, t, prev);
   if (type === Equals) return equals(ctx, t, prev, top);
   if (type === Operator) {
-    return {
-      code: SyntaxCode.NoOperators, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.NoOperators, spanOf(t), {
       message: `Dialect has no operators (\`${shorten(t.image)}\`)`,
       label: 'not supported',
       hint: 'write the value itself (for text, the whole string); functions such as pick(…) and only(…) select from results',
-    };
+    });
   }
   if (type === Colon) {
     const colon = colonError(ctx, t, prev, top);
     if (colon !== undefined) return colon;
   }
   if (top?.kind === 'object' && (prev === top.token || prev?.tokenType === Comma) && !isKeyToken(type) && type !== RBrace) {
-    return {
-      code: SyntaxCode.InvalidObjectKey, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.InvalidObjectKey, spanOf(t), {
       message: `expected a property name, found ${describe(t)}`,
       label: 'expected a key here',
       hint: type === NumberLiteral ? `object keys are strings or names: write "${t.image}": …` : 'object properties are written key: value, e.g. {name: "User"}',
-    };
+    });
   }
   if (top?.kind === 'object' && prev !== undefined && isKeyToken(prev.tokenType) && (tokens[index - 2] === top.token || tokens[index - 2]?.tokenType === Comma)) {
-    return {
-      code: SyntaxCode.UnexpectedToken, severity: 'error', span: after(prev),
+    return syntaxError(SyntaxCode.UnexpectedToken, after(prev), {
       message: `expected \`:\` after the property name ${quote(keyText(prev))}`,
       label: 'expected `:` here',
       hint: `object properties are written key: value, e.g. {${keyText(prev)}: …}`,
-    };
+    });
   }
   if (VALUE_START.has(type) && prev !== undefined && VALUE_END.has(prev.tokenType)) {
     if (type === Identifier && tokens[index + 1]?.tokenType !== LParen && tokens[index + 1]?.tokenType !== Colon && top === undefined) {
@@ -165,19 +162,17 @@ export function explainSyntaxError(ctx: ErrorContext): Diagnostic {
   if (type === Identifier) return bareIdentifier(ctx, t);
   if (type === RParen || type === RBracket || type === RBrace) return closer(t, prev, top);
   if (type === Comma) {
-    return {
-      code: SyntaxCode.ExpectedValue, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.ExpectedValue, spanOf(t), {
       message: prev === undefined || prev.tokenType === Comma || CLOSER_OF.has(prev.tokenType) ? 'expected a value before `,`' : 'unexpected `,`',
       label: 'expected a value here',
       hint: 'remove the extra comma',
-    };
+    });
   }
-  return {
-    code: SyntaxCode.UnexpectedToken, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.UnexpectedToken, spanOf(t), {
     message: `unexpected ${describe(t)}`,
     label: 'not expected here',
     hint: top === undefined ? 'a program is a single value or call, e.g. findDefinitions("User")' : `close the ${NESTING_NAME[top.kind]} with \`${closerOf(top)}\``,
-  };
+  });
 }
 
 /** Explains the bare word at `at` from the token that follows it; undefined if it is not the problem. */
@@ -194,12 +189,11 @@ function bareWord(ctx: ErrorContext, at: number, stack: readonly Opener[]): Diag
   }
   if (next?.tokenType === Colon && (top === undefined || top.kind === 'array')) return colonError(ctx, next, word, top);
   if (word.image === 'new' && next?.tokenType === Identifier) {
-    return {
-      code: SyntaxCode.NoNew, severity: 'error', span: spanOf(word),
+    return syntaxError(SyntaxCode.NoNew, spanOf(word), {
       message: 'Dialect has no `new`',
       label: 'remove this',
       hint: `call the function directly: ${next.image}(…)`,
-    };
+    });
   }
   if (JS_KEYWORDS.has(word.image)) return keyword(ctx, word);
   const before = ctx.tokens[at - 1];
@@ -213,101 +207,91 @@ function bareWord(ctx: ErrorContext, at: number, stack: readonly Opener[]): Diag
 }
 
 function arrow(t: DialectToken): Diagnostic {
-  return {
-    code: SyntaxCode.NoArrowFunctions, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.NoArrowFunctions, spanOf(t), {
     message: 'Dialect has no arrow functions (`=>`)',
     label: 'not supported',
     hint: 'functions take other calls as arguments instead of callbacks: findReferences(findDefinitions("User"))',
-  };
+  });
 }
 
 function equals(ctx: ErrorContext, t: DialectToken, prev: DialectToken | undefined, top: Opener | undefined): Diagnostic {
   if (top?.kind === 'call' && prev?.tokenType === Identifier) {
     const value = ctx.text.slice(t.endOffset + 1).trim().split(/[,)]/)[0] ?? '…';
-    return {
-      code: SyntaxCode.NamedArgumentSyntax, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.NamedArgumentSyntax, spanOf(t), {
       message: 'named arguments are written `name: value`, not `name = value`',
       label: 'use `:` here',
       hint: `write ${prev.image}: ${shorten(value.trim() || '…')}`,
-    };
+    });
   }
-  return {
-    code: SyntaxCode.NoOperators, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.NoOperators, spanOf(t), {
     message: 'Dialect has no assignment (`=`)',
     label: 'not supported',
     hint: 'there are no variables: nest one call inside another, e.g. findReferences(findDefinitions("User"))',
-  };
+  });
 }
 
 function quoteName(run: { span: Span; text: string }): Diagnostic {
-  return {
-    code: SyntaxCode.BareIdentifier, severity: 'error', span: run.span,
+  return syntaxError(SyntaxCode.BareIdentifier, run.span, {
     message: `\`${run.text}\` is not a value: names must be quoted`,
     label: 'quote this',
     hint: `write ${quote(run.text)}`,
-  };
+  });
 }
 
 function endOfInput(ctx: ErrorContext, stack: readonly Opener[], prev: DialectToken | undefined): Diagnostic {
   if (prev === undefined) {
-    return {
-      code: SyntaxCode.EmptyInput, severity: 'error', span: { start: ctx.text.length, end: ctx.text.length },
+    return syntaxError(SyntaxCode.EmptyInput, { start: ctx.text.length, end: ctx.text.length }, {
       message: 'the program is empty',
       hint: 'write a value or a call, e.g. findDefinitions("User")',
-    };
+    });
   }
   const top = stack[stack.length - 1];
   if (top === undefined) {
-    return {
-      code: SyntaxCode.ExpectedValue, severity: 'error', span: after(prev),
+    return syntaxError(SyntaxCode.ExpectedValue, after(prev), {
       message: 'the program ends where a value was expected',
       label: 'expected a value',
       hint: 'finish the expression, e.g. findDefinitions("User")',
-    };
+    });
   }
   const closers = stack.map(closerOf).reverse().join('');
   const code = top.kind === 'array' ? SyntaxCode.UnclosedArray : top.kind === 'object' ? SyntaxCode.UnclosedObject : SyntaxCode.UnclosedCall;
   const what = top.kind === 'call' ? `the call to \`${top.callee ?? ''}\`` : `the ${NESTING_NAME[top.kind]}`;
   const dangling = prev.tokenType === Comma || prev.tokenType === Colon;
-  return {
-    code, severity: 'error', span: after(prev),
+  return syntaxError(code, after(prev), {
     message: `expected \`${closerOf(top)}\` to close ${what}`,
     label: dangling ? `expected a value or \`${closerOf(top)}\`` : `expected \`${closerOf(top)}\``,
     labels: [openerLabel(top)],
     hint: `add \`${closers}\` at the end${stack.length > 1 ? ` (${stack.length} brackets are still open)` : ''}`,
-  };
+  });
 }
 
 function semicolon(ctx: ErrorContext, t: DialectToken): Diagnostic {
   const last = ctx.tokens[ctx.tokens.length - 1] === t;
-  return {
-    code: SyntaxCode.NoStatements, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.NoStatements, spanOf(t), {
     message: last ? 'Dialect programs do not end with `;`' : 'Dialect has no statements: `;` cannot separate expressions',
     label: last ? 'remove this' : 'not supported',
     hint: last ? 'a program is a single expression; delete the `;`' : 'to run several calls at once, put them in an array: [findDefinitions("A"), findDefinitions("B")]',
-  };
+  });
 }
 
 function dot(ctx: ErrorContext, t: DialectToken, prev: DialectToken | undefined): Diagnostic {
   if (t.image.length >= 3) {
-    return {
-      code: SyntaxCode.NoOperators, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.NoOperators, spanOf(t), {
       message: 'Dialect has no spread syntax (`...`)',
       label: 'not supported',
       hint: 'write the values out, or pass the list itself: findReferences(findDefinitions("User"))',
-    };
+    });
   }
   const next = ctx.tokens[ctx.tokens.indexOf(t) + 1];
   if (prev?.tokenType === Identifier && next?.tokenType === Identifier) {
     const dotted = qualifiedRun(ctx, ctx.tokens.indexOf(prev));
     if (dotted !== undefined && ctx.tokens[dotted.endIndex + 1]?.tokenType !== LParen) return quoteName(dotted);
   }
-  return {
-    code: SyntaxCode.NoMemberAccess, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.NoMemberAccess, spanOf(t), {
     message: 'Dialect has no member access (`.`)',
     label: 'not supported',
     hint: 'values have no methods or fields to access: pass a result to another function instead, e.g. findReferences(findDefinitions("User"))',
-  };
+  });
 }
 
 function keyword(ctx: ErrorContext, t: DialectToken): Diagnostic {
@@ -320,12 +304,11 @@ function keyword(ctx: ErrorContext, t: DialectToken): Diagnostic {
         : next !== undefined && (t.image === 'return')
           ? 'write just the expression that would be returned'
           : 'nest calls instead, e.g. findReferences(findDefinitions("User"))';
-  return {
-    code: SyntaxCode.NoKeyword, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.NoKeyword, spanOf(t), {
     message: (JS_KEYWORDS.get(t.image) as string).includes(`\`${t.image}\``) ? (JS_KEYWORDS.get(t.image) as string) : `${JS_KEYWORDS.get(t.image) ?? ''} (\`${t.image}\`)`,
     label: 'not supported',
     hint: fix,
-  };
+  });
 }
 
 function colonError(ctx: ErrorContext, t: DialectToken, prev: DialectToken | undefined, top: Opener | undefined): Diagnostic | undefined {
@@ -336,85 +319,76 @@ function colonError(ctx: ErrorContext, t: DialectToken, prev: DialectToken | und
   }
   if (top?.kind === 'call' && prev?.tokenType === StringLiteral) {
     const name = String(prev.payload);
-    return {
-      code: SyntaxCode.NamedArgumentSyntax, severity: 'error', span: spanOf(prev),
+    return syntaxError(SyntaxCode.NamedArgumentSyntax, spanOf(prev), {
       message: 'named argument names are written without quotes',
       label: 'remove the quotes',
       hint: /^[A-Za-z_$][\w$]*$/.test(name) ? `write ${name}: …` : 'write name: value, e.g. file: "src/main.rs"',
-    };
+    });
   }
   if (top?.kind === 'array') {
-    return {
-      code: SyntaxCode.UnexpectedToken, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.UnexpectedToken, spanOf(t), {
       message: 'arrays hold values, not `key: value` pairs',
       label: 'unexpected `:`',
       hint: 'use an object for keys: {name: "User"}',
-    };
+    });
   }
   if (top === undefined) {
-    return {
-      code: SyntaxCode.UnexpectedToken, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.UnexpectedToken, spanOf(t), {
       message: 'a `key: value` pair needs to be inside an object',
       label: 'unexpected `:`',
       hint: 'wrap it in braces: {key: value}',
-    };
+    });
   }
   return undefined;
 }
 
 function missingComma(t: DialectToken, prev: DialectToken, top: Opener | undefined): Diagnostic {
   if (top === undefined) {
-    return {
-      code: SyntaxCode.TrailingInput, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.TrailingInput, spanOf(t), {
       message: 'a program is a single expression, but another one starts here',
       label: 'unexpected second expression',
       hint: 'to evaluate several expressions, put them in an array: [first, second]',
-    };
+    });
   }
   const between = top.kind === 'call' ? 'arguments' : top.kind === 'array' ? 'array elements' : 'properties';
-  return {
-    code: SyntaxCode.MissingComma, severity: 'error', span: after(prev),
+  return syntaxError(SyntaxCode.MissingComma, after(prev), {
     message: `expected \`,\` between ${between}`,
     label: 'add `,` here',
     labels: [openerLabel(top)],
     hint: `separate ${between} with commas`,
-  };
+  });
 }
 
 function closer(t: DialectToken, prev: DialectToken | undefined, top: Opener | undefined): Diagnostic {
   const image = IMAGE.get(t.tokenType) as string;
   if (top === undefined) {
-    return {
-      code: SyntaxCode.UnexpectedClosingDelimiter, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.UnexpectedClosingDelimiter, spanOf(t), {
       message: `unexpected \`${image}\`: there is nothing to close`,
       label: 'remove this',
       hint: 'check that every bracket closes the one it belongs to',
-    };
+    });
   }
   if (CLOSER_OF.get(top.token.tokenType) !== t.tokenType) {
     const what = top.kind === 'call' ? `the call to \`${top.callee ?? ''}\`` : `the ${NESTING_NAME[top.kind]}`;
-    return {
-      code: SyntaxCode.MismatchedDelimiter, severity: 'error', span: spanOf(t),
+    return syntaxError(SyntaxCode.MismatchedDelimiter, spanOf(t), {
       message: `expected \`${closerOf(top)}\` to close ${what}, found \`${image}\``,
       label: `expected \`${closerOf(top)}\``,
       labels: [openerLabel(top)],
       hint: `replace \`${image}\` with \`${closerOf(top)}\`, or add the missing bracket before it`,
-    };
+    });
   }
   if (prev?.tokenType === Colon) {
-    return {
-      code: SyntaxCode.ExpectedValue, severity: 'error', span: after(prev),
+    return syntaxError(SyntaxCode.ExpectedValue, after(prev), {
       message: 'expected a value after `:`',
       label: 'expected a value',
       hint: 'write the value, e.g. name: "User"',
-    };
+    });
   }
-  return {
-    code: SyntaxCode.ExpectedValue, severity: 'error', span: spanOf(t),
+  return syntaxError(SyntaxCode.ExpectedValue, spanOf(t), {
     message: prev?.tokenType === Comma ? 'expected a value between `,` and the closing bracket' : 'expected a value',
     label: 'expected a value before this',
     hint: prev?.tokenType === Comma ? 'remove the extra comma' : 'write a value, a call, or remove the empty slot',
-  };
+  });
 }
 
 function bareIdentifier(_ctx: ErrorContext, t: DialectToken): Diagnostic {
@@ -425,27 +399,24 @@ function bareIdentifier(_ctx: ErrorContext, t: DialectToken): Diagnostic {
 export function bareIdentifierDiagnostic(name: string, span: Span): Diagnostic {
   const literal = LIKELY_LITERALS.get(name);
   if (literal !== undefined) {
-    return {
-      code: SyntaxCode.BareIdentifier, severity: 'error', span,
+    return syntaxError(SyntaxCode.BareIdentifier, span, {
       message: `\`${name}\` is not a Dialect value`,
       label: `did you mean \`${literal}\`?`,
       hint: `write ${literal} (Dialect literals are JSON's true, false and null)`,
-    };
+    });
   }
   if (name === 'NaN' || name === 'Infinity') {
-    return {
-      code: SyntaxCode.BareIdentifier, severity: 'error', span,
+    return syntaxError(SyntaxCode.BareIdentifier, span, {
       message: `\`${name}\` is not a number in Dialect (as in JSON)`,
       label: 'not a value',
       hint: 'use a finite number, null, or a string',
-    };
+    });
   }
-  return {
-    code: SyntaxCode.BareIdentifier, severity: 'error', span,
+  return syntaxError(SyntaxCode.BareIdentifier, span, {
     message: `\`${name}\` is not a value: a bare name must be a call or a string`,
     label: 'quote this, or call it',
     hint: `to pass the name as text, quote it: ${quote(name)}; to call a function, add parentheses: ${name}(…)`,
-  };
+  });
 }
 
 /** Recognises `a.b.c` and `a::b::c` runs of identifiers starting at `start`. */

@@ -8,15 +8,27 @@
  *                 "rootMarkers": ["pyproject.toml"] }] }
  * ```
  */
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
+import { readConfined, type RefusalReason } from './confine.js';
 import { customServerSchema } from './lsp/server-config.js';
 import { defineServer, type ServerDefinition } from './lsp/servers.js';
 
 /** The workspace's configuration file, at its root. */
 export const CONFIG_FILE = 'dialect.json';
+
+/** A configuration is a few server entries; a larger file is refused, not read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Why a workspace's `dialect.json` is not read, for the error. */
+const REFUSED: Record<Exclude<RefusalReason, 'missing'>, string> = {
+  outside: 'is a link that leads outside the workspace',
+  'not-a-file': 'is not a regular file (a folder, FIFO or device)',
+  'too-large': `is larger than ${MAX_CONFIG_BYTES} bytes`,
+};
 
 
 const configSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();
@@ -41,13 +53,29 @@ export type ConfigCode = (typeof ConfigCode)[keyof typeof ConfigCode];
 
 /** Reads the workspace's configuration; no file means the built-ins only. Bad files are clear errors. */
 export async function loadWorkspaceConfig(root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<WorkspaceConfig> {
-  const file = env['DIALECT_CONFIG'] ?? join(root, CONFIG_FILE);
+  const named = env['DIALECT_CONFIG'];
+  const file = named ?? join(root, CONFIG_FILE);
   let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    if (env['DIALECT_CONFIG'] !== undefined) throw new DialectError({ code: ConfigCode.NotFound, message: `DIALECT_CONFIG names ${file}, which cannot be read` });
-    return { servers: [] };
+  if (named !== undefined) {
+    // The user named this file: it may live anywhere.
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      throw new DialectError({ code: ConfigCode.NotFound, message: `DIALECT_CONFIG names ${file}, which cannot be read` });
+    }
+  } else {
+    // The workspace's own file is read like every workspace file (confine.ts).
+    const real = realRoot(root);
+    const read = readConfined(real, join(real, CONFIG_FILE), MAX_CONFIG_BYTES);
+    if (!read.ok) {
+      if (read.reason === 'missing') return { servers: [] };
+      throw new DialectError({
+        code: ConfigCode.Invalid,
+        message: `${file} ${REFUSED[read.reason]}, so it is not read`,
+        hint: `make ${CONFIG_FILE} a regular file inside the workspace, or name a configuration with DIALECT_CONFIG`,
+      });
+    }
+    text = read.text;
   }
   let json: unknown;
   try {
@@ -65,4 +93,13 @@ export async function loadWorkspaceConfig(root: string, env: Readonly<Record<str
     });
   }
   return { servers: parsed.data.servers.map((s) => defineServer(s)), source: file };
+}
+
+/** The root with its symlinks resolved, as confinement compares real paths. */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
 }

@@ -58,10 +58,19 @@ async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
 }
 
 function releaseWorker(worker: Worker, reusable: boolean): void {
-  busy--;
   worker.unref(); // an idle worker never keeps the process alive
-  if (reusable && idle.length < MAX_WORKERS) idle.push(worker);
-  else void worker.terminate();
+  if (reusable && idle.length < MAX_WORKERS) {
+    idle.push(worker);
+    freeSlot();
+    return;
+  }
+  // A terminated worker may still be running (a pattern stopped at its budget): its slot is free
+  // only once the thread is gone, so no more than MAX_WORKERS threads ever run at once.
+  worker.terminate().then(freeSlot, freeSlot);
+}
+
+function freeSlot(): void {
+  busy--;
   waiting.shift()?.();
 }
 

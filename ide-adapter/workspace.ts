@@ -4,7 +4,7 @@
  * a symlink that leads out); every path we hand back is relative, with `/` separators.
  */
 import { realpathSync, statSync, type Stats } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isInside, readConfined, type RefusalReason } from './confine.js';
 import { DialectError } from '../dialect/index.js';
@@ -87,6 +87,16 @@ export class Workspace {
     if (this.#realpaths.size > 4096) this.#realpaths.clear();
     this.#realpaths.set(absolute, { real, at: Date.now() });
     return real;
+  }
+
+  /** Whether a workspace path is a folder (after symlinks, which must stay inside: see `resolveReal`). */
+  async isFolder(path: string): Promise<boolean> {
+    const real = await this.resolveReal(path);
+    try {
+      return (await stat(real)).isDirectory();
+    } catch {
+      throw missing(this.relative(real));
+    }
   }
 
   /** Whether an absolute path lies inside the root. */

@@ -2,8 +2,7 @@
  * `diagnostics(path?, severity?)`: the errors and warnings the language servers report, as
  * Dialect locations with their message, code and source.
  */
-import { stat } from 'node:fs/promises';
-import { DialectError, type Registry } from '../../dialect/index.js';
+import { DialectError, MAX_LABEL_LENGTH, truncate, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
 import { DIAGNOSTIC_SEVERITIES, isDiagnostic, type Diagnostic, type DiagnosticSeverity } from '../model.js';
 import type { IdeHost } from './host.js';
@@ -35,7 +34,7 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
     is: isDiagnostic,
     describe: (v) => {
       const d = v as Diagnostic;
-      return `${d.severity} at ${d.path}:${d.start.line}: ${d.message.split('\n')[0]?.slice(0, 80) ?? ''}`;
+      return `${d.severity} at ${d.path}:${d.start.line}: ${truncate(d.message.split('\n')[0] ?? '', MAX_LABEL_LENGTH)}`;
     },
   });
 
@@ -68,7 +67,7 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
       const given = args['path'] as string | undefined;
       const abs = given === undefined ? undefined : await workspace.resolveReal(given);
       const path = abs === undefined ? undefined : workspace.relative(abs);
-      const isFolder = abs !== undefined && (await stat(abs)).isDirectory();
+      const isFolder = given !== undefined && (await workspace.isFolder(given));
       if (path !== undefined && !isFolder && !backend.handles(path)) {
         throw new DialectError({
           code: CapabilityCode.NoLanguageServer,

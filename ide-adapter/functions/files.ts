@@ -2,7 +2,7 @@
  * File functions: regex search, finding files by glob, reading lines, and git diffs. They need no
  * language server and are confined to the workspace.
  */
-import { build, DialectError, EvalCode, type Ambiguity, type CallContext, type Registry } from '../../dialect/index.js';
+import { build, codePointCount, DialectError, EvalCode, type Ambiguity, type CallContext, type Registry } from '../../dialect/index.js';
 import { gitDiff } from '../git.js';
 import { isSymbolDefinition, type Location, type SymbolDefinition } from '../model.js';
 import { coverageNotes, searchWorkspace, walkFiles } from '../search.js';
@@ -15,6 +15,28 @@ import { describeSymbol } from './types.js';
 const MAX_FILES = 1000;
 /** `lines` shows at most this many lines at once. */
 const MAX_LINES = 400;
+
+/**
+ * Lines `start`..`end` of `path` as a location carrying their text: at most `MAX_LINES`, with a
+ * note when the range was cut or the file ends before `end`.
+ */
+async function linesLocation(ctx: CallContext<IdeHost>, path: string, start: number, end: number): Promise<Location & { text: string }> {
+  if (end - start + 1 > MAX_LINES) {
+    ctx.note(`showing ${MAX_LINES} of ${end - start + 1} lines; ask for a range with lines(path, start, end)`);
+    end = start + MAX_LINES - 1;
+  }
+  const lines = await ctx.host.workspace.readLines(path, start, end);
+  const last = start + lines.length - 1;
+  const lastLine = lines[lines.length - 1] ?? '';
+  if (last < end) ctx.note(`${path} ends at line ${last}`);
+  return {
+    path,
+    start: { line: start, column: 1 },
+    end: { line: last, column: codePointCount(lastLine, 0, lastLine.length) + 1 },
+    content: lines[0] ?? '',
+    text: lines.join('\n'),
+  };
+}
 
 /**
  * The lines a symbol or location covers: a location its own range; a symbol its whole declaration
@@ -144,7 +166,6 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
     returns: 'location',
     examples: [{ program: 'lines("src/main.rs", 1, 20)' }, { program: 'lines(findDefinition("User"))' }, { program: 'lines("User::new")', description: 'a name that is no file: the symbol\'s code' }],
     implementation: async (args, ctx) => {
-      const { workspace } = ctx.host;
       const target = args['path'];
       let path: string;
       let start: number;
@@ -167,21 +188,7 @@ export function registerFileFunctions(registry: Registry<IdeHost>): void {
         if (typeof args['start'] === 'number') start = args['start'];
         if (typeof args['end'] === 'number') end = args['end'];
       }
-      if (end - start + 1 > MAX_LINES) {
-        ctx.note(`showing ${MAX_LINES} of ${end - start + 1} lines; ask for a range with lines(path, start, end)`);
-        end = start + MAX_LINES - 1;
-      }
-      const lines = await workspace.readLines(path, start, end);
-      const last = start + lines.length - 1;
-      const location: Location & { text: string } = {
-        path,
-        start: { line: start, column: 1 },
-        end: { line: last, column: [...(lines[lines.length - 1] ?? '')].length + 1 },
-        content: lines[0] ?? '',
-        text: lines.join('\n'),
-      };
-      if (last < end) ctx.note(`${path} ends at line ${last}`);
-      return location;
+      return linesLocation(ctx, path, start, end);
     },
   });
 

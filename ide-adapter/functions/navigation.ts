@@ -2,11 +2,12 @@
  * Navigation functions: definitions, references, symbol info, outlines, implementations and the
  * call hierarchy — all answered by the backend's language servers.
  */
-import { closest, DialectError, type CallContext, type Registry } from '../../dialect/index.js';
+import { closest, DialectError, MAX_LABEL_LENGTH, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
-import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
+import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
+import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 
@@ -20,6 +21,31 @@ type Of = string | SymbolDefinition | readonly (string | SymbolDefinition)[];
 
 const OF_DESCRIPTION = 'a name (`User`, `User::new`, `auth.validateToken`), a symbol, or a list of them';
 
+/** The filters of a lookup by name (`findDefinitions`, `findDefinition`). */
+const LOOKUP_FILTERS = [
+  { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (a path or a path suffix, e.g. "auth.rs")', aliases: ['path', 'in'] },
+  { name: 'kind', type: 'string', optional: true, description: 'its kind, in the language\'s words (function, method, struct, class, trait, macro, type alias, enum variant, namespace, …)', aliases: ['type'] },
+  { name: 'line', type: 'number', optional: true, description: 'the line it is defined on' },
+] as const;
+
+/** The call hierarchy, one function per direction. */
+const CALL_HIERARCHY = [
+  {
+    name: 'callers',
+    aliases: ['incomingCalls'],
+    direction: 'incoming',
+    description: 'The functions that call a function, each with the places it calls from (call hierarchy).',
+    examples: [{ program: 'callers("validate_token")' }],
+  },
+  {
+    name: 'callees',
+    aliases: ['outgoingCalls'],
+    direction: 'outgoing',
+    description: 'The functions a function calls, each with the places it calls them (call hierarchy).',
+    examples: [{ program: 'callees(findDefinition("Task::complete"))' }],
+  },
+] as const;
+
 /** Registers the navigation functions (definitions, references, calls, outlines). */
 export function registerNavigation(registry: Registry<IdeHost>): void {
   registry.registerFunction({
@@ -30,9 +56,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     requires: 'index',
     parameters: [
       { name: 'of', type: 'string | symbol | (string | symbol)[]', description: OF_DESCRIPTION, aliases: ['name', 'symbol', 'query'] },
-      { name: 'file', type: 'string', optional: true, description: 'only definitions in this file (path or path suffix, e.g. "auth.rs")', aliases: ['path', 'in'] },
-      { name: 'kind', type: 'string', optional: true, description: 'only this kind of symbol (function, method, struct, class, trait, macro, type alias, enum variant, namespace, …)', aliases: ['type'] },
-      { name: 'line', type: 'number', optional: true, description: 'only the definition on this line' },
+      ...LOOKUP_FILTERS,
     ],
     returns: 'symbol[]',
     examples: [
@@ -65,9 +89,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     requires: 'index',
     parameters: [
       { name: 'of', type: 'string | symbol', description: 'a name (optionally qualified: `User::new`) or a symbol', aliases: ['name', 'symbol', 'query'] },
-      { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (path or path suffix)', aliases: ['path', 'in'] },
-      { name: 'kind', type: 'string', optional: true, description: 'its kind (function, method, struct, class, trait, macro, type alias, …)', aliases: ['type'] },
-      { name: 'line', type: 'number', optional: true, description: 'the line it is defined on' },
+      ...LOOKUP_FILTERS,
     ],
     returns: 'symbol',
     examples: [{ program: 'findDefinition("User")' }, { program: 'findDefinition("validate_token", file: "src/auth.rs")' }],
@@ -103,14 +125,12 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       { program: 'findReferences(findDefinition("validate_token", file: "src/auth.rs"))' },
     ],
     implementation: async (args, ctx) => {
-      const symbols = asList(args['to'] as SymbolDefinition | SymbolDefinition[]);
+      const symbols = symbolList(args['to']);
       const { backend } = ctx.host;
       const seen = new Set<string>();
       const out: Reference[] = [];
       let total = 0;
-      const perSymbol = await mapLimit(symbols, 4, (s) =>
-        backend.references(s.definedAt.path, s.definedAt.start, { signal: ctx.signal, includeDeclaration: false, limit: MAX_REFERENCES }),
-      );
+      const perSymbol = await askAtEach(ctx, symbols, (path, at, options) => backend.references(path, at, { ...options, includeDeclaration: false, limit: MAX_REFERENCES }));
       symbols.forEach((s, i) => {
         const list = perSymbol[i];
         if (list === undefined) return;
@@ -139,11 +159,9 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     returns: 'symbol | symbol[]',
     examples: [{ program: 'getSymbolInfo("User")' }, { program: 'getSymbolInfo(findDefinition("Task::complete"))' }],
     implementation: async (args, ctx) => {
-      const symbols = asList(args['symbol'] as SymbolDefinition | SymbolDefinition[]);
-      const infos = await mapLimit(symbols, 4, async (s): Promise<SymbolInfo> => {
-        const hover = await ctx.host.backend.hover(s.definedAt.path, s.definedAt.start, { signal: ctx.signal });
-        return { ...stripReference(s), ...hover };
-      });
+      const symbols = symbolList(args['symbol']);
+      const hovers = await askAtEach(ctx, symbols, (path, at, options) => ctx.host.backend.hover(path, at, options));
+      const infos = symbols.map((s, i): SymbolInfo => ({ ...stripReference(s), ...hovers[i] }));
       return Array.isArray(args['symbol']) ? infos : infos[0];
     },
   });
@@ -167,46 +185,25 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     },
   });
 
-  registry.registerFunction({
+  registerRelation(registry, {
     name: 'implementations',
     aliases: ['findImplementations'],
     description: 'The implementations of a trait, interface or abstract method: the impl blocks or classes, and the methods that implement it.',
-    category: 'navigation',
-    requires: 'index',
-    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a trait, interface or method (or its name)', aliases: ['symbol', 'name'] }],
-    returns: 'symbol[]',
+    of: 'a trait, interface or method (or its name)',
     examples: [{ program: 'implementations("Repository")' }],
-    implementation: async (args, ctx) => {
-      const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
+    related: async (symbols, ctx) => {
       const { backend } = ctx.host;
-      const locations = (await mapLimit(symbols, 4, (s) => backend.implementation(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
-      return symbolsAt(ctx, locations);
+      return symbolsAt(ctx, (await askAtEach(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat());
     },
   });
 
-  registry.registerFunction({
-    name: 'callers',
-    aliases: ['incomingCalls'],
-    description: 'The functions that call a function, each with the places it calls from (call hierarchy).',
-    category: 'navigation',
-    requires: 'index',
-    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a function or method (or its name)', aliases: ['symbol', 'name'] }],
-    returns: 'symbol[]',
-    examples: [{ program: 'callers("validate_token")' }],
-    implementation: async (args, ctx) => callHierarchy(args, ctx, 'incoming'),
-  });
-
-  registry.registerFunction({
-    name: 'callees',
-    aliases: ['outgoingCalls'],
-    description: 'The functions a function calls, each with the places it calls them (call hierarchy).',
-    category: 'navigation',
-    requires: 'index',
-    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: 'a function or method (or its name)', aliases: ['symbol', 'name'] }],
-    returns: 'symbol[]',
-    examples: [{ program: 'callees(findDefinition("Task::complete"))' }],
-    implementation: async (args, ctx) => callHierarchy(args, ctx, 'outgoing'),
-  });
+  for (const calls of CALL_HIERARCHY) {
+    registerRelation(registry, {
+      ...calls,
+      of: 'a function or method (or its name)',
+      related: (symbols, ctx) => callHierarchy(symbols, ctx, calls.direction),
+    });
+  }
 }
 
 async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>): Promise<{ defs: SymbolDefinition[]; unfiltered: SymbolDefinition[] }> {
@@ -214,7 +211,7 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   const items = Array.isArray(of) ? (of as (string | SymbolDefinition)[]) : [of as string | SymbolDefinition];
   const file = args['file'] as string | undefined;
   const completeness = await awaitIndex(ctx);
-  const found = await mapLimit(items, 4, async (item): Promise<SymbolLookup> => {
+  const found = await mapLimit(items, REQUEST_CONCURRENCY, async (item): Promise<SymbolLookup> => {
     if (typeof item !== 'string') return { definitions: [item], unfiltered: [item] };
     return lookupSymbols(
       ctx.host.backend,
@@ -240,7 +237,7 @@ function filtersOf(args: Readonly<Record<string, unknown>>): string[] {
 
 /** `struct Searcher at src/searcher.rs:7, …` (at most a few, then a count). */
 function listPlaces(defs: readonly SymbolDefinition[]): string {
-  const shown = defs.slice(0, MAX_LISTED_PLACES).map((d) => `${d.kind} ${d.name}${d.container !== undefined ? ` (in ${d.container})` : ''} at ${d.definedAt.path}:${d.definedAt.start.line}`);
+  const shown = defs.slice(0, MAX_LISTED_PLACES).map(describeSymbol);
   return defs.length > MAX_LISTED_PLACES ? `${shown.join(', ')} and ${defs.length - MAX_LISTED_PLACES} more` : shown.join(', ');
 }
 
@@ -272,14 +269,13 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
   });
 }
 
-async function callHierarchy(args: Readonly<Record<string, unknown>>, ctx: CallContext<IdeHost>, direction: 'incoming' | 'outgoing'): Promise<unknown[]> {
-  const symbols = asList(args['of'] as SymbolDefinition | SymbolDefinition[]);
+async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<IdeHost>, direction: 'incoming' | 'outgoing'): Promise<unknown[]> {
   const { backend } = ctx.host;
-  const items = (await mapLimit(symbols, 4, (s) => backend.prepareCallHierarchy(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }))).flat();
+  const items = (await askAtEach(ctx, symbols, (path, at, options) => backend.prepareCallHierarchy(path, at, options))).flat();
   if (items.length === 0 && symbols.length > 0) {
     ctx.note('the language server offered no call hierarchy here; findReferences gives every use instead');
   }
-  const edges: CallEdge[] = (await mapLimit(items, 4, (item: CallItem) => (direction === 'incoming' ? backend.incomingCalls(item, { signal: ctx.signal }) : backend.outgoingCalls(item, { signal: ctx.signal })))).flat();
+  const edges: CallEdge[] = (await mapLimit(items, REQUEST_CONCURRENCY, (item: CallItem) => (direction === 'incoming' ? backend.incomingCalls(item, { signal: ctx.signal }) : backend.outgoingCalls(item, { signal: ctx.signal })))).flat();
   return edges.map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites }));
 }
 
@@ -300,14 +296,10 @@ async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location
   return Promise.all(
     locations.map(async (loc) => {
       const outline = await outlineOf(loc.path);
-      const exact = outline.find((s) => s.definedAt.start.line === loc.start.line && s.definedAt.start.column === loc.start.column);
-      return exact ?? { name: loc.content.trim().slice(0, 80), kind: 'implementation', definedAt: loc };
+      const exact = outline.find((s) => samePosition(s.definedAt.start, loc.start));
+      return exact ?? { name: truncate(loc.content.trim(), MAX_LABEL_LENGTH), kind: 'implementation', definedAt: loc };
     }),
   );
-}
-
-function asList<T>(value: T | T[]): T[] {
-  return Array.isArray(value) ? value : [value];
 }
 
 function stripReference(s: SymbolDefinition): SymbolDefinition {

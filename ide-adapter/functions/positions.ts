@@ -4,7 +4,7 @@
  * identifier at the position — never a keyword, never the line's first token — and ask the
  * server where it is defined.
  */
-import { DialectError, truncate, type CallContext, type Registry } from '../../dialect/index.js';
+import { codePointCount, DialectError, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
 import type { Location, Position, SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
@@ -68,8 +68,8 @@ function wordsOf(line: string): Word[] {
   let column = 1;
   let last = 0;
   for (const m of line.matchAll(IDENTIFIER)) {
-    column += [...line.slice(last, m.index)].length;
-    const length = [...m[0]].length;
+    column += codePointCount(line, last, m.index);
+    const length = codePointCount(m[0], 0, m[0].length);
     out.push({ text: m[0], start: column, end: column + length });
     column += length;
     last = m.index + m[0].length;
@@ -101,7 +101,7 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   if (!Number.isInteger(line) || line < 1 || text === undefined) {
     throw new DialectError({ code: PositionCode.OutsideFile, message: `${path} has no line ${line}: it has ${lines.length} lines`, hint: `lines are counted from 1, up to ${lines.length}` });
   }
-  const width = [...text].length;
+  const width = codePointCount(text, 0, text.length);
   if (!Number.isInteger(column) || column < 1 || column > width + 1) {
     throw new DialectError({
       code: PositionCode.OutsideFile,

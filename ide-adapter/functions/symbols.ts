@@ -4,6 +4,7 @@
  * symbol's name (its selection range), and fallbacks when the index misses: the file's outline,
  * then a text search whose hits are confirmed by go-to-definition.
  */
+import { codePointCount } from '../../dialect/index.js';
 import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
 import { kindMatches } from '../kinds.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
@@ -185,7 +186,7 @@ async function narrowByText(backend: IdeBackend, s: BackendSymbol): Promise<Back
       const at = wordIndex(text, s.name, from);
       if (at >= 0) {
         const column = codePointsBefore(text, at) + 1;
-        return { ...s, location: { path: s.location.path, start: { line, column }, end: { line, column: column + [...s.name].length }, content: text }, precise: true };
+        return { ...s, location: { path: s.location.path, start: { line, column }, end: { line, column: column + codePointCount(s.name, 0, s.name.length) }, content: text }, precise: true };
       }
     }
   } catch {
@@ -333,7 +334,7 @@ function indexOfCodePoint(text: string, codePoints: number): number {
 }
 
 function codePointsBefore(text: string, index: number): number {
-  return [...text.slice(0, index)].length;
+  return codePointCount(text, 0, index);
 }
 
 /** Index of `word` as a whole identifier in `text` at or after `from`; -1 if absent. */

@@ -3,7 +3,7 @@
  * that let a model pass a name where a symbol is expected: `findReferences("User")` resolves the
  * name, and an ambiguous name becomes refinements that name the file and kind.
  */
-import { build, DialectError, type Registry } from '../../dialect/index.js';
+import { build, DialectError, MAX_LABEL_LENGTH, truncate, type Registry } from '../../dialect/index.js';
 import { isLocation, isReference, isSymbolDefinition, type Location, type Reference, type SymbolDefinition } from '../model.js';
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { findSymbolsByName, SymbolCode } from './symbols.js';
@@ -18,7 +18,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     is: (v) => isLocation(v) && !isSymbolDefinition(v),
     describe: (v) => {
       const l = v as Location;
-      return `${l.path}:${l.start.line}  ${l.content.trim().slice(0, 80)}`;
+      return `${l.path}:${l.start.line}  ${truncate(l.content.trim(), MAX_LABEL_LENGTH)}`;
     },
   });
   registry.registerType({
@@ -33,7 +33,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     is: (v) => isReference(v),
     describe: (v) => {
       const r = v as Reference;
-      return `${r.name} used at ${r.referencedAt.path}:${r.referencedAt.start.line}  ${r.referencedAt.content.trim().slice(0, 60)}`;
+      return `${r.name} used at ${r.referencedAt.path}:${r.referencedAt.start.line}  ${truncate(r.referencedAt.content.trim(), MAX_LABEL_LENGTH)}`;
     },
   });
 

@@ -1,10 +1,11 @@
 /**
- * One spawned language server, as a façade: `LanguageServer` starts it (prepare, launch,
- * `initialize`), answers requests with deadlines, cancellation, retries and the liveness probe,
- * reports status and shuts it down, and delegates each other job to a module: the process and its
- * kill ladder (`session.ts`, `private-temp.ts`), documents (`documents.ts`), readiness
- * (`readiness.ts`), server→client handlers (`handlers.ts`), restarts (`restart-policy.ts`); its
- * defaults are `TIMEOUTS.lsp` (`../timeouts.ts`).
+ * One spawned language server, as a façade: `LanguageServer` owns the server's lifecycle (the
+ * current process, recovery after a crash, shutdown) and delegates each job to a module: launching
+ * a process (`launch.ts`: prepare, spawn, wiring, `initialize`), the request path (`requests.ts`:
+ * retries, the liveness probe, `request-timeout` vs `server-unresponsive`), status and warnings
+ * (`status-tracker.ts`), the process and its kill ladder (`session.ts`, `private-temp.ts`),
+ * documents (`documents.ts`), readiness (`readiness.ts`), server→client handlers (`handlers.ts`),
+ * restarts (`restart-policy.ts`); its defaults are `TIMEOUTS.lsp` (`../timeouts.ts`).
  *
  * Invariants:
  * - Every request and every child process has a timeout; nothing here can hang forever.
@@ -15,25 +16,11 @@
  *   killed and restarted like a crashed one; the caller gets `server-unresponsive`.
  */
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import {
-  ConnectionError,
-  createProtocolConnection,
-  ErrorCodes,
-  LSPErrorCodes,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type InitializeParams,
-  type InitializeResult,
-  type Logger,
-  type RequestType,
-  type ServerCapabilities,
-} from 'vscode-languageserver-protocol/node';
+import { resolve } from 'node:path';
+import type { RequestType, ServerCapabilities } from 'vscode-languageserver-protocol/node';
 import { onAbort } from './abort.js';
-import { clientCapabilities } from './capabilities.js';
-import { findServerBinary, killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
-import { isLspClientError, LspClientError } from './errors.js';
+import { findServerBinary, type ResolvedBinary } from './discovery.js';
+import { LspClientError } from './errors.js';
 import {
   fromLspPosition,
   fromLspRange,
@@ -47,27 +34,23 @@ import {
   type TextRange,
 } from './positions.js';
 import { RingLog } from './ring-log.js';
-import { withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
-import { createServerTemp, removePrivateTemp, tempEnvironment } from './private-temp.js';
-import { clampDelay, Session, sleep, spawnInGroup } from './session.js';
-import { firstLine, statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import type { ServerDefinition } from './servers.js';
+import { clampDelay, sleep, type Session } from './session.js';
+import { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import { StatusTracker } from './status-tracker.js';
 import { pathToUri } from './uris.js';
 import { TIMEOUTS } from '../timeouts.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
 import { Documents, type OpenDocument } from './documents.js';
 import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
-import { installHandlers, type HandlerHost, type PublishedDiagnostics, type ServerStatusParams } from './handlers.js';
+import type { HandlerHost, PublishedDiagnostics } from './handlers.js';
+import { launchSession, prepareDefinition, serverEnvironment, type LaunchHost } from './launch.js';
+import { Requests, type RequestOptions } from './requests.js';
 
 export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
-/** Per-call options of requests and waits. */
-export interface RequestOptions {
-  /** Aborting cancels the request (`$/cancelRequest` is sent) and rejects with `request-cancelled`. */
-  readonly signal?: AbortSignal;
-  /** Overall deadline of the call including retries; defaults to the server's `requestTimeoutMs`. */
-  readonly timeoutMs?: number;
-}
+export { LIVENESS_PROBE_METHOD, type RequestOptions } from './requests.js';
 
 /** Options of {@link LanguageServer.start}. */
 export interface StartOptions {
@@ -108,12 +91,9 @@ export type { PublishedDiagnostics } from './handlers.js';
 export type { OpenDocument } from './documents.js';
 export { backoffRestartPolicy, CloseAction, type BackoffOptions, type CloseDecision, type RestartPolicy } from './restart-policy.js';
 
-const CLIENT_NAME = 'dialect';
 const noop = (): void => undefined;
-const STATUS_WARNING_LIMIT = 20;
-/** Requests that answer errors we retry: the server had to throw away work, asking again is fine. */
-const RETRYABLE_CODES = new Set<number>([LSPErrorCodes.ContentModified, LSPErrorCodes.ServerCancelled]);
-const MAX_RETRIES = 3;
+/** Characters of one stderr chunk matched against the definition's known problems. */
+const KNOWN_PROBLEM_SCAN_CHARS = 4096;
 /** Default number of restarts before giving up. */
 const DEFAULT_MAX_RESTARTS = 3;
 /** Default deadline of a request, retries included (`TIMEOUTS.lsp.requestMs`). */
@@ -127,12 +107,6 @@ export const DEFAULT_RESTART_DELAY_MS = TIMEOUTS.lsp.restartDelayMs;
 /** Default deadline of the liveness probe (`TIMEOUTS.lsp.livenessProbeMs`, which says why 5 s). */
 export const LIVENESS_PROBE_TIMEOUT_MS = TIMEOUTS.lsp.livenessProbeMs;
 /**
- * The probe: LSP reserves `$/` methods for implementation-specific messages and requires a server
- * that does not implement one to answer it with MethodNotFound, so every live server answers it
- * (cheaply, without touching its analysis) and none acts on it.
- */
-export const LIVENESS_PROBE_METHOD = '$/dialect/alive';
-/**
  * A client for one language server process serving one workspace root. Create it with
  * {@link LanguageServer.start}; share one instance among concurrent callers.
  */
@@ -143,17 +117,9 @@ export class LanguageServer {
   readonly #options: StartOptions;
   readonly #stderr: RingLog;
   readonly #messages = new RingLog(32 * 1024);
-  readonly #listeners = new Set<(status: ServerStatus) => void>();
   readonly #documents: Documents;
-  readonly #progress = new Map<string | number, ServerProgress>();
-  readonly #warnings: string[] = [];
-  readonly #warningKeys = new Set<string>();
   /** Wakes backoff sleeps when shutting down. */
   readonly #stopController = new AbortController();
-  #state: ServerState = 'starting';
-  #detail: string | undefined;
-  #health: ServerHealth | undefined;
-  #lastProgress: ServerProgress | undefined;
   #session: Session | undefined;
   #starting: Promise<Session> | undefined;
   #generation = 0;
@@ -164,9 +130,10 @@ export class LanguageServer {
   #capabilities: ServerCapabilities = {};
   #encoding: PositionEncoding = 'utf-16';
   readonly #readiness: ReadinessStrategy;
-  #lastEmitted: string | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
+  readonly #requests: Requests;
+  readonly #status: StatusTracker;
 
   private constructor(definition: ServerDefinition, workspaceRoot: string, binary: ResolvedBinary, options: StartOptions) {
     this.definition = definition;
@@ -174,12 +141,13 @@ export class LanguageServer {
     this.binary = binary;
     this.#options = options;
     this.#stderr = new RingLog(options.stderrLimit ?? 64 * 1024);
+    this.#status = new StatusTracker(definition, () => this.pid);
     this.#readiness = readinessStrategy(
       definition.readiness,
       {
-        state: () => this.#state,
-        setState: (state, detail) => this.#setState(state, detail),
-        activeProgress: () => this.#progress.size,
+        state: () => this.#status.state,
+        setState: (state, detail) => this.#status.setState(state, detail),
+        activeProgress: () => this.#status.activeProgress,
         stopping: () => this.#stopping,
       },
       options.settleMs,
@@ -191,11 +159,26 @@ export class LanguageServer {
         firstDelayMs: options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS,
         healthyUptimeMs: TIMEOUTS.lsp.healthyUptimeMs,
       });
+    this.#requests = new Requests({
+      definition,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      livenessProbeTimeoutMs: options.livenessProbeTimeoutMs ?? LIVENESS_PROBE_TIMEOUT_MS,
+      currentSession: () => this.#session,
+      starting: () => this.#starting,
+      stopping: () => this.#stopping,
+      gaveUp: () => this.#gaveUp,
+      detail: () => this.#status.detail,
+      statusText: () => statusLine(this.#status.snapshot()),
+      stderrHint: () => this.#stderrHint(),
+      killingUnresponsive: (session, reason) => {
+        if (session === this.#session) this.#status.setState('crashed', reason);
+      },
+    });
     this.#documents = new Documents({
       definition,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       ...(options.readText !== undefined ? { readText: options.readText } : {}),
-      usableSession: (method, deadline, timeoutMs, signal) => this.#usableSession(method, deadline, timeoutMs, signal),
+      usableSession: (method, deadline, timeoutMs, signal) => this.#requests.usableSession(method, deadline, timeoutMs, signal),
       currentSession: () => this.#session,
     });
     this.#fileWatch = new FileWatchRegistry(this.workspaceRoot, (changes) => {
@@ -211,12 +194,11 @@ export class LanguageServer {
    * `initialize-failed`; a failed start leaves no process behind. Indexing continues in the
    * background: use {@link waitUntilReady}.
    */
-  static async start(given: ServerDefinition, workspaceRoot: string, givenOptions: StartOptions = {}): Promise<LanguageServer> {
-    const { definition, options, warnings } = await LanguageServer.#prepare(given, resolve(workspaceRoot), givenOptions);
-    const env = LanguageServer.#environment(definition, options);
-    const binary = options.binary ?? (await findServerBinary(definition, { env }));
+  static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
+    const { definition, warnings } = await prepareDefinition(given, resolve(workspaceRoot), options.env);
+    const binary = options.binary ?? (await findServerBinary(definition, { env: serverEnvironment(definition, options.env) }));
     const server = new LanguageServer(definition, workspaceRoot, binary, options);
-    for (const warning of warnings) server.#addWarning(warning.key, warning.text);
+    for (const warning of warnings) server.#status.addWarning(warning.key, warning.text);
     const launching = server.#launch();
     server.#starting = launching;
     try {
@@ -231,49 +213,23 @@ export class LanguageServer {
     }
   }
 
-  /**
-   * Applies the definition's `prepare` step for this workspace: its settings are merged into the
-   * definition, its environment goes under the caller's (an explicit `env` option wins).
-   */
-  static async #prepare(
-    definition: ServerDefinition,
-    workspaceRoot: string,
-    options: StartOptions,
-  ): Promise<{ definition: ServerDefinition; options: StartOptions; warnings: readonly KeyedWarning[] }> {
-    if (definition.prepare === undefined) return { definition, options, warnings: [] };
-    const prepared = await definition.prepare(workspaceRoot, LanguageServer.#environment(definition, options));
-    let adjusted = prepared.settings !== undefined ? withSettings(definition, prepared.settings.section, prepared.settings.patch) : definition;
-    if (prepared.knownProblems !== undefined) adjusted = { ...adjusted, knownProblems: prepared.knownProblems };
-    if (prepared.env !== undefined) adjusted = { ...adjusted, env: { ...(adjusted.env ?? {}), ...prepared.env } };
-    return { definition: adjusted, options, warnings: prepared.warnings ?? [] };
-  }
-
   /** Opens the definition's project anchors; a missing anchor only costs workspace-wide answers. */
   async #openAnchors(): Promise<void> {
     const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
-    for (const warning of anchors?.warnings ?? []) this.#addWarning(`projects:${warning}`, warning);
+    for (const warning of anchors?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
     for (const anchor of anchors?.files ?? []) {
       await this.ensureOpen(anchor).catch(() => undefined);
     }
   }
 
-  static #environment(definition: ServerDefinition, options: StartOptions): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...(definition.env ?? {}) };
-    for (const [key, value] of Object.entries(options.env ?? {})) {
-      if (value === undefined) delete env[key];
-      else env[key] = value;
-    }
-    return env;
-  }
-
   /** Current lifecycle state. */
   get state(): ServerState {
-    return this.#state;
+    return this.#status.state;
   }
 
   /** The most recent active progress, or the last one seen if none is active. */
   get progress(): ServerProgress | undefined {
-    return [...this.#progress.values()].at(-1) ?? this.#lastProgress;
+    return this.#status.progress;
   }
 
   /** The position encoding negotiated in `initialize` (UTF-16 unless the server chose otherwise). */
@@ -288,12 +244,12 @@ export class LanguageServer {
 
   /** One-time warnings (e.g. rust-analyzer could not load std); each distinct warning appears once. */
   get warnings(): readonly string[] {
-    return [...this.#warnings];
+    return this.#status.warnings;
   }
 
   /** The server's own report that it runs degraded (rust-analyzer health), `undefined` while healthy. */
   get health(): ServerHealth | undefined {
-    return this.#health;
+    return this.#status.health;
   }
 
   /** PID of the current server process, if running. */
@@ -308,13 +264,12 @@ export class LanguageServer {
 
   /** Snapshot of the current status. */
   get status(): ServerStatus {
-    return this.#statusEvent();
+    return this.#status.snapshot();
   }
 
   /** Subscribes to state, progress and warning changes. */
   onStatus(listener: (status: ServerStatus) => void): Disposable {
-    this.#listeners.add(listener);
-    return { dispose: () => this.#listeners.delete(listener) };
+    return this.#status.onStatus(listener);
   }
 
   /** The last `maxChars` characters of the server's stderr (bounded; never printed). */
@@ -350,8 +305,8 @@ export class LanguageServer {
    */
   waitUntilReady(options: RequestOptions = {}): Promise<ServerStatus> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-    const finished = () => this.#state === 'stopped' || this.#gaveUp;
-    if (this.#state === 'ready' || finished()) return Promise.resolve(this.#statusEvent());
+    const finished = () => this.#status.state === 'stopped' || this.#gaveUp;
+    if (this.#status.state === 'ready' || finished()) return Promise.resolve(this.#status.snapshot());
     return new Promise((resolvePromise, reject) => {
       const { signal } = options;
       let unsubscribe: () => void = noop;
@@ -365,14 +320,14 @@ export class LanguageServer {
         reject(new LspClientError('request-cancelled', `waiting for ${this.definition.displayName} was cancelled`, { serverId: this.definition.id }));
       };
       const subscription = this.onStatus(() => {
-        if (this.#state === 'ready' || finished()) {
+        if (this.#status.state === 'ready' || finished()) {
           cleanup();
-          resolvePromise(this.#statusEvent());
+          resolvePromise(this.#status.snapshot());
         }
       });
       const timer = setTimeout(() => {
         cleanup();
-        resolvePromise(this.#statusEvent());
+        resolvePromise(this.#status.snapshot());
       }, clampDelay(timeoutMs));
       unsubscribe = onAbort(signal, cancelled);
     });
@@ -390,32 +345,8 @@ export class LanguageServer {
    */
   request<P, R, E>(type: RequestType<P, R, E>, params: P, options?: RequestOptions): Promise<R>;
   request<R = unknown>(method: string, params?: unknown, options?: RequestOptions): Promise<R>;
-  async request(typeOrMethod: string | { readonly method: string }, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
-    const method = typeof typeOrMethod === 'string' ? typeOrMethod : typeOrMethod.method;
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const deadline = Date.now() + timeoutMs;
-    const { signal } = options;
-    let crashRetried = false;
-    let retries = 0;
-    for (;;) {
-      const session = await this.#usableSession(method, deadline, timeoutMs, signal);
-      try {
-        return await session.send(method, params, deadline, signal, this.#errorFactory(method, timeoutMs));
-      } catch (error) {
-        if (isLspClientError(error, 'request-timeout')) throw await this.#timeoutVerdict(session, error, timeoutMs, signal);
-        if (isLspClientError(error, 'server-crashed') && !crashRetried && !this.#stopping && !this.#gaveUp) {
-          crashRetried = true;
-          continue;
-        }
-        if (isLspClientError(error, 'request-failed') && error.lspCode !== undefined && RETRYABLE_CODES.has(error.lspCode) && retries < MAX_RETRIES) {
-          retries++;
-          await sleep(Math.min(TIMEOUTS.lsp.retryDelayMs * 2 ** (retries - 1), Math.max(0, deadline - Date.now())), signal);
-          if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
-          continue;
-        }
-        throw error;
-      }
-    }
+  request(typeOrMethod: string | { readonly method: string }, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+    return this.#requests.send(typeof typeOrMethod === 'string' ? typeOrMethod : typeOrMethod.method, params, options);
   }
 
   /** The diagnostics the server published, per URI, that are not empty. */
@@ -500,13 +431,13 @@ export class LanguageServer {
     }
     await Promise.all([...this.#sessions].map((session) => this.#stopSession(session, timeoutMs)));
     this.#session = undefined;
-    this.#setState('stopped', 'shut down');
+    this.#status.setState('stopped', 'shut down');
   }
 
   async #stopSession(session: Session, timeoutMs: number): Promise<void> {
     if (session.alive && session.initialized) {
       try {
-        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, TIMEOUTS.lsp.shutdownRequestMs), undefined, this.#errorFactory('shutdown', timeoutMs));
+        await session.send('shutdown', undefined, Date.now() + Math.min(timeoutMs, TIMEOUTS.lsp.shutdownRequestMs), undefined, this.#requests.errors('shutdown', timeoutMs));
         session.notify('exit', undefined);
       } catch {
         // Unresponsive or dead: signals below.
@@ -516,236 +447,20 @@ export class LanguageServer {
     this.#sessions.delete(session);
   }
 
-  #errorFactory(method: string, timeoutMs: number) {
-    const serverId = this.definition.id;
-    const name = this.definition.displayName;
-    return {
-      timeout: () =>
-        new LspClientError('request-timeout', `${method} to ${name} got no answer within ${timeoutMs} ms; ${statusLine(this.#statusEvent())}`, { serverId, method }),
-      dead: (reason: string) =>
-        this.#stopping
-          ? new LspClientError('server-stopped', `${name} was shut down before ${method} was answered`, { serverId, method })
-          : new LspClientError('server-crashed', `${name} ${reason} while handling ${method}${this.#stderrHint()}`, { serverId, method }),
-      failed: (error: unknown): LspClientError => {
-        if (error instanceof ResponseError && error.code !== ErrorCodes.PendingResponseRejected && error.code !== ErrorCodes.ConnectionInactive) {
-          return new LspClientError('request-failed', `${method} failed in ${name}: ${error.message} (code ${error.code})`, {
-            serverId,
-            method,
-            lspCode: error.code,
-            cause: error,
-          });
-        }
-        if (error instanceof ResponseError || error instanceof ConnectionError) {
-          return this.#stopping
-            ? new LspClientError('server-stopped', `${name} was shut down before ${method} was answered`, { serverId, method, cause: error })
-            : new LspClientError('server-crashed', `${name} lost its connection while handling ${method}${this.#stderrHint()}`, { serverId, method, cause: error });
-        }
-        return new LspClientError('request-failed', `${method} failed in ${name}: ${String(error)}`, { serverId, method, cause: error });
-      },
-    };
-  }
-
   #stderrHint(): string {
     const tail = this.#stderr.tail(600).trim();
     return tail === '' ? '' : `; stderr ends with:\n${tail}`;
   }
 
-  /** Creates the private temp folder of the next process (see private-temp.ts). */
-  async #createTempDir(env: NodeJS.ProcessEnv): Promise<string> {
-    const dir = await createServerTemp(this.definition, env);
-    if (this.#stopping) {
-      await removePrivateTemp(dir);
-      throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
-    }
-    return dir;
-  }
-
-  /**
-   * What a timed-out request reports: the timeout itself when the server still answers the
-   * liveness probe (it is only slow), else `server-unresponsive` after the hung process was
-   * killed (recovery restarts it). Concurrent timeouts share one probe.
-   */
-  async #timeoutVerdict(session: Session, timeout: LspClientError, timeoutMs: number, signal: AbortSignal | undefined): Promise<LspClientError> {
-    const method = timeout.method ?? 'a request';
-    const probeMs = this.#options.livenessProbeTimeoutMs ?? LIVENESS_PROBE_TIMEOUT_MS;
-    if (this.#stopping || !session.alive) return timeout;
-    let unsubscribe: () => void = noop;
-    const cancelled = new Promise<'cancelled'>((resolvePromise) => {
-      unsubscribe = onAbort(signal, () => resolvePromise('cancelled'));
-    });
-    const verdict = await Promise.race([this.#probe(session, probeMs), cancelled]).finally(() => unsubscribe());
-    if (verdict === 'cancelled') return new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
-    if (verdict) return timeout;
-    const name = this.definition.displayName;
-    const hint = 'ask again: the next request waits for the restarted server, which re-opens the open documents';
-    return new LspClientError(
-      'server-unresponsive',
-      `${name} stopped answering: ${method} got no answer within ${timeoutMs} ms and a liveness probe none within ${probeMs} ms, ` +
-        `so the server (pid ${session.child.pid ?? '?'}) was killed and is being restarted; ${hint}${this.#stderrHint()}`,
-      { serverId: this.definition.id, method, hint, cause: timeout },
-    );
-  }
-
-  /** Resolves whether `session` answered the liveness probe in time; a hung one is killed. */
-  #probe(session: Session, probeMs: number): Promise<boolean> {
-    session.probe ??= session
-      .send(LIVENESS_PROBE_METHOD, undefined, Date.now() + probeMs, undefined, this.#errorFactory(LIVENESS_PROBE_METHOD, probeMs))
-      // Any answer proves liveness, MethodNotFound included; a death is the crash path's business.
-      .then(
-        () => true,
-        (error: unknown) => !isLspClientError(error, 'request-timeout'),
-      )
-      .then((alive) => {
-        if (alive) session.probe = undefined; // a later timeout probes afresh
-        else this.#killUnresponsive(session, `stopped answering: no reply to a liveness probe within ${probeMs} ms`);
-        return alive;
-      });
-    return session.probe;
-  }
-
-  /**
-   * Kills a hung process group. SIGKILL ends even a stopped (SIGSTOP) process; its exit then runs
-   * the usual crash recovery, and requests still pending on it are retried on the new process.
-   */
-  #killUnresponsive(session: Session, reason: string): void {
-    if (!session.alive || session.exited || this.#stopping) return;
-    session.unresponsive = reason;
-    if (session === this.#session) this.#setState('crashed', reason);
-    session.kill(reason);
-    killGroup(session.child.pid, 'SIGKILL');
-  }
-
-  /** The running, initialized session, waiting through a (re)start if one is in progress. */
-  async #usableSession(method: string, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Session> {
-    for (;;) {
-      if (signal?.aborted === true) throw new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.definition.id });
-      if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down`, { method, serverId: this.definition.id });
-      const session = this.#session;
-      if (session?.alive === true && session.initialized) return session;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw this.#errorFactory(method, timeoutMs).timeout();
-      if (this.#starting !== undefined) {
-        const starting = this.#starting;
-        const waker = new AbortController();
-        const unsubscribe = onAbort(signal, () => waker.abort());
-        try {
-          // A failed (re)start is judged by the checks above on the next turn; never leave its
-          // rejection unhandled once the race is decided.
-          await Promise.race([starting.then(noop, noop), sleep(remaining, waker.signal)]);
-        } finally {
-          waker.abort();
-          unsubscribe();
-        }
-        continue;
-      }
-      if (this.#gaveUp) {
-        throw new LspClientError('server-crashed', `${this.definition.displayName} crashed and could not be restarted (${this.#detail ?? 'no detail'})${this.#stderrHint()}`, {
-          method,
-          serverId: this.definition.id,
-        });
-      }
-      // The process died but its exit was not processed yet; the exit handler starts recovery.
-      await sleep(Math.min(10, remaining), signal);
-    }
-  }
-
-  /** Spawns and initializes a new session; on failure kills it and throws `spawn-failed`/`initialize-failed`. */
+  /** Spawns and initializes a new session (`launch.ts`); throws `spawn-failed`/`initialize-failed`. */
   async #launch(): Promise<Session> {
     const generation = ++this.#generation;
     this.#fileWatch.reset(); // a new process registers its watchers anew
     this.#documents.clearPublished(); // and publishes its own diagnostics
-    this.#progress.clear();
+    this.#status.reset();
     this.#readiness.reset();
-    this.#health = undefined;
-    this.#setState('starting');
-    const serverEnv = LanguageServer.#environment(this.definition, this.#options);
-    const tempDir = await this.#createTempDir(serverEnv);
-    const env = { ...serverEnv, ...tempEnvironment(tempDir) };
-    const { command, args } = launchCommand(this.binary.path, this.definition.args);
-    let child;
-    try {
-      child = spawnInGroup(command, args, this.workspaceRoot, env);
-    } catch (error) {
-      await removePrivateTemp(tempDir);
-      throw new LspClientError('spawn-failed', `${this.definition.displayName} (${this.binary.path}) could not be spawned: ${(error as Error).message}`, {
-        serverId: this.definition.id,
-        cause: error,
-      });
-    }
-    const logger: Logger = {
-      error: (m) => this.#messages.append(`[jsonrpc error] ${m}\n`),
-      warn: (m) => this.#messages.append(`[jsonrpc warn] ${m}\n`),
-      info: () => undefined,
-      log: () => undefined,
-    };
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin), logger);
-    const session = new Session(generation, child, connection, tempDir);
-    this.#sessions.add(session);
-
-    child.stdin.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      this.#stderr.append(chunk);
-      this.#checkKnownProblems(chunk.length > 4096 ? chunk.slice(0, 4096) : chunk);
-    });
-    child.on('error', (error) => {
-      this.#stderr.append(`[spawn error] ${error.message}\n`);
-      session.kill(`could not be started (${error.message})`);
-      session.markExited();
-      void session.release();
-      this.#onSessionExit(session, `could not be started (${error.message})`);
-    });
-    child.on('exit', (code, signal) => {
-      const reason = signal !== null ? `was killed by ${signal}` : `exited with code ${code ?? '?'}`;
-      session.kill(reason);
-      session.markExited();
-      // Helpers still running in the group would keep (and refill) the temp folder.
-      void session.release();
-      this.#onSessionExit(session, session.unresponsive ?? reason);
-    });
-    connection.onClose(() => {
-      if (!session.alive) return;
-      // A dying server closes stdout just before it exits: give the exit a moment to arrive so
-      // the report says how it ended ("exited with code 2") rather than only that it hung up.
-      const grace = setTimeout(() => {
-        if (!session.alive) return;
-        session.kill('closed its connection');
-        // A server that closed stdout but lingers is useless: make it exit so recovery starts.
-        killGroup(child.pid, 'SIGKILL');
-      }, TIMEOUTS.lsp.closeGraceMs);
-      grace.unref();
-      child.once('exit', () => clearTimeout(grace));
-    });
-    connection.onError(([error]) => this.#messages.append(`[connection error] ${error.message}\n`));
-    installHandlers(session, this.#handlerHost());
-    connection.listen();
-
-    const rootUri = pathToUri(this.workspaceRoot);
-    const params: InitializeParams = {
-      processId: process.pid,
-      clientInfo: { name: CLIENT_NAME },
-      locale: 'en',
-      rootPath: this.workspaceRoot,
-      rootUri,
-      workspaceFolders: [{ uri: rootUri, name: basename(this.workspaceRoot) }],
-      capabilities: clientCapabilities(this.definition),
-      initializationOptions: this.definition.initializationOptions ?? null,
-    };
-    const initTimeoutMs = this.#options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
-    let result: InitializeResult;
-    try {
-      result = (await session.send('initialize', params, Date.now() + initTimeoutMs, this.#stopController.signal, this.#errorFactory('initialize', initTimeoutMs))) as InitializeResult;
-      if (this.#stopping) throw new Error('shut down while starting');
-    } catch (error) {
-      await this.#stopSession(session, TIMEOUTS.lsp.failedStartShutdownMs);
-      if (this.#stopping) throw new LspClientError('server-stopped', `${this.definition.displayName} was shut down while starting`, { serverId: this.definition.id });
-      const crashed = isLspClientError(error, 'server-crashed');
-      throw new LspClientError(
-        crashed ? 'spawn-failed' : 'initialize-failed',
-        `${this.definition.displayName} (${this.binary.path}) failed to start: ${(error as Error).message}${crashed ? '' : this.#stderrHint()}`,
-        { serverId: this.definition.id, cause: error },
-      );
-    }
+    this.#status.setState('starting');
+    const { session, result } = await launchSession(generation, this.#launchHost());
     this.#capabilities = result.capabilities;
     this.#encoding = negotiatedEncoding(result.capabilities.positionEncoding);
     session.initialized = true;
@@ -754,6 +469,30 @@ export class LanguageServer {
     this.#session = session;
     this.#readiness.initialized();
     return session;
+  }
+
+  /** The owner side of a launch (launch.ts). */
+  #launchHost(): LaunchHost {
+    return {
+      definition: this.definition,
+      workspaceRoot: this.workspaceRoot,
+      binary: this.binary,
+      env: serverEnvironment(this.definition, this.#options.env),
+      initializeTimeoutMs: this.#options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
+      stopSignal: this.#stopController.signal,
+      handlers: this.#handlerHost(),
+      stopping: () => this.#stopping,
+      errors: (method, timeoutMs) => this.#requests.errors(method, timeoutMs),
+      stderrHint: () => this.#stderrHint(),
+      log: (line) => this.#messages.append(line),
+      stderr: (chunk) => {
+        this.#stderr.append(chunk);
+        this.#status.checkKnownProblems(chunk.length > KNOWN_PROBLEM_SCAN_CHARS ? chunk.slice(0, KNOWN_PROBLEM_SCAN_CHARS) : chunk);
+      },
+      track: (session) => this.#sessions.add(session),
+      exited: (session, reason) => this.#onSessionExit(session, reason),
+      stopSession: (session, timeoutMs) => this.#stopSession(session, timeoutMs),
+    };
   }
 
   /** The owner side of the server→client handlers (handlers.ts). */
@@ -765,10 +504,19 @@ export class LanguageServer {
       isCurrent: (session) => session === this.#session,
       isLatestLaunch: (session) => session.generation === this.#generation,
       log: (line) => this.#messages.append(line),
-      checkKnownProblems: (text) => this.#checkKnownProblems(text),
-      addWarning: (key, warning) => this.#addWarning(key, warning),
-      onProgress: (token, value) => this.#onProgress(token, value),
-      onServerStatus: (params) => this.#onServerStatus(params),
+      checkKnownProblems: (text) => this.#status.checkKnownProblems(text),
+      addWarning: (key, warning) => this.#status.addWarning(key, warning),
+      onProgress: (token, value) => {
+        if (!this.#status.progressNotification(token, value)) return;
+        this.#readiness.progressChanged();
+        this.#status.emit();
+      },
+      onServerStatus: (params) => {
+        // rust-analyzer's `experimental/serverStatus`: quiescence is readiness.
+        this.#status.serverStatus(params);
+        this.#readiness.serverStatus(params.quiescent === true, params.message ?? undefined);
+        this.#status.emit(); // a health change alone changes the text; unchanged text is not repeated
+      },
       onDiagnostics: (published) => this.#documents.published(published),
     };
   }
@@ -781,7 +529,7 @@ export class LanguageServer {
     this.#sessions.delete(session);
     if (this.#stopping) return;
     this.#restartPolicy.closed(Date.now() - session.startedAt);
-    this.#setState('crashed', reason);
+    this.#status.setState('crashed', reason);
     if (this.#starting !== undefined) return;
     const recovery = this.#recover();
     this.#starting = recovery;
@@ -802,8 +550,8 @@ export class LanguageServer {
       const decision = this.#restartPolicy.next();
       if (decision.action === CloseAction.DoNotRestart) {
         this.#gaveUp = true;
-        this.#setState('crashed', `${this.#detail ?? 'crashed'}; ${decision.message}`);
-        throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#detail ?? ''})${this.#stderrHint()}`, {
+        this.#status.setState('crashed', `${this.#status.detail ?? 'crashed'}; ${decision.message}`);
+        throw new LspClientError('server-crashed', `${this.definition.displayName} keeps crashing (${this.#status.detail ?? ''})${this.#stderrHint()}`, {
           serverId: this.definition.id,
         });
       }
@@ -812,98 +560,7 @@ export class LanguageServer {
       try {
         return await this.#launch();
       } catch (error) {
-        this.#setState('crashed', (error as Error).message.split('\n')[0]);
-      }
-    }
-  }
-
-  #onProgress(token: string | number | undefined, value: unknown): void {
-    if (token === undefined || typeof value !== 'object' || value === null) return;
-    const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
-    const previous = this.#progress.get(token);
-    if (v.kind === 'begin') {
-      this.#progress.set(token, { title: v.title ?? String(token), message: v.message, percentage: v.percentage });
-    } else if (v.kind === 'report' && previous !== undefined) {
-      this.#progress.delete(token); // re-insert: the latest report is shown
-      this.#progress.set(token, { title: previous.title, message: v.message ?? previous.message, percentage: v.percentage ?? previous.percentage });
-    } else if (v.kind === 'end') {
-      if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
-      this.#progress.delete(token);
-    } else return;
-    this.#readiness.progressChanged();
-    this.#emit();
-  }
-
-  /** rust-analyzer's `experimental/serverStatus`: quiescence is readiness; unhealthy messages are warnings. */
-  #onServerStatus(params: ServerStatusParams): void {
-    const message = params.message ?? undefined;
-    // Health describes the loaded workspace: keep it until the server reports `ok` again.
-    if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
-    else if (params.health === 'ok') this.#health = undefined;
-    if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
-      const known = this.#checkKnownProblems(message);
-      const first = firstLine(message);
-      if (!known) this.#addWarning(`status:${first}`, `${this.definition.displayName}: ${first}`);
-    }
-    this.#detail = message;
-    this.#readiness.serverStatus(params.quiescent === true, message);
-    this.#emit(); // a health change alone changes the text; unchanged text is not repeated
-  }
-
-  /** Matches `text`, line by line, against the definition's known problems; true if one matched. */
-  #checkKnownProblems(text: string): boolean {
-    let matched = false;
-    const lines = text.split('\n');
-    for (const problem of this.definition.knownProblems ?? []) {
-      if (lines.some((line) => problem.pattern.test(line))) {
-        matched = true;
-        this.#addWarning(problem.key, problem.warning);
-      }
-    }
-    return matched;
-  }
-
-  #addWarning(key: string, warning: string): void {
-    if (this.#warningKeys.has(key) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
-    this.#warningKeys.add(key);
-    this.#warnings.push(warning);
-    this.#emit();
-  }
-
-  #setState(state: ServerState, detail?: string): void {
-    const changed = state !== this.#state || detail !== this.#detail;
-    this.#state = state;
-    if (detail !== undefined) this.#detail = detail;
-    if (changed) this.#emit();
-  }
-
-  #statusEvent(): ServerStatus {
-    const progress = this.#state === 'indexing' || this.#state === 'starting' ? this.progress : undefined;
-    const pid = this.pid;
-    return {
-      id: this.definition.id,
-      displayName: this.definition.displayName,
-      languages: this.definition.languages.map((l) => l.languageId),
-      state: this.#state,
-      ...(progress !== undefined ? { progress } : {}),
-      ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
-      ...(this.#health !== undefined && this.#state === 'ready' ? { health: this.#health } : {}),
-      ...(pid !== undefined ? { pid } : {}),
-    };
-  }
-
-  /** Tells listeners about a change of what the status shows (servers repeat identical reports). */
-  #emit(): void {
-    if (this.#listeners.size === 0) return;
-    const event = this.#statusEvent();
-    const key = JSON.stringify(event);
-    if (key === this.#lastEmitted) return;
-    this.#lastEmitted = key;
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A faulty listener must not break the client.
+        this.#status.setState('crashed', (error as Error).message.split('\n')[0]);
       }
     }
   }

@@ -29,6 +29,16 @@ function trackGroup(pid: number, tempDir: string | undefined): void {
   }
 }
 
+/** The typed errors one request settles with when it does not get its answer. */
+export interface RequestErrors {
+  /** The deadline passed. */
+  timeout(): LspClientError;
+  /** The session died (`reason`: how) before the answer came. */
+  dead(reason: string): LspClientError;
+  /** The server answered with an error, or the connection failed. */
+  failed(error: unknown): LspClientError;
+}
+
 /** One spawned server process and its connection. */
 export class Session {
   readonly generation: number;
@@ -121,7 +131,7 @@ export class Session {
     params: unknown,
     deadline: number,
     signal: AbortSignal | undefined,
-    errors: { timeout: () => LspClientError; dead: (reason: string) => LspClientError; failed: (error: unknown) => LspClientError },
+    errors: RequestErrors,
   ): Promise<unknown> {
     return new Promise((resolvePromise, reject) => {
       if (this.deadReason !== undefined) {

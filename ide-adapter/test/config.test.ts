@@ -1,5 +1,6 @@
 /** Workspace configuration: dialect.json adds language servers, bad files are clear errors. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +29,20 @@ describe('dialect.json', () => {
     await expect(loadWorkspaceConfig(bad)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/servers\.0\.id.*servers\.0\.command.*servers\.0\.languages|extra/s) as unknown });
     const broken = await workspaceWith({ 'dialect.json': '{"servers": [' });
     await expect(loadWorkspaceConfig(broken)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringContaining('not valid JSON') as unknown });
+  });
+
+  it('is read only inside the workspace: a link leading out and a FIFO are refused, never read or waited on', async () => {
+    const outside = await workspaceWith({ 'dialect.json': JSON.stringify({ servers: [{ id: 'outside', command: 'x', languages: [{ languageId: 'x', extensions: ['.x'] }] }] }) });
+    const linked = await workspaceWith({});
+    await symlink(join(outside, 'dialect.json'), join(linked, 'dialect.json'));
+    await expect(loadWorkspaceConfig(linked)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringContaining('leads outside the workspace') as unknown });
+    const fifo = await workspaceWith({});
+    execFileSync('mkfifo', [join(fifo, 'dialect.json')]);
+    await expect(loadWorkspaceConfig(fifo)).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringContaining('not a regular file') as unknown });
+    // A link to a file inside the workspace is an ordinary configuration.
+    const inside = await workspaceWith({ 'servers.json': JSON.stringify({ servers: [] }) });
+    await symlink(join(inside, 'servers.json'), join(inside, 'dialect.json'));
+    expect(await loadWorkspaceConfig(inside)).toMatchObject({ servers: [] });
   });
 
   it('a workspace no server covers says so once, instead of a bare empty answer', async () => {

@@ -1,0 +1,174 @@
+/**
+ * The status of one language server as its client knows it: lifecycle state and its detail,
+ * `$/progress` work, rust-analyzer's health, one-time warnings (the definition's known problems
+ * matched in stderr and status messages), and the listeners told when what the status shows
+ * changes. Readiness (`readiness.ts`) decides the state; this module only keeps and reports it.
+ */
+import type { ServerStatusParams } from './handlers.js';
+import type { ServerDefinition } from './servers.js';
+import { firstLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+
+/** Distinct warnings kept per server; later ones are dropped (the first say what matters). */
+const STATUS_WARNING_LIMIT = 20;
+
+/** One server's status across its restarts. */
+export class StatusTracker {
+  readonly #definition: ServerDefinition;
+  readonly #pid: () => number | undefined;
+  readonly #listeners = new Set<(status: ServerStatus) => void>();
+  readonly #progress = new Map<string | number, ServerProgress>();
+  readonly #warnings: string[] = [];
+  readonly #warningKeys = new Set<string>();
+  #state: ServerState = 'starting';
+  #detail: string | undefined;
+  #health: ServerHealth | undefined;
+  #lastProgress: ServerProgress | undefined;
+  #lastEmitted: string | undefined;
+
+  /** `pid` reads the current process's id for the snapshot. */
+  constructor(definition: ServerDefinition, pid: () => number | undefined) {
+    this.#definition = definition;
+    this.#pid = pid;
+  }
+
+  /** Current lifecycle state. */
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /** What the state is about (a crash reason, the server's status message), if anything. */
+  get detail(): string | undefined {
+    return this.#detail;
+  }
+
+  /** The server's own report that it runs degraded, `undefined` while healthy. */
+  get health(): ServerHealth | undefined {
+    return this.#health;
+  }
+
+  /** The most recent active progress, or the last one seen if none is active. */
+  get progress(): ServerProgress | undefined {
+    return [...this.#progress.values()].at(-1) ?? this.#lastProgress;
+  }
+
+  /** How many `$/progress` works are active. */
+  get activeProgress(): number {
+    return this.#progress.size;
+  }
+
+  /** The warnings, each distinct one once. */
+  get warnings(): readonly string[] {
+    return [...this.#warnings];
+  }
+
+  /** A new process starts: its progress and health are its own. */
+  reset(): void {
+    this.#progress.clear();
+    this.#health = undefined;
+  }
+
+  /** Sets the state (and its detail, when given); tells listeners if that changed. */
+  setState(state: ServerState, detail?: string): void {
+    const changed = state !== this.#state || detail !== this.#detail;
+    this.#state = state;
+    if (detail !== undefined) this.#detail = detail;
+    if (changed) this.emit();
+  }
+
+  /**
+   * Takes one `$/progress` notification; true when it changed the progress (the caller then
+   * lets readiness judge before {@link emit}, so listeners see the state and progress together).
+   */
+  progressNotification(token: string | number | undefined, value: unknown): boolean {
+    if (token === undefined || typeof value !== 'object' || value === null) return false;
+    const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
+    const previous = this.#progress.get(token);
+    if (v.kind === 'begin') {
+      this.#progress.set(token, { title: v.title ?? String(token), message: v.message, percentage: v.percentage });
+    } else if (v.kind === 'report' && previous !== undefined) {
+      this.#progress.delete(token); // re-insert: the latest report is shown
+      this.#progress.set(token, { title: previous.title, message: v.message ?? previous.message, percentage: v.percentage ?? previous.percentage });
+    } else if (v.kind === 'end') {
+      if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
+      this.#progress.delete(token);
+    } else return false;
+    return true;
+  }
+
+  /**
+   * Takes rust-analyzer's `experimental/serverStatus`: health (kept until the server reports `ok`
+   * again, since it describes the loaded workspace), its message as detail, and unhealthy
+   * messages as warnings. Readiness judges quiescence; the caller then calls {@link emit}.
+   */
+  serverStatus(params: ServerStatusParams): void {
+    const message = params.message ?? undefined;
+    if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
+    else if (params.health === 'ok') this.#health = undefined;
+    if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
+      const known = this.checkKnownProblems(message);
+      const first = firstLine(message);
+      if (!known) this.addWarning(`status:${first}`, `${this.#definition.displayName}: ${first}`);
+    }
+    this.#detail = message;
+  }
+
+  /** Matches `text`, line by line, against the definition's known problems; true if one matched. */
+  checkKnownProblems(text: string): boolean {
+    let matched = false;
+    const lines = text.split('\n');
+    for (const problem of this.#definition.knownProblems ?? []) {
+      if (lines.some((line) => problem.pattern.test(line))) {
+        matched = true;
+        this.addWarning(problem.key, problem.warning);
+      }
+    }
+    return matched;
+  }
+
+  /** Adds a warning unless one with `key` was added (or the limit is reached). */
+  addWarning(key: string, warning: string): void {
+    if (this.#warningKeys.has(key) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
+    this.#warningKeys.add(key);
+    this.#warnings.push(warning);
+    this.emit();
+  }
+
+  /** Subscribes to changes of what the status shows. */
+  onStatus(listener: (status: ServerStatus) => void): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  }
+
+  /** The status now, as the port's `ServerStatus`. */
+  snapshot(): ServerStatus {
+    const definition = this.#definition;
+    const progress = this.#state === 'indexing' || this.#state === 'starting' ? this.progress : undefined;
+    const pid = this.#pid();
+    return {
+      id: definition.id,
+      displayName: definition.displayName,
+      languages: definition.languages.map((l) => l.languageId),
+      state: this.#state,
+      ...(progress !== undefined ? { progress } : {}),
+      ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
+      ...(this.#health !== undefined && this.#state === 'ready' ? { health: this.#health } : {}),
+      ...(pid !== undefined ? { pid } : {}),
+    };
+  }
+
+  /** Tells listeners about a change of what the status shows (servers repeat identical reports). */
+  emit(): void {
+    if (this.#listeners.size === 0) return;
+    const event = this.snapshot();
+    const key = JSON.stringify(event);
+    if (key === this.#lastEmitted) return;
+    this.#lastEmitted = key;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A faulty listener must not break the client.
+      }
+    }
+  }
+}
