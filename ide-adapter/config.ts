@@ -10,16 +10,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
-import { customServerSchema } from './lsp/server-config.js';
 import { defineServer, type ServerDefinition } from './lsp/servers.js';
 
 /** The workspace's configuration file, at its root. */
 export const CONFIG_FILE = 'dialect.json';
 
-
-const configSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();
 
 /** A workspace's configuration: its custom language servers. */
 export interface WorkspaceConfig {
@@ -55,7 +51,9 @@ export async function loadWorkspaceConfig(root: string, env: Readonly<Record<str
   } catch (error) {
     throw new DialectError({ code: ConfigCode.Invalid, message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
   }
-  const parsed = configSchema.safeParse(json);
+  // The schema (and zod) load only when there is a file to check: most workspaces have none.
+  const { workspaceConfigSchema } = await import('./lsp/server-config.js');
+  const parsed = workspaceConfigSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new DialectError({
