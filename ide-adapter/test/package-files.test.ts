@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type * as fromSource from '../package-files.js';
 import { packageFile, packageModule, packageRequire, packageVersion } from '../package-files.js';
 import { repoRoot } from './support/servers.js';
 
@@ -25,7 +26,7 @@ describe('the package files', () => {
   it('are found from the same root when running from tsc’s output in dist/', async () => {
     const compiled = join(root, 'dist', 'ide-adapter', 'package-files.js');
     if (!existsSync(compiled)) throw new Error('dist/ is missing: run npm run build before this test');
-    const fromDist = (await import(pathToFileURL(compiled).href)) as typeof import('../package-files.js');
+    const fromDist = (await import(pathToFileURL(compiled).href)) as typeof fromSource;
     expect(fromDist.packageFile()).toBe(root);
     expect(fromDist.packageVersion()).toBe(version);
     const worker = fromDist.packageModule('ide-adapter/file-worker');
