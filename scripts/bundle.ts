@@ -8,7 +8,7 @@
  * `ide-adapter/package-files.ts` finds the worker's entry; package files (assets, guidance, shims)
  * are not copied but found from the package root.
  */
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -43,5 +43,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+// What each output file holds and imports: `cli/test/bundle.test.ts` checks what `eval` loads.
+await writeFile(`${outdir}/meta.json`, JSON.stringify(result.metafile));
 const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
 process.stderr.write(`bundle: ${files.length} files in dist/bundle/\n`);
