@@ -4,9 +4,9 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { packageVersion } from '../ide-adapter/package-files.js';
 import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import type { EvalOptions } from './eval.js';
-import { packageVersion } from '../ide-adapter/package-files.js';
 import type { ReplOptions } from './repl.js';
 import { processIo, styles, useColor, type Io } from './terminal.js';
 import type { TourOptions } from './tour.js';
