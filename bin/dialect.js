@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// The `dialect` command. The CLI is TypeScript compiled to dist/ by `npm run build`.
+// The `dialect` command. The CLI is TypeScript bundled into dist/bundle/ by `npm run build`
+// (scripts/bundle.ts: a few files load much faster than the hundreds tsc's output and the
+// dependencies are made of).
 import { existsSync } from 'node:fs';
 import v8 from 'node:v8';
 import process from 'node:process';
@@ -12,7 +14,7 @@ import { URL } from 'node:url';
 // process (BENCHMARKS.md). Set before anything else is loaded.
 v8.setFlagsFromString('--no-allocation-site-pretenuring');
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
+const main = new URL('../dist/bundle/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write(`dialect: ${main.pathname} is missing — run npm run build (in ${new URL('..', import.meta.url).pathname})\n`);
   process.exit(1);

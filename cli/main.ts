@@ -4,9 +4,9 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { packageVersion } from '../ide-adapter/package-files.js';
 import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import type { EvalOptions } from './eval.js';
-import { packageVersion } from './package.js';
 import type { ReplOptions } from './repl.js';
 import { processIo, styles, useColor, type Io } from './terminal.js';
 import type { TourOptions } from './tour.js';
@@ -17,6 +17,9 @@ import { COMMANDS, ExitCode, overview, parseCommandLine, UsageError } from './us
 const runRepl = async (options: ReplOptions): Promise<number> => (await import('./repl.js')).runRepl(options);
 const runEval = async (options: EvalOptions): Promise<number> => (await import('./eval.js')).runEval(options);
 const runTour = async (options: TourOptions): Promise<number> => (await import('./tour.js')).runTour(options);
+
+/** How to see an internal error's stack in the TypeScript sources rather than the bundle. */
+const SOURCE_MAPS_HINT = 'for positions in the TypeScript sources, run it again with NODE_OPTIONS=--enable-source-maps';
 
 /** Runs the command line `argv` (without `node` and the script) and resolves with the exit code. */
 export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
@@ -129,5 +132,7 @@ function report(error: unknown, io: Io): number {
     return ExitCode.Usage;
   }
   io.stderr.write(`${s.red('dialect: internal error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // The bundle's source maps are not read by default (parsing them costs every start ~40 ms).
+  if (!process.sourceMapsEnabled) io.stderr.write(`  ${SOURCE_MAPS_HINT}\n`);
   return ExitCode.Error;
 }

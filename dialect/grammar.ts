@@ -20,8 +20,14 @@ const KEY = { LABEL: 'key' } as const;
  * `value` and `key` labels keep the CST children in source order.
  */
 export class DialectGrammar extends CstParser {
-  constructor() {
-    super(allTokenTypes, { recoveryEnabled: false, maxLookahead: 2 });
+  /**
+   * `validate`: run Chevrotain's grammar validations (ambiguities, left recursion…) while building.
+   * They take about half of the build, which every command pays on its first parse (measured,
+   * BENCHMARKS.md "Start-up"), and the grammar is fixed: the tests and the grammar generator
+   * validate it; the shared runtime parser skips them.
+   */
+  constructor(options: { readonly validate?: boolean } = {}) {
+    super(allTokenTypes, { recoveryEnabled: false, maxLookahead: 2, skipValidations: options.validate !== true });
     this.performSelfAnalysis();
   }
 

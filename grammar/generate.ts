@@ -58,7 +58,7 @@ export interface GastRule extends GastNode {
  * diagrams read the same.
  */
 export function dialectSyntax(): GastRule[] {
-  return factorLabelledAlternations(new DialectGrammar().getSerializedGastProductions());
+  return factorLabelledAlternations(new DialectGrammar({ validate: true }).getSerializedGastProductions());
 }
 
 /**

@@ -11,10 +11,8 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
 import { readConfined, type RefusalReason } from './confine.js';
-import { customServerSchema } from './lsp/server-config.js';
 import { defineServer, type ServerDefinition } from './lsp/servers.js';
 
 /** The workspace's configuration file, at its root. */
@@ -30,8 +28,6 @@ const REFUSED: Record<Exclude<RefusalReason, 'missing'>, string> = {
   'too-large': `is larger than ${MAX_CONFIG_BYTES} bytes`,
 };
 
-
-const configSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();
 
 /** A workspace's configuration: its custom language servers. */
 export interface WorkspaceConfig {
@@ -83,7 +79,9 @@ export async function loadWorkspaceConfig(root: string, env: Readonly<Record<str
   } catch (error) {
     throw new DialectError({ code: ConfigCode.Invalid, message: `${file} is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
   }
-  const parsed = configSchema.safeParse(json);
+  // The schema (and zod) load only when there is a file to check: most workspaces have none.
+  const { workspaceConfigSchema } = await import('./lsp/server-config.js');
+  const parsed = workspaceConfigSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new DialectError({

@@ -4,7 +4,6 @@
  * backtracking pattern — and the caller gets the error it chose. At most one worker per core
  * runs (matching is CPU-bound); idle workers are kept for the next job.
  */
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { DialectError, EvalCode } from '../dialect/index.js';
 import type { FileJob, FileJobReply, WorkerRequest, WorkerResponse } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
+import { packageModule, packageRequire } from './package-files.js';
 
 /** The default time budget of one job: walking, globbing and regex matching together. */
 export const FILE_JOB_BUDGET_MS = 10_000;
@@ -19,14 +19,16 @@ export const FILE_JOB_BUDGET_MS = 10_000;
 /** At most this many jobs run at once; more wait their turn. */
 const MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
 
-/** The worker's module: the compiled `.js` next to this file, or the `.ts` source under tests. */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-
+/**
+ * Starts a worker on `file-worker`'s module in the layout this code runs from: the bundle's own
+ * entry, tsc's `.js`, or the `.ts` source under tests (`packageModule`).
+ */
 function startWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(new URL('./file-worker.js', import.meta.url));
+  const worker = packageModule('ide-adapter/file-worker');
+  if (!worker.endsWith('.ts')) return new Worker(worker);
   // From source (tests), the worker registers a TypeScript loader (tsx, a dev dependency) first.
-  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
-  const entry = new URL('./file-worker.ts', import.meta.url).href;
+  const tsx = pathToFileURL(join(dirname(packageRequire().resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const entry = pathToFileURL(worker).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(bootstrap, { eval: true });
 }

@@ -24,6 +24,7 @@ export { isIncomplete, SETTLED_STATES, statusLine } from './status.js';
 export { CapabilityCode, unsupportedByServer, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
 export { TIMEOUTS } from './timeouts.js';
+export { packageFile, packageVersion } from './package-files.js';
 export { createIdeRegistry, type IdeHost } from './functions/index.js';
 export { gitDiff, parseUnifiedDiff, type GitDiffOptions } from './git.js';
 export { LspBackend, type LspBackendOptions } from './lsp-backend.js';

@@ -52,8 +52,15 @@ import {
   type ServerStatus,
   type TypeItem,
 } from './backend.js';
-import { asDialectError, fromLspRange, isLspClientError, languageFor, pathToUri, ServerPool, uriToPath, type LanguageServer, type LineSource, type OpenDocument, type PoolOptions, type ServerDefinition } from './lsp/index.js';
-import { withBuiltinServers } from './lsp/servers.js';
+// The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
+// load only when a server starts (`lsp/pool.ts`).
+import type { LanguageServer } from './lsp/client.js';
+import type { OpenDocument } from './lsp/documents.js';
+import { asDialectError, isLspClientError } from './lsp/errors.js';
+import { ServerPool, type PoolOptions } from './lsp/pool.js';
+import { fromLspRange, type LineSource } from './lsp/positions.js';
+import { languageFor, withBuiltinServers, type ServerDefinition } from './lsp/servers.js';
+import { pathToUri, uriToPath } from './lsp/uris.js';
 import { hoverInfo, workspaceLinks } from './lsp/hover.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { sep } from 'node:path';

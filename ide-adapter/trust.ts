@@ -7,7 +7,6 @@
  * (else `~/.config/dialect/trusted.json`), written atomically with mode 0600. Trusting a folder
  * trusts everything below it, as in VS Code.
  */
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -97,6 +96,8 @@ export async function isTrusted(dir: string, env: Env = process.env): Promise<bo
 async function writeStore(trusted: readonly string[], env: Env): Promise<void> {
   const file = trustStorePath(env);
   await mkdir(dirname(file), { recursive: true, mode: DIR_MODE });
+  // node:crypto loads only here (`dialect trust`), not with every command that reads the store.
+  const { randomBytes } = await import('node:crypto');
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const body: StoreFile = { version: STORE_VERSION, trusted: [...new Set(trusted)].sort() };
   try {

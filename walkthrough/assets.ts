@@ -1,13 +1,14 @@
 /**
  * The files inlined into every page: the page script and stylesheet (`walkthrough/assets/`), and
- * for pages with diagrams mermaid and DOMPurify (which cleans mermaid's SVG) from their npm packages. Read on first use and kept for the process's lifetime.
+ * for pages with diagrams mermaid and DOMPurify (which cleans mermaid's SVG) from their npm
+ * packages — all found from the package root (`ide-adapter/package-files.ts`), whether the code
+ * runs from source, `dist/` or the bundle. Read on first use and kept for the process's lifetime.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageFile, packageRequire } from '../ide-adapter/package-files.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 
-const require = createRequire(import.meta.url);
 const cache = new Map<string, string>();
 
 function cached(key: string, load: () => string): string {
@@ -27,18 +28,17 @@ function read(path: string, what: string): string {
   }
 }
 
-/** `walkthrough/assets/`, from the sources or from the compiled `dist/walkthrough/`. */
+/** The package's `walkthrough/assets/` folder. */
 function assetsDirectory(): string {
-  const candidates = [new URL('./assets/', import.meta.url), new URL('../../walkthrough/assets/', import.meta.url)].map((u) => fileURLToPath(u));
-  const found = candidates.find((dir) => existsSync(`${dir}page.js`));
-  if (found === undefined) throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, `the walkthrough page assets are missing (looked in ${candidates.join(', ')})`);
-  return found;
+  const dir = packageFile('walkthrough', 'assets');
+  if (!existsSync(join(dir, 'page.js'))) throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, `the walkthrough page assets are missing (looked in ${dir})`);
+  return dir;
 }
 
 /** The path of mermaid's browser bundle in the installed package. */
 export function mermaidPath(): string {
   try {
-    return require.resolve('mermaid/dist/mermaid.min.js');
+    return packageRequire().resolve('mermaid/dist/mermaid.min.js');
   } catch (error) {
     throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, 'the mermaid package is not installed (npm install mermaid)', { cause: error });
   }
@@ -47,7 +47,7 @@ export function mermaidPath(): string {
 /** The path of DOMPurify's browser bundle in the installed package. */
 export function dompurifyPath(): string {
   try {
-    return require.resolve('dompurify/dist/purify.min.js');
+    return packageRequire().resolve('dompurify/dist/purify.min.js');
   } catch (error) {
     throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, 'the dompurify package is not installed (npm install dompurify)', { cause: error });
   }
@@ -65,10 +65,10 @@ export function mermaidScript(): string {
 
 /** `assets/page.js`. */
 export function pageScript(): string {
-  return cached('page.js', () => read(`${assetsDirectory()}page.js`, 'the page script'));
+  return cached('page.js', () => read(join(assetsDirectory(), 'page.js'), 'the page script'));
 }
 
 /** `assets/page.css`. */
 export function pageStyle(): string {
-  return cached('page.css', () => read(`${assetsDirectory()}page.css`, 'the page stylesheet'));
+  return cached('page.css', () => read(join(assetsDirectory(), 'page.css'), 'the page stylesheet'));
 }

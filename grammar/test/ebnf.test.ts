@@ -37,6 +37,13 @@ describe('grammar/dialect.ebnf', () => {
   });
 });
 
+describe('the grammar', () => {
+  it('passes Chevrotain\'s validations (the runtime parser skips them to start faster)', () => {
+    // Chevrotain throws "Parser Definition Errors detected" from the constructor when a validation fails.
+    expect(() => new DialectGrammar({ validate: true })).not.toThrow();
+  });
+});
+
 describe('factoring labelled alternations', () => {
   const A = createToken({ name: 'A', pattern: Lexer.NA, label: "'a'" });
   const B = createToken({ name: 'B', pattern: Lexer.NA, label: "'b'" });

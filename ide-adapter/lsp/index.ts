@@ -52,7 +52,7 @@ export {
   type ServerDefinition,
   type ServerPreparation,
 } from './servers.js';
-export { customServerSchema, type CustomServerConfig } from './server-config.js';
+export type { CustomServerConfig } from './server-config.js';
 export { findRustToolchain, runCargo, type RustToolchain, type ToolEnv, type ToolRun } from './rust-toolchain.js';
 export { prepareRustWorkspace, stdLibraryWarning } from './rust-workspace.js';
 export { pathToUri, uriToPath } from './uris.js';

@@ -4,7 +4,7 @@
  * same server instance per language.
  */
 import { resolve } from 'node:path';
-import { LanguageServer, type Disposable, type ServerStatus, type StartOptions } from './client.js';
+import type { Disposable, LanguageServer, ServerStatus, StartOptions } from './client.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import { detectServers, languageFor, type DetectedServer, type ServerDefinition, withBuiltinServers } from './servers.js';
 
@@ -148,6 +148,9 @@ export class ServerPool {
     try {
       const refusal = await definition.preflight?.(this.workspaceRoot);
       if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: definition.id });
+      // The LSP client (vscode-jsonrpc and the protocol) loads when the first server starts, not
+      // with the pool: a program that needs no server never pays for it.
+      const { LanguageServer } = await import('./client.js');
       const server = await LanguageServer.start(definition, this.workspaceRoot, { ...this.#options, ...perServer, env });
       if (this.#closed) {
         await server.shutdown();

@@ -1,6 +1,7 @@
 /**
  * The shape of a custom language server in `dialect.json`, as a zod schema: the one source of the
- * {@link CustomServerConfig} type and of the validation of configuration files.
+ * {@link CustomServerConfig} type and of the validation of configuration files. Imported only
+ * when a configuration file exists (`config.ts`): zod is a large part of a short command's start.
  */
 import { z } from 'zod';
 import type { Readiness } from './servers.js';
@@ -38,3 +39,6 @@ export const customServerSchema = z
 
 /** A custom server from configuration (the type of {@link customServerSchema}). */
 export type CustomServerConfig = z.infer<typeof customServerSchema>;
+
+/** The whole `dialect.json`: its custom servers. */
+export const workspaceConfigSchema = z.object({ servers: z.array(customServerSchema).default([]) }).strict();

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { packageRequire } from '../package-files.js';
 import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
 import type { CustomServerConfig } from './server-config.js';
@@ -198,8 +199,7 @@ export const rustAnalyzerServer: ServerDefinition = {
  */
 export function bundledTypeScriptServer(): string[] {
   try {
-    const require = createRequire(import.meta.url);
-    const packageJson = require.resolve('tsnative/package.json');
+    const packageJson = packageRequire().resolve('tsnative/package.json');
     const found: string[] = [];
     try {
       const platformPackage = createRequire(packageJson).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);

@@ -25,7 +25,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, delimiter, dirname, join, parse } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.js';
 import { resolveCandidate } from './discovery.js';
 import { withSettings, type ServerDefinition } from './servers.js';
 
@@ -61,14 +61,11 @@ export const UNTRUSTED_ENV = {
  */
 export const RUST_ANALYZER_PROJECT_FILES = ['rust-analyzer.toml', 'rust-project.json', '.rust-project.json'] as const;
 
-/** The shim sysroot folder (with `bin/cargo` and `bin/rustc`), from the sources or from `dist/`. */
+/** The shim sysroot folder (with `bin/cargo` and `bin/rustc`): the package's `ide-adapter/lsp/untrusted-toolchain/`. */
 export function untrustedToolchainDir(): string {
-  const candidates = [new URL('./untrusted-toolchain/', import.meta.url), new URL('../../../ide-adapter/lsp/untrusted-toolchain/', import.meta.url)].map((u) =>
-    fileURLToPath(u).replace(/\/$/, ''),
-  );
-  const found = candidates.find((dir) => existsSync(join(dir, 'bin', 'cargo')));
-  if (found === undefined) throw new Error(`Dialect's untrusted toolchain shims are missing (looked in ${candidates.join(', ')})`);
-  return found;
+  const dir = packageFile('ide-adapter', 'lsp', 'untrusted-toolchain');
+  if (!existsSync(join(dir, 'bin', 'cargo'))) throw new Error(`Dialect's untrusted toolchain shims are missing (looked in ${dir})`);
+  return dir;
 }
 
 /**

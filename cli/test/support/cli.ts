@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { rustOfflineEnv } from '../../../ide-adapter/test/support/rust-offline.js';
 import { copyFixture, repoRoot } from '../../../ide-adapter/test/support/servers.js';
 import { serversAvailable } from '../../../ide-adapter/test/support/session.js';
@@ -17,17 +17,26 @@ export { copyFixture, repoRoot };
 export const bin = join(repoRoot, 'bin', 'dialect.js');
 
 /**
- * The tests run the build: fail clearly when it is missing or older than the sources
- * (the README's test command builds first; run `npm run build`).
+ * The tests run the build — the bundle `bin/dialect.js` runs (`dist/bundle/`) and tsc's output
+ * (`dist/`) that other tests import: fail clearly when either is missing or older than the
+ * sources (the README's test command builds first; run `npm run build`).
  */
 export function requireFreshBuild(): void {
-  const main = join(repoRoot, 'dist', 'cli', 'main.js');
-  if (!existsSync(main)) throw new Error('dist/cli/main.js is missing: run npm run build before these tests');
-  const built = newest(join(repoRoot, 'dist'), (f) => f.endsWith('.js'));
+  const bundle = join(repoRoot, 'dist', 'bundle', 'cli', 'main.js');
+  if (!existsSync(bundle)) throw new Error('dist/bundle/cli/main.js is missing: run npm run build before these tests');
+  const bundleDir = join(repoRoot, 'dist', 'bundle') + sep;
+  const compiled = newest(join(repoRoot, 'dist'), (f) => f.endsWith('.js') && !f.startsWith(bundleDir));
+  // The bundle is written whole after tsc (scripts/bundle.ts empties its folder first): its entry's time is its build time.
+  const builds = [
+    { what: 'the bundle', time: statSync(bundle).mtimeMs },
+    { what: 'the build', time: compiled.time },
+  ];
   for (const dir of ['dialect', 'ide-adapter', 'walkthrough', 'mcp', 'cli']) {
     const source = newest(join(repoRoot, dir), (f) => f.endsWith('.ts') && !f.includes('/test/'));
-    if (source.time > built.time + 1000) {
-      throw new Error(`the build is older than ${relative(repoRoot, source.file)}: run npm run build before these tests`);
+    for (const build of builds) {
+      if (source.time > build.time + 1000) {
+        throw new Error(`${build.what} is older than ${relative(repoRoot, source.file)}: run npm run build before these tests`);
+      }
     }
   }
 }

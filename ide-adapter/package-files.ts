@@ -1,0 +1,105 @@
+/**
+ * Where the Dialect package's own files are: the one owner of that question. The code runs in
+ * three layouts — from the TypeScript sources (tsx, vitest), from tsc's output in `dist/` (the
+ * benchmarks, tests that import `dist/`) and from the esbuild bundle in `dist/bundle/` (the
+ * `dialect` command) — and only the sources' folders (`walkthrough/assets/`, `mcp/guidance/`,
+ * `ide-adapter/lsp/untrusted-toolchain/`, `fixtures/`, `package.json`) hold the files. So every
+ * lookup starts at the package root (the nearest folder above the running module whose
+ * `package.json` is named "dialect"), never at a path relative to `import.meta.url`, which differs
+ * per layout (a bundle chunk sits anywhere in `dist/bundle/`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The package's name in its `package.json`: how the root is recognised. */
+const PACKAGE_NAME = 'dialect';
+
+/** The folder of the bundle, below the package root (written by `scripts/bundle.mjs`). */
+const BUNDLE_DIR = join('dist', 'bundle');
+
+/** The folder of tsc's output, below the package root. */
+const COMPILED_DIR = 'dist';
+
+/** How the running code was loaded: its sources, tsc's output, or the bundle. */
+type PackageLayout = 'source' | 'compiled' | 'bundle';
+
+/** This module's own file: in the bundle, the chunk it was bundled into. */
+const HERE = fileURLToPath(import.meta.url);
+
+let found: { readonly root: string; readonly manifest: PackageManifest } | undefined;
+
+/** The fields of `package.json` Dialect reads. */
+interface PackageManifest {
+  readonly name?: unknown;
+  readonly version?: unknown;
+}
+
+function readManifest(file: string): PackageManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as PackageManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+function locate(): { readonly root: string; readonly manifest: PackageManifest } {
+  if (found !== undefined) return found;
+  let dir = dirname(HERE);
+  for (;;) {
+    const file = join(dir, 'package.json');
+    const manifest = existsSync(file) ? readManifest(file) : undefined;
+    if (manifest?.name === PACKAGE_NAME) return (found = { root: dir, manifest });
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package.json in any folder above ${HERE}: the package is incomplete, reinstall it`);
+    dir = parent;
+  }
+}
+
+/**
+ * A file or folder of the package, by its path from the package root (`packageFile('mcp',
+ * 'guidance')`); `packageFile()` is the root itself: the nearest folder above the running module
+ * whose `package.json` is named "dialect".
+ */
+export function packageFile(...segments: string[]): string {
+  return join(locate().root, ...segments);
+}
+
+/** The version in the package's `package.json`. */
+export function packageVersion(): string {
+  const { version } = locate().manifest;
+  return typeof version === 'string' ? version : '0.0.0';
+}
+
+/**
+ * `require` as the package root resolves it: the package's dependencies (`mermaid/dist/…`,
+ * `tsnative/package.json`) are found from the root whatever folder the running code is in.
+ */
+export function packageRequire(): NodeJS.Require {
+  return createRequire(packageFile('package.json'));
+}
+
+/** How the running code was loaded (see the module comment). */
+function packageLayout(): PackageLayout {
+  if (HERE.endsWith('.ts')) return 'source';
+  const path = relative(packageFile(), HERE);
+  return path.startsWith(BUNDLE_DIR + sep) ? 'bundle' : 'compiled';
+}
+
+/**
+ * One of the package's own modules that runs as a separate entry (a worker thread), by its path
+ * from the root without extension (`ide-adapter/file-worker`), in the layout the running code
+ * uses: the `.ts` source, tsc's `.js` in `dist/`, or the bundle's entry of the same name in
+ * `dist/bundle/` (the bundle keeps each entry's path; `scripts/bundle.mjs` lists the entries).
+ */
+export function packageModule(path: string): string {
+  switch (packageLayout()) {
+    case 'source':
+      return packageFile(`${path}.ts`);
+    case 'compiled':
+      return packageFile(COMPILED_DIR, `${path}.js`);
+    case 'bundle':
+      return packageFile(BUNDLE_DIR, `${path}.js`);
+  }
+}
