@@ -26,7 +26,7 @@ export interface OpenedBackend {
   readonly backend: IdeBackend;
   /** `server`: through the background server; `in-process`: our own language servers. */
   readonly mode: 'server' | 'in-process';
-  /** Why the background server is not used, when it could have been (shown as a note). */
+  /** Why the background server is not used, or what was repaired to use it (shown as a note). */
   readonly notice?: string;
 }
 
@@ -46,8 +46,12 @@ export async function openBackend(options: OpenBackendOptions): Promise<OpenedBa
   const local = (): IdeBackend => inProcessBackend(options.workspaceRoot, options.configured);
   if (options.noServer === true || noServerRequested(options.env)) return { backend: local(), mode: 'in-process' };
   try {
-    const { backend } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
-    return { backend: new FailoverBackend(backend, { local, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs }), mode: 'server' };
+    const { backend, notices } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
+    return {
+      backend: new FailoverBackend(backend, { local, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs }),
+      mode: 'server',
+      ...(notices.length > 0 ? { notice: notices.join('; ') } : {}),
+    };
   } catch (error) {
     const hint = (error as { hint?: unknown }).hint;
     const why = `${(error as Error).message}${typeof hint === 'string' ? ` (${hint})` : ''}`;

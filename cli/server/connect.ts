@@ -31,6 +31,8 @@ export interface Connected {
   readonly backend: RemoteBackend;
   readonly identity: ServerIdentity;
   readonly started: boolean;
+  /** What happened on the way that the user should know: a server found dead, or one of another build replaced. */
+  readonly notices: readonly string[];
 }
 
 /** Whether two builds are the same (version and install path). */
@@ -48,13 +50,15 @@ export async function connectOrStart(options: ConnectOptions): Promise<Connected
   const product = currentProduct();
   const workspace = new Workspace(options.workspaceRoot);
   const deadline = Date.now() + SERVER_TIMEOUTS.lockWaitMs;
-  let delay = SERVER_TIMEOUTS.connectRetryFirstMs;
+  let delay: number = SERVER_TIMEOUTS.connectRetryFirstMs;
   let started = false;
+  const notices: string[] = [];
   for (;;) {
-    await retireUnusable(identity, product);
+    const retired = await retireUnusable(identity, product);
+    if (retired !== undefined) notices.push(retired);
     const backend = await tryConnect(identity, workspace);
     if (backend !== undefined) {
-      if (sameProduct(backend.hello.product, product) && backend.hello.trusted === options.trusted) return { backend, identity, started };
+      if (sameProduct(backend.hello.product, product) && backend.hello.trusted === options.trusted) return { backend, identity, started, notices };
       // Another build answers on our socket (its record was missing or lied): replace it.
       await backend.shutdown();
       await terminateServer(backend.hello.pid, SERVER_TIMEOUTS.stopMs);
@@ -92,18 +96,23 @@ export function cleanUp(identity: Pick<ServerIdentity, 'socketPath' | 'recordPat
   releaseLock(identity.lockPath, -1);
 }
 
-/** A recorded server that is dead is cleaned up; one of another build is stopped first. */
-async function retireUnusable(identity: ServerIdentity, product: Product): Promise<void> {
+/**
+ * A recorded server that is dead is cleaned up; one of another build is stopped first. Returns
+ * what was done, for the user, or undefined when the record is fine (or missing).
+ */
+async function retireUnusable(identity: ServerIdentity, product: Product): Promise<string | undefined> {
   const record = readRecord(identity.recordPath);
-  if (record === undefined) return;
+  if (record === undefined) return undefined;
   if (!isServerProcess(record.pid)) {
     cleanUp(identity);
-    return;
+    return `the background server of this workspace (pid ${record.pid}) had stopped without cleaning up (killed or crashed; its log: ${identity.logPath}); a new one was started`;
   }
   if (!sameProduct(record.product, product)) {
     await terminateServer(record.pid, SERVER_TIMEOUTS.stopMs);
     cleanUp(identity);
+    return `the background server of this workspace (pid ${record.pid}) ran another build (${record.product.version} at ${record.product.installPath}); it was replaced`;
   }
+  return undefined;
 }
 
 /** Connects when a socket of ours is there and a server answers on it; undefined otherwise. */

@@ -177,7 +177,7 @@ export class FailoverBackend implements IdeBackend {
   }
 
   /** Runs a call on the remote backend; when its server is lost, on the in-process one (once ready). */
-  async #call<T>(run: (backend: IdeBackend) => Promise<T>, options: BackendCallOptions): Promise<T> {
+  async #call<T>(run: (backend: IdeBackend) => Promise<T>, options: BackendCallOptions | undefined): Promise<T> {
     if (this.#local === undefined) {
       try {
         return await run(this.#remote);
@@ -186,7 +186,7 @@ export class FailoverBackend implements IdeBackend {
         this.#failover(error as Error);
       }
     }
-    await this.#readyLocally(options.signal);
+    await this.#readyLocally(options?.signal);
     return run(this.#local as IdeBackend);
   }
 

@@ -50,13 +50,22 @@ export function removeFile(path: string): void {
   rmSync(path, { force: true });
 }
 
-/** Whether a process with this pid is alive (signal 0 checks without sending anything). */
+/**
+ * Whether a process with this pid is alive (signal 0 checks without sending anything). A zombie
+ * is dead: a detached server whose parent is gone may wait for a reaper that never comes.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but is another user's.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc (macOS): signal 0 said it exists
   }
 }
