@@ -3,8 +3,9 @@
  * a server's socket (`dialect/info`, `dialect/stop`) without opening its workspace as a backend.
  */
 import { createConnection } from 'node:net';
-import { CancellationTokenSource, createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
-import { RemoteMethod, ServerInfoSchema, type ServerInfo } from '../../ide-adapter/index.js';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
+import { RemoteMethod, socketConnection, type ServerInfo } from '../../ide-adapter/index.js';
+import { ServerInfoSchema } from '../../ide-adapter/remote/protocol.js';
 
 /** Sends one request on a server's socket and returns the raw result; rejects on timeout or a broken connection. */
 async function request(socketPath: string, method: string, timeoutMs: number): Promise<unknown> {
@@ -13,7 +14,7 @@ async function request(socketPath: string, method: string, timeoutMs: number): P
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  const connection = socketConnection(socket);
   connection.listen();
   const cancel = new CancellationTokenSource();
   let timer: ReturnType<typeof setTimeout> | undefined;

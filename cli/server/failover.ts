@@ -24,10 +24,7 @@ import type {
   ServerStatus,
   Workspace,
 } from '../../ide-adapter/index.js';
-import type { DiagnosticReport, TypeItem } from '../../ide-adapter/index.js';
-
-/** The code of the error a remote backend throws once its server is gone. */
-const SERVER_LOST = 'background-server-lost';
+import { RemoteCode, type DiagnosticReport, type TypeItem } from '../../ide-adapter/index.js';
 
 /** How the in-process backend is made and how long a failed-over call lets it index. */
 export interface FailoverOptions {
@@ -39,7 +36,7 @@ export interface FailoverOptions {
 
 /** Whether an error says the background server is gone. */
 export function isServerLost(error: unknown): boolean {
-  return error instanceof Error && (error as Error & { code?: unknown }).code === SERVER_LOST;
+  return error instanceof Error && (error as Error & { code?: unknown }).code === RemoteCode.ServerLost;
 }
 
 /** An `IdeBackend` over a remote one that falls back to an in-process backend when the remote's server is lost. */
@@ -197,7 +194,7 @@ export class FailoverBackend implements IdeBackend {
     this.#local = local;
     for (const middleware of this.#middleware) local.use(middleware);
     this.#unsubscribe = local.onStatus((s) => this.#emit(s));
-    this.#notice = `the background server stopped (${error.message.split('\n')[0] ?? ''}); answered in-process instead (slower: the language servers start again here)`;
+    this.#notice = `${error.message.split('\n')[0] ?? 'the background server stopped answering'}; answered in-process instead (slower: the language servers started again here)`;
     for (const listener of this.#failoverListeners) listener(this.#notice);
   }
 

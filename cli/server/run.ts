@@ -7,11 +7,9 @@
  */
 import { chmodSync, closeSync, realpathSync, writeSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
-import { configuredServers, LspBackend, PROTOCOL_VERSION, serveBackend, Workspace, type HelloInfo, type ServerInfo } from '../../ide-adapter/index.js';
+import { configuredServers, LspBackend, PROTOCOL_VERSION, serveBackend, socketConnection, Workspace, type HelloInfo, type ServerInfo } from '../../ide-adapter/index.js';
 import { ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS } from './defaults.js';
 import { currentProduct, serverIdentity, type ServerIdentity } from './identity.js';
-import { languagesOf } from './languages.js';
 import { releaseLock, takeOverLock } from './lock.js';
 import { PRIVATE_FILE_MODE, removeFile, writeRecord } from './record.js';
 import { ensureRuntimeDir } from './runtime-dir.js';
@@ -64,10 +62,11 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
     trusted: options.trusted,
     pid: process.pid,
     startedAt,
-    languages: languagesOf(backend),
+    languages: backend.languages(),
     servers: backend.servers(),
   });
-  const info = (): ServerInfo => ({ ...hello(), memoryBytes: process.memoryUsage().rss, connections: sockets.size, lastActivityAt });
+  // `connections` counts the clients besides the one asking (`server status` is not a client).
+  const info = (): ServerInfo => ({ ...hello(), memoryBytes: process.memoryUsage().rss, connections: Math.max(0, sockets.size - 1), lastActivityAt });
 
   let stop!: (reason: ServerStopReason) => void;
   const stopped = new Promise<ServerStopReason>((resolve) => (stop = resolve));
@@ -83,8 +82,8 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
     sockets.add(socket);
     clearTimeout(idleTimer);
     lastActivityAt = Date.now();
-    const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
-    const served = serveBackend(backend, connection, {
+    // serveBackend listens, and on close aborts this client's requests and disposes the connection.
+    const served = serveBackend(backend, socketConnection(socket), {
       hello,
       info,
       onStop: () => stop('stop-request'),
@@ -96,11 +95,9 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
     socket.on('close', () => {
       sockets.delete(socket);
       served.dispose();
-      connection.dispose();
       lastActivityAt = Date.now();
       armIdle();
     });
-    connection.listen();
   });
   server.on('error', (error) => log(`socket error: ${error.message}`));
   await listen(server, identity.socketPath);
