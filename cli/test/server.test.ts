@@ -221,7 +221,7 @@ describe.runIf(available)('the background server', () => {
       answersSubject(await evaluate());
       const [server] = (await status()) as [StatusEntry];
       expect(server.pid).not.toBe(dead);
-      expect(JSON.parse(readFileSync(files.recordPath, 'utf8')).pid).toBe(server.pid);
+      expect((JSON.parse(readFileSync(files.recordPath, 'utf8')) as { pid: number }).pid).toBe(server.pid);
     },
     TIMEOUT,
   );
