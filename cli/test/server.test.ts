@@ -8,13 +8,15 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutcomeJson } from '../../dialect/index.js';
 import { isAlive } from '../../ide-adapter/test/support/servers.js';
 import { serversAvailable } from '../../ide-adapter/test/support/session.js';
 import { serverIdentity } from '../server/identity.js';
 import { runtimeDirPath } from '../server/runtime-dir.js';
-import { childEnv, copyFixture, processesIn, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
+import { bin, childEnv, copyFixture, processesIn, repoRoot, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
 
 const available = await serversAvailable('typescript');
 const TIMEOUT = 120_000;
@@ -127,6 +129,30 @@ describe.runIf(available)('the background server', () => {
       const again = await status();
       expect(again.map((s) => s.pid)).toEqual([server.pid]);
       expect(tsPid(again[0] as StatusEntry)).toBe(languageServer);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'dialect mcp answers through the same warm server, which outlives the MCP session',
+    async () => {
+      await evaluate();
+      const [server] = (await status()) as [StatusEntry & { connections: number }];
+      const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--workspace', fixture.root], env, stderr: 'pipe', cwd: repoRoot });
+      const client = new Client({ name: 'dialect-server-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const result = (await client.callTool({ name: 'ide_operation', arguments: { program: PROGRAM } }, undefined, { timeout: TIMEOUT })) as { content: { text: string }[] };
+        expect(result.content.map((c) => c.text).join('\n')).toContain(SUBJECT_FILE);
+        const during = (await status()) as (StatusEntry & { connections: number })[];
+        expect(during.map((s) => s.pid)).toEqual([server.pid]);
+        expect(during[0]?.connections).toBe(1);
+        expect(tsPid(during[0] as StatusEntry)).toBe(tsPid(server));
+      } finally {
+        await client.close();
+      }
+      const after = await status();
+      expect(after.map((s) => s.pid)).toEqual([server.pid]);
     },
     TIMEOUT,
   );
