@@ -134,6 +134,26 @@ describe.runIf(available)('the background server', () => {
   );
 
   it(
+    'a file added between two calls is seen by the warm server',
+    async () => {
+      await evaluate();
+      const [server] = (await status()) as [StatusEntry];
+      const file = 'packages/core/src/freshly.ts';
+      writeFileSync(join(fixture.root, file), 'export class Freshly {}\n');
+      try {
+        const r = await runDialect(['eval', 'findDefinitions("Freshly")', '--json', '--workspace', fixture.root], { env });
+        expect(r.code, r.stderr).toBe(0);
+        const outcome = JSON.parse(r.stdout) as OutcomeJson & { value: { definedAt: { path: string; start: { line: number; column: number } } }[] };
+        expect(outcome.value.map((d) => d.definedAt)).toEqual([expect.objectContaining({ path: file, start: { line: 1, column: 'export class '.length + 1 } })]);
+        expect((await status()).map((s) => s.pid)).toEqual([server.pid]);
+      } finally {
+        rmSync(join(fixture.root, file), { force: true });
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'dialect mcp answers through the same warm server, which outlives the MCP session',
     async () => {
       await evaluate();
