@@ -66,7 +66,11 @@ export async function connectOrStart(options: ConnectOptions): Promise<Connected
       cleanUp(identity);
       continue;
     }
-    if (tryLock(identity.lockPath)) {
+    // A live server that did not answer in time (busy, or stopping) never gets a second one beside
+    // it: wait for it below, like a caller that lost the lock.
+    const recorded = readRecord(identity.recordPath);
+    const liveServer = recorded !== undefined && isServerProcess(recorded.pid) ? recorded.pid : undefined;
+    if (liveServer === undefined && tryLock(identity.lockPath)) {
       try {
         removeFile(identity.socketPath); // nobody answers on it: stale
         await spawnServer({ identity, env: options.env });
@@ -81,7 +85,10 @@ export async function connectOrStart(options: ConnectOptions): Promise<Connected
     if (Date.now() >= deadline) {
       throw new DialectError({
         code: BackgroundServerCode.StartTimeout,
-        message: `no background server for ${identity.workspaceRoot} answered within ${SERVER_TIMEOUTS.lockWaitMs} ms, while process ${lockOwner(identity.lockPath) ?? '?'} holds its start lock ${identity.lockPath}`,
+        message:
+          liveServer !== undefined
+            ? `the background server for ${identity.workspaceRoot} (pid ${liveServer}) did not answer within ${SERVER_TIMEOUTS.lockWaitMs} ms`
+            : `no background server for ${identity.workspaceRoot} answered within ${SERVER_TIMEOUTS.lockWaitMs} ms, while process ${lockOwner(identity.lockPath) ?? '?'} holds its start lock ${identity.lockPath}`,
         hint: `see the log ${identity.logPath}; dialect server stop --workspace DIR stops it; --no-server answers in-process`,
       });
     }
