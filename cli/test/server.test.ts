@@ -295,16 +295,28 @@ describe.runIf(available)('the background server', () => {
   it(
     'the idle timeout ends the server and its language servers',
     async () => {
-      // Its own runtime folder, so the server is new and gets the short idle time.
-      const idleEnv = { ...env, XDG_RUNTIME_DIR: join(state.path, 'run-idle'), DIALECT_SERVER_IDLE_MS: '1500' };
-      answersSubject(await evaluate([], idleEnv));
-      const [server] = (await status(idleEnv)) as [StatusEntry];
-      const languageServer = tsPid(server);
-      expect(await gone(server.pid)).toBe(true);
-      expect(isAlive(languageServer)).toBe(false);
-      const files = identityFiles(false, idleEnv);
-      expect([files.socketPath, files.recordPath, files.lockPath].filter((f) => existsSync(f))).toEqual([]);
-      expect(await status(idleEnv)).toEqual([]);
+      // Its own workspace copy and runtime folder: the server is new, gets the short idle time, and
+      // the processes in that copy are its language servers only.
+      const copy = await copyFixture('ts-monorepo');
+      try {
+        const idleEnv = { ...env, XDG_RUNTIME_DIR: join(state.path, 'run-idle'), DIALECT_SERVER_IDLE_MS: '1500' };
+        const r = await runDialect(['eval', PROGRAM, '--json', '--workspace', copy.root], { env: idleEnv });
+        expect(r.code, r.stderr).toBe(0);
+        const languageServers = processesIn(copy.root);
+        const files = serverIdentity(runtimeDirPath(idleEnv), { workspaceRoot: realpathSync(copy.root), trusted: false, env: idleEnv });
+        // The log outlives the server (it may be idle already): it names its pid and why it stopped.
+        const pid = Number(/pid (\d+)/.exec(readFileSync(files.logPath, 'utf8'))?.[1]);
+        seen.add(pid);
+        expect(pid).toBeGreaterThan(0);
+        expect(await gone(pid)).toBe(true);
+        expect(readFileSync(files.logPath, 'utf8')).toContain('stopping (idle)');
+        expect(languageServers.filter((p) => isAlive(p))).toEqual([]);
+        expect(processesIn(copy.root)).toEqual([]);
+        expect([files.socketPath, files.recordPath, files.lockPath].filter((f) => existsSync(f))).toEqual([]);
+        expect(await status(idleEnv)).toEqual([]);
+      } finally {
+        await copy.dispose();
+      }
     },
     TIMEOUT,
   );
