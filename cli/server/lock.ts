@@ -44,12 +44,6 @@ export function tryLock(path: string, pid: number = process.pid): boolean {
   return false;
 }
 
-/** Whether the lock is held by a live process. */
-export function isLockHeld(path: string): boolean {
-  const owner = lockOwner(path);
-  return owner !== undefined && isAlive(owner);
-}
-
 /** Hands the lock to `pid` (the server, once it listens): rewritten atomically. */
 export function takeOverLock(path: string, pid: number = process.pid): void {
   const temp = `${path}.${pid}.tmp`;
