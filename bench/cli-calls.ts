@@ -5,24 +5,24 @@
  * - in-process (`--no-server`): every call starts its own rust-analyzer and waits for it;
  * - first call with the background server: starts the server, then answers (must not be slower
  *   than in-process by more than the spawn of one more process);
- * - warm calls: later calls answered by the background server's warm rust-analyzer;
- * - `help("lines")`, which needs no server: the cost of starting the command itself.
+ * - warm calls: later calls answered by the background server's warm rust-analyzer.
+ * Contenders are interleaved (measure.ts) so drifts of the machine hit them alike. The start-up
+ * floor (`help("lines")`) is the `startup` section's.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../ide-adapter/package-files.js';
 import { rustOfflineEnv } from '../ide-adapter/test/support/rust-offline.js';
 import { generateCrate } from './lsp.js';
-import { fmt, summarize, table, type Sample } from './measure.js';
+import { fmt, interleaved, summarize, table, type Sample } from './measure.js';
 
-const bin = fileURLToPath(new URL('../../bin/dialect.js', import.meta.url));
+const bin = packageFile('bin', 'dialect.js');
 const PROGRAM = 'findDefinitions("Item500")';
 /** Cold calls start rust-analyzer on 1,000 files each: a few samples are enough. */
 const COLD_RUNS = 3;
 const WARM_RUNS = 15;
-const BARE_RUNS = 15;
 
 /** Runs a process to its end and returns its wall time in ms; fails on a non-zero exit. */
 function wall(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -36,12 +36,6 @@ function wall(command: string, args: readonly string[], env: NodeJS.ProcessEnv):
   });
 }
 
-async function times(runs: number, once: (i: number) => Promise<number>): Promise<Sample> {
-  const all: number[] = [];
-  for (let i = 0; i < runs; i++) all.push(await once(i));
-  return summarize(all);
-}
-
 /** The section's Markdown. */
 export async function benchCliCalls(): Promise<string> {
   const base = await mkdtemp(join(tmpdir(), 'dialect-bench-cli-'));
@@ -53,20 +47,32 @@ export async function benchCliCalls(): Promise<string> {
     const evalArgs = (program: string, ...more: string[]): string[] => [bin, 'eval', program, '--workspace', root, ...more];
     const stop = (runtime: string): Promise<number> => wall(process.execPath, [bin, 'server', 'stop', '--workspace', root], envFor(runtime));
 
-    const bare = await times(BARE_RUNS, () => wall(process.execPath, ['-e', '0'], process.env));
-    const helpRuntime = await mkdtemp(join(base, 'rt-help-'));
-    const help = await times(BARE_RUNS, () => wall(process.execPath, evalArgs('help("lines")', '--no-server'), envFor(helpRuntime)));
-    const inProcess = await times(COLD_RUNS, () => wall(process.execPath, evalArgs(PROGRAM, '--no-server'), envFor(helpRuntime)));
-    const firstWithServer = await times(COLD_RUNS, async () => {
+    // Cold: each in-process call starts its own rust-analyzer; each first call with the server gets
+    // a fresh runtime folder (so it starts one), which is stopped after the timing. Alternated.
+    const scratch = await mkdtemp(join(base, 'rt-none-'));
+    const inProcessTimes: number[] = [];
+    const firstTimes: number[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
       const runtime = await mkdtemp(join(base, 'rt-cold-'));
-      const ms = await wall(process.execPath, evalArgs(PROGRAM), envFor(runtime));
+      const first = (): Promise<number> => wall(process.execPath, evalArgs(PROGRAM), envFor(runtime));
+      const local = (): Promise<number> => wall(process.execPath, evalArgs(PROGRAM, '--no-server'), envFor(scratch));
+      if (i % 2 === 0) {
+        inProcessTimes.push(await local());
+        firstTimes.push(await first());
+      } else {
+        firstTimes.push(await first());
+        inProcessTimes.push(await local());
+      }
       await stop(runtime);
-      return ms;
-    });
+    }
+    const inProcess = summarize(inProcessTimes);
+    const firstWithServer = summarize(firstTimes);
     const warmRuntime = await mkdtemp(join(base, 'rt-warm-'));
     await wall(process.execPath, evalArgs(PROGRAM), envFor(warmRuntime));
-    const warm = await times(WARM_RUNS, () => wall(process.execPath, evalArgs(PROGRAM), envFor(warmRuntime)));
+    const hot = await interleaved({ bare: () => wall(process.execPath, ['-e', '0'], process.env), warm: () => wall(process.execPath, evalArgs(PROGRAM), envFor(warmRuntime)) }, WARM_RUNS);
     await stop(warmRuntime);
+    const bare = hot['bare'] as Sample;
+    const warm = hot['warm'] as Sample;
 
     const vsBare = (s: Sample): string => `${fmt.ratio(s.median / bare.median)}×`;
     return [
@@ -79,7 +85,6 @@ export async function benchCliCalls(): Promise<string> {
         ['call', 'median', 'p90', 'runs', 'vs node -e 0'],
         [
           ['`node -e 0`', `${fmt.ms(bare.median)} ms`, `${fmt.ms(bare.p90)} ms`, String(bare.runs), '1×'],
-          ['`help("lines")` (no server needed)', `${fmt.ms(help.median)} ms`, `${fmt.ms(help.p90)} ms`, String(help.runs), vsBare(help)],
           [`\`${PROGRAM}\` in-process, cold`, `${fmt.ms(inProcess.median)} ms`, `${fmt.ms(inProcess.p90)} ms`, String(inProcess.runs), vsBare(inProcess)],
           [`\`${PROGRAM}\` first call, starts the background server`, `${fmt.ms(firstWithServer.median)} ms`, `${fmt.ms(firstWithServer.p90)} ms`, String(firstWithServer.runs), vsBare(firstWithServer)],
           [`\`${PROGRAM}\` warm (background server)`, `${fmt.ms(warm.median)} ms`, `${fmt.ms(warm.p90)} ms`, String(warm.runs), vsBare(warm)],
