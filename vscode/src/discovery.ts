@@ -7,7 +7,7 @@
  * since two windows may open one folder. Plain Node: the extension writes, clients and tests read.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,13 +35,27 @@ export interface DiscoveryRecord {
   readonly editor: string;
 }
 
-/** The private folder holding the sockets and records, made (0700) when missing. */
+/** Group and other permission bits: none may be set on the private folders. */
+const GROUP_OTHER_BITS = 0o077;
+
+/**
+ * The private folder holding the sockets and records, made (0700) when missing and checked, with
+ * its parent, the way the background server checks its runtime folder (cli/server/runtime-dir.ts):
+ * a real folder (not a symlink), the user's own, closed to group and others — whoever could write
+ * there could pose as the editor and be sent every question. Throws when it is not.
+ */
 export function discoveryDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const runtime = env.XDG_RUNTIME_DIR;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  const base = runtime !== undefined && runtime !== '' ? join(runtime, 'dialect') : join(tmpdir(), `dialect-${uid}`);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  // XDG says a relative value must be ignored.
+  const base = runtime !== undefined && runtime.startsWith('/') ? join(runtime, 'dialect') : join(tmpdir(), `dialect-${uid ?? 'user'}`);
   const dir = join(base, 'vscode');
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  for (const folder of [base, dir]) {
+    const stat = lstatSync(folder);
+    const problem = stat.isSymbolicLink() || !stat.isDirectory() ? 'is not a real folder' : uid !== undefined && stat.uid !== uid ? `belongs to user ${stat.uid}` : (stat.mode & GROUP_OTHER_BITS) !== 0 ? 'is open to other users' : undefined;
+    if (problem !== undefined) throw new Error(`${folder} ${problem}: remove it (Dialect creates a private folder there) or set XDG_RUNTIME_DIR to a private folder`);
+  }
   return dir;
 }
 

@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, watch } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,14 +73,21 @@ export interface VsCodeWindow {
   close(): Promise<void>;
 }
 
+/** Options of {@link openVsCode}. */
+export interface OpenOptions {
+  /** An unpacked extension folder to install instead of a bundle of the current sources. */
+  readonly extension?: string;
+}
+
 /** Opens `folder` in a fresh code-server with our extension, and waits (bounded) until the extension serves it. */
-export async function openVsCode(rig: RigPaths, folder: string): Promise<VsCodeWindow> {
+export async function openVsCode(rig: RigPaths, folder: string, options: OpenOptions = {}): Promise<VsCodeWindow> {
   const base = await mkdtemp(join(tmpdir(), 'dialect-vscode-'));
   const userData = join(base, 'user-data');
   const extensions = join(base, 'extensions');
   const runtimeDir = join(base, 'runtime');
   await mkdir(runtimeDir, { mode: 0o700 });
-  await buildExtension(join(extensions, EXTENSION_FOLDER));
+  if (options.extension !== undefined) await cp(options.extension, join(extensions, EXTENSION_FOLDER), { recursive: true });
+  else await buildExtension(join(extensions, EXTENSION_FOLDER));
   const port = await freePort();
   let output = '';
   let browser: Browser | undefined;

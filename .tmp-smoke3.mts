@@ -1,0 +1,32 @@
+import { createConnection } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import { openVsCode, requireRig } from './vscode/test/support/rig.ts';
+import { positionOf } from './ide-adapter/test/support/servers.ts';
+const rig = await requireRig();
+const root = '/work/wt-vscode/fixtures/ts-app';
+const w = await openVsCode(rig!, root, { extension: '/tmp/vsx/ext' });
+try {
+  const socket = createConnection(w.record.socket);
+  await new Promise((r) => socket.once('connect', r));
+  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  c.onNotification('ide/status', (s) => console.log('status', JSON.stringify(s)));
+  c.listen();
+  const t = Date.now();
+  const q = async (m: string, p: unknown) => { const s = Date.now(); try { const r = await c.sendRequest(m, p); console.log(m, Date.now() - s, 'ms', JSON.stringify(r).slice(0, 1500)); return r; } catch (e) { console.log(m, 'ERR', e); } };
+  await q('dialect/hello', {});
+  await q('ide/waitUntilReady', { timeoutMs: 60000 });
+  console.log('ready after', Date.now() - t);
+  await q('ide/workspaceSymbols', { query: 'validateToken' });
+  const svc = readFileSync(root + '/src/service.ts', 'utf8');
+  const p = positionOf(svc, 'validateToken(');
+  await q('ide/definition', { path: 'src/service.ts', position: { line: p.line, column: p.column } });
+  const u = positionOf(readFileSync(root + '/src/util.ts', 'utf8'), 'export function validateToken');
+  await q('ide/hover', { path: 'src/util.ts', position: { line: u.line, column: u.column + 16 } });
+  await q('ide/references', { path: 'src/util.ts', position: { line: u.line, column: u.column + 16 } });
+  const items = await q('ide/prepareCallHierarchy', { path: 'src/util.ts', position: { line: u.line, column: u.column + 16 } }) as any[];
+  if (items?.[0]) await q('ide/incomingCalls', { item: items[0] });
+  await q('ide/documentSymbols', { path: 'src/util.ts' });
+  await q('ide/diagnostics', { path: 'src/util.ts' });
+  c.dispose(); socket.destroy();
+} finally { await w.close(); }
