@@ -95,7 +95,7 @@ export interface OutlineSymbol extends BackendSymbol {
 /** An item of a call hierarchy. */
 export interface CallItem {
   readonly symbol: BackendSymbol;
-  /** Opaque server data needed to continue the hierarchy from this item. */
+  /** Opaque server data needed to continue the hierarchy from this item; plain JSON, so it can cross a process boundary. */
   readonly handle: unknown;
 }
 
@@ -108,7 +108,7 @@ export interface CallEdge {
 /** An item of a type hierarchy (a class, interface, struct, trait, …). */
 export interface TypeItem {
   readonly symbol: BackendSymbol;
-  /** Opaque server data needed to continue the hierarchy from this item. */
+  /** Opaque server data needed to continue the hierarchy from this item; plain JSON, so it can cross a process boundary. */
   readonly handle: unknown;
 }
 

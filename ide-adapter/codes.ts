@@ -13,6 +13,7 @@ import type { SymbolCode } from './functions/symbols.js';
 import type { GitCode } from './git/run.js';
 import type { LspErrorCode } from './lsp/errors.js';
 import type { BackendCode } from './lsp-backend.js';
+import type { RemoteCode } from './remote/errors.js';
 import type { SearchCode } from './search.js';
 import type { TrustCode } from './trust.js';
 import type { WorkspaceCode } from './workspace.js';
@@ -27,6 +28,7 @@ export type IdeCode =
   | CodeOf<typeof SymbolCode>
   | CodeOf<typeof GitCode>
   | CodeOf<typeof BackendCode>
+  | CodeOf<typeof RemoteCode>
   | CodeOf<typeof SearchCode>
   | CodeOf<typeof TrustCode>
   | CodeOf<typeof WorkspaceCode>
@@ -78,4 +80,7 @@ export const IDE_CODE_DOCS: CodeDocs<IdeCode> = {
   'server-crashed': 'The language server died and could not be brought back (or died again on the retried request).',
   'server-stopped': 'The language server was shut down by the client.',
   'no-server-for-file': "No configured language server handles the file's extension.",
+  'background-server-lost': 'The connection to the background server closed or failed before the call was answered; run again (a new server starts) or add --no-server to answer in-process.',
+  'remote-protocol-mismatch': 'The background server speaks another protocol version, serves another workspace, or sent an invalid message; add --no-server to answer in-process.',
+  'background-server-error': "The background server failed with an error that is not one of Dialect's; the message is its own.",
 };

@@ -37,3 +37,8 @@ export { presentOutcome, presentValue, type PresentOptions } from './present.js'
 export { CONFIG_FILE, loadWorkspaceConfig, type WorkspaceConfig } from './config.js';
 export { isTrusted, listTrusted, trustedBy, trustFolder, trustStorePath, untrustFolder, TrustCode } from './trust.js';
 export { trustCommand } from './lsp/untrusted.js';
+export { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type HelloInfo, type LanguageInfo, type RemoteMethodName, type ServerInfo } from './remote/protocol.js';
+export { RemoteCode } from './remote/errors.js';
+export { serveBackend, type ServeOptions } from './remote/serve.js';
+export { connectRemoteBackend, RemoteBackend, type RemoteCloseListener, type RemoteConnectOptions } from './remote/remote-backend.js';
+export { socketConnection } from './remote/transport.js';

@@ -63,6 +63,7 @@ import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
+import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */
 export const BackendCode = {
@@ -84,13 +85,17 @@ export function kindName(kind: number): string {
 /** The files one call touches (by URI), resolved and loaded once each. */
 type FileLines = Map<string, Promise<{ path: string; lines: LineSource } | undefined>>;
 
+/**
+ * Hierarchy handles are plain JSON (the server's id and the LSP item), so they can cross a process
+ * boundary (the remote protocol) and still lead to the current server after a restart.
+ */
 interface CallHandle {
-  readonly server: LanguageServer;
+  readonly server: string;
   readonly item: CallHierarchyItem;
 }
 
 interface TypeHandle {
-  readonly server: LanguageServer;
+  readonly server: string;
   readonly item: TypeHierarchyItem;
 }
 
@@ -257,6 +262,15 @@ export class LspBackend implements IdeBackend {
     return languageFor(this.#definitions, path) !== undefined;
   }
 
+  /**
+   * Every language the servers handle, in the order files are matched (the first whose extensions
+   * include a file's wins), with its relative qualifiers: what a remote client needs to answer
+   * {@link handles} and {@link relativeQualifiers} without asking.
+   */
+  languages(): LanguageInfo[] {
+    return this.#definitions.flatMap((d) => d.languages.map((l) => ({ languageId: l.languageId, extensions: [...l.extensions], relativeQualifiers: [...(d.relativeQualifiers ?? [])] })));
+  }
+
   async #workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
     const servers = await this.#detectedServers();
     const files: FileLines = new Map();
@@ -399,19 +413,21 @@ export class LspBackend implements IdeBackend {
     const out: CallItem[] = [];
     for (const item of items ?? []) {
       const symbol = await this.#callSymbol(server, item);
-      if (symbol !== undefined) out.push({ symbol, handle: { server, item } satisfies CallHandle });
+      if (symbol !== undefined) out.push({ symbol, handle: { server: server.definition.id, item } satisfies CallHandle });
     }
     return out;
   }
 
   async #incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
-    const { server, item: lspItem } = item.handle as CallHandle;
+    const { server: id, item: lspItem } = item.handle as CallHandle;
+    const server = await this.pool.server(id);
     const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, options), []);
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
   }
 
   async #outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
-    const { server, item: lspItem } = item.handle as CallHandle;
+    const { server: id, item: lspItem } = item.handle as CallHandle;
+    const server = await this.pool.server(id);
     const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, options), []);
     // Outgoing call ranges are in the *caller's* file.
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
@@ -432,7 +448,8 @@ export class LspBackend implements IdeBackend {
   }
 
   async #typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options: BackendCallOptions = {}): Promise<TypeItem[]> {
-    const { server, item: lspItem } = item.handle as TypeHandle;
+    const { server: id, item: lspItem } = item.handle as TypeHandle;
+    const server = await this.pool.server(id);
     const type = direction === 'super' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
     return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, options), null)) ?? []);
   }
@@ -509,7 +526,7 @@ export class LspBackend implements IdeBackend {
     const out: TypeItem[] = [];
     for (const item of items) {
       const symbol = await this.#callSymbol(server, item);
-      if (symbol !== undefined) out.push({ symbol, handle: { server, item } satisfies TypeHandle });
+      if (symbol !== undefined) out.push({ symbol, handle: { server: server.definition.id, item } satisfies TypeHandle });
     }
     return out;
   }
@@ -670,7 +687,7 @@ export class LspBackend implements IdeBackend {
       const symbol = await this.#callSymbol(server, c.item);
       if (symbol === undefined) continue;
       const sites = (await Promise.all(c.ranges.map((r) => this.#location(server, { uri: c.rangesUri, range: r }, files)))).filter((l): l is Location => l !== undefined);
-      out.push({ item: { symbol, handle: { server, item: c.item } satisfies CallHandle }, callSites: sites });
+      out.push({ item: { symbol, handle: { server: server.definition.id, item: c.item } satisfies CallHandle }, callSites: sites });
     }
     return out;
   }

@@ -100,6 +100,11 @@ export const TIMEOUTS = {
     /** How long the client waits for the process to disappear after SIGKILL. */
     killWaitMs: 2 * SECOND,
   },
+  /** The remote protocol's client (`remote/`): a background server answers the handshake from its message loop. */
+  remote: {
+    /** Deadline of connecting to a background server's socket and its `dialect/hello` answer. */
+    connectMs: 5 * SECOND,
+  },
   /** An `IdeSession` opened without a front end's budget (library use, tests). */
   session: {
     /** How long a query waits for indexing by default. */

@@ -12,6 +12,7 @@
 //   can see the server indexing for as long as it needs, whatever the machine's speed.
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
 //   --publish-diagnostics  publishes (never answers pulls) an error on every `ERROR` of an opened file
+//   --slow-hover            every hover waits until it is cancelled (counted in `cancelled`, like `fake/slow`)
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw (`slow`
@@ -104,9 +105,20 @@ connection.onNotification('initialized', async () => {
   }
 });
 
-connection.onRequest('textDocument/hover', async (params) => {
+/** Answers only when the request is cancelled (then with RequestCancelled), counting the cancellation. */
+function cancelledOnly(token) {
+  return new Promise((resolve) => {
+    token.onCancellationRequested(() => {
+      stats.cancelled++;
+      resolve(new ResponseError(-32800, 'cancelled'));
+    });
+  });
+}
+
+connection.onRequest('textDocument/hover', async (params, token) => {
   stats.hovers++;
   if (mode === 'hang') return new Promise(() => {});
+  if (args['slow-hover']) return cancelledOnly(token);
   if (mode === 'crash' && !(args.state && existsSync(args.state))) {
     if (args.state) writeFileSync(args.state, 'crashed');
     process.stderr.write('fake: crashing on purpose\n');
@@ -119,12 +131,7 @@ connection.onRequest('textDocument/hover', async (params) => {
 connection.onRequest('fake/slow', (_params, token) => {
   stats.slow++;
   if (mode === 'hang') return new Promise(() => {});
-  return new Promise((resolve) => {
-    token.onCancellationRequested(() => {
-      stats.cancelled++;
-      resolve(new ResponseError(-32800, 'cancelled'));
-    });
-  });
+  return cancelledOnly(token);
 });
 
 connection.onRequest('fake/stats', () => stats);

@@ -1,0 +1,70 @@
+/**
+ * Errors across the remote protocol: a `DialectError` on the serving side becomes an error
+ * response whose `data` carries its fields, and the client rethrows a `DialectError` with the same
+ * code, hint and notes. Plus the protocol's own codes (a lost connection, a mismatched server).
+ */
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { DialectError, type DialectCode } from '../../dialect/index.js';
+import { asDialectError, isLspClientError } from '../lsp/errors.js';
+import { DIALECT_ERROR_CODE, ErrorDataSchema, type ErrorData } from './protocol.js';
+
+/** Error codes of the remote protocol. */
+export const RemoteCode = {
+  /** The connection to the background server closed or failed while (or before) a call was answered. */
+  ServerLost: 'background-server-lost',
+  /** The other side speaks another protocol version, serves another workspace, or sent an invalid message. */
+  ProtocolMismatch: 'remote-protocol-mismatch',
+  /** The background server failed with an error that is not one of Dialect's. */
+  ServerError: 'background-server-error',
+} as const;
+
+/** The hint of every error that says the call can be answered without the background server. */
+export const IN_PROCESS_HINT = 'run the command again: it starts a new background server, or add --no-server to answer in this process';
+
+/** The error for a call the lost connection will never answer. */
+export function serverLost(what: string, detail?: string): DialectError {
+  return new DialectError({
+    code: RemoteCode.ServerLost,
+    message: `the background server stopped answering (${what})${detail !== undefined && detail !== '' ? `: ${detail}` : ''}`,
+    hint: IN_PROCESS_HINT,
+  });
+}
+
+/** The error for a message that does not follow the protocol. */
+export function protocolMismatch(message: string): DialectError {
+  return new DialectError({ code: RemoteCode.ProtocolMismatch, message, hint: IN_PROCESS_HINT });
+}
+
+/**
+ * The error response for whatever a handler threw: a `DialectError` keeps its fields (an LSP
+ * client error becomes one first, as `LspBackend` would have made it); anything else is a
+ * `background-server-error` with its message.
+ */
+export function toResponseError(error: unknown): ResponseError<ErrorData> {
+  const dialect =
+    error instanceof DialectError
+      ? error
+      : isLspClientError(error)
+        ? asDialectError(error)
+        : new DialectError({ code: RemoteCode.ServerError, message: `the background server failed: ${error instanceof Error ? error.message : String(error)}`, hint: IN_PROCESS_HINT });
+  const data: ErrorData = {
+    code: dialect.code,
+    ...(dialect.hint !== undefined ? { hint: dialect.hint } : {}),
+    ...(dialect.notes.length > 0 ? { notes: [...dialect.notes] } : {}),
+    ...(dialect.signature !== undefined ? { signature: dialect.signature } : {}),
+    ...(dialect.example !== undefined ? { example: dialect.example } : {}),
+  };
+  return new ResponseError(DIALECT_ERROR_CODE, dialect.message, data);
+}
+
+/**
+ * The `DialectError` an error response stands for: the same code and fields when it carries one,
+ * else a protocol mismatch naming the JSON-RPC error (e.g. a method the server does not know).
+ */
+export function fromResponseError(error: ResponseError<unknown>, method: string): DialectError {
+  const data = error.code === DIALECT_ERROR_CODE ? ErrorDataSchema.safeParse(error.data) : undefined;
+  if (data?.success !== true) return protocolMismatch(`the background server refused ${method}: ${error.message} (JSON-RPC error ${error.code})`);
+  const { code, hint, notes, signature, example } = data.data;
+  // Both sides speak the same protocol version (the handshake checks it), so the code is one of ours.
+  return new DialectError({ code: code as DialectCode, message: error.message, hint, notes, signature, example });
+}

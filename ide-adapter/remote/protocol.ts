@@ -1,0 +1,229 @@
+/**
+ * The remote protocol: `IdeBackend` itself over JSON-RPC (vscode-jsonrpc), so a client process can
+ * use language servers another process keeps warm (the background server, or the VS Code
+ * extension). Every request is one port method with its arguments as named params; values are
+ * already in Dialect's coordinates (workspace-relative paths, 1-based lines and code-point
+ * columns) and cross as they are. Hierarchy handles are opaque JSON and pass through.
+ *
+ * The zod schemas here are the source of the wire types; each is checked against the port's own
+ * type (`satisfies`), so the two cannot drift. Whatever arrives from the other process is parsed
+ * with them: parameters on the serving side, results, the handshake and status on the client.
+ */
+import { z } from 'zod';
+import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, HoverInfo, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../backend.js';
+import type { Diagnostic, Location, Position } from '../model.js';
+
+/** The protocol's version: a client and a server speak only when theirs are equal. */
+export const PROTOCOL_VERSION = 1;
+
+/** The requests of the protocol: the port's methods (`ide/…`) and the server's own (`dialect/…`). */
+export const RemoteMethod = {
+  /** The handshake: what the server serves ({@link HelloInfo}). */
+  Hello: 'dialect/hello',
+  /** The server's state for `dialect server status` ({@link ServerInfo}). */
+  Info: 'dialect/info',
+  /** Stops the server process (the explicit way; clients never shut the language servers down). */
+  Stop: 'dialect/stop',
+  WorkspaceSymbols: 'ide/workspaceSymbols',
+  DocumentSymbols: 'ide/documentSymbols',
+  Definition: 'ide/definition',
+  References: 'ide/references',
+  Hover: 'ide/hover',
+  Implementation: 'ide/implementation',
+  PrepareCallHierarchy: 'ide/prepareCallHierarchy',
+  IncomingCalls: 'ide/incomingCalls',
+  OutgoingCalls: 'ide/outgoingCalls',
+  TypeDefinition: 'ide/typeDefinition',
+  PrepareTypeHierarchy: 'ide/prepareTypeHierarchy',
+  TypeHierarchy: 'ide/typeHierarchy',
+  Diagnostics: 'ide/diagnostics',
+  ModulePath: 'ide/modulePath',
+  Start: 'ide/start',
+  WaitUntilReady: 'ide/waitUntilReady',
+  Servers: 'ide/servers',
+} as const;
+
+/** A request method of the protocol. */
+export type RemoteMethodName = (typeof RemoteMethod)[keyof typeof RemoteMethod];
+
+/** The notifications of the protocol (server → client). */
+export const RemoteNotification = {
+  /** A server's status changed: the params are the new {@link ServerStatus}. */
+  Status: 'ide/status',
+} as const;
+
+/**
+ * The JSON-RPC error code of every error response that carries a `DialectError` (its fields are
+ * in `data`, see {@link ErrorDataSchema}); outside JSON-RPC's reserved range.
+ */
+export const DIALECT_ERROR_CODE = 1000;
+
+// Values of the port (model.ts, backend.ts, status.ts).
+
+const PositionSchema = z.object({ line: z.number().int(), column: z.number().int() }) satisfies z.ZodType<Position>;
+
+const LocationSchema = z.object({ path: z.string(), start: PositionSchema, end: PositionSchema, content: z.string() }) satisfies z.ZodType<Location>;
+
+const DiagnosticSchema = LocationSchema.extend({
+  severity: z.enum(['error', 'warning', 'info', 'hint']),
+  message: z.string(),
+  code: z.string().optional(),
+  source: z.string().optional(),
+}) satisfies z.ZodType<Diagnostic>;
+
+const BackendSymbolSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  container: z.string().optional(),
+  language: z.string(),
+  location: LocationSchema,
+  range: z.object({ start: PositionSchema, end: PositionSchema }).optional(),
+  precise: z.boolean(),
+}) satisfies z.ZodType<BackendSymbol>;
+
+// Recursive: the annotation breaks the cycle in inference (the port's type is checked against it).
+const OutlineSymbolSchema: z.ZodType<OutlineSymbol> = BackendSymbolSchema.extend({
+  get children(): z.ZodArray<z.ZodType<OutlineSymbol>> {
+    return z.array(OutlineSymbolSchema);
+  },
+});
+
+/** A hierarchy handle: opaque to everyone but the backend that made it, and JSON. */
+const HandleSchema = z.json();
+
+const CallItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSchema }) satisfies z.ZodType<CallItem>;
+
+const CallEdgeSchema = z.object({ item: CallItemSchema, callSites: z.array(LocationSchema) }) satisfies z.ZodType<CallEdge>;
+
+const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSchema }) satisfies z.ZodType<TypeItem>;
+
+const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
+
+const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int() }) satisfies z.ZodType<ReferenceList>;
+
+const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), files: z.number().int() }) satisfies z.ZodType<DiagnosticReport>;
+
+/** One server's status (the `ide/status` notification's params). */
+export const ServerStatusSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  languages: z.array(z.string()).readonly(),
+  state: z.enum(['idle', 'starting', 'indexing', 'ready', 'crashed', 'stopped', 'unavailable']),
+  progress: z.object({ title: z.string(), message: z.string().optional(), percentage: z.number().optional() }).optional(),
+  health: z.object({ level: z.enum(['warning', 'error']), message: z.string() }).optional(),
+  detail: z.string().optional(),
+  memoryBytes: z.number().optional(),
+  pid: z.number().int().optional(),
+}) satisfies z.ZodType<ServerStatus>;
+
+const CompletenessSchema = z.object({
+  complete: z.boolean(),
+  servers: z.array(ServerStatusSchema),
+  waitedMs: z.number(),
+  warnings: z.array(z.string()),
+  notes: z.array(z.string()),
+}) satisfies z.ZodType<Completeness>;
+
+// The handshake and the server's own requests.
+
+/** A language the server handles: what a client needs to answer `handles` and `relativeQualifiers` itself. */
+export const LanguageInfoSchema = z.object({
+  languageId: z.string(),
+  /** Lower-case extensions with the dot (`.rs`). */
+  extensions: z.array(z.string()),
+  /** Qualifiers that name no module of their own (Rust's `self`, `super`). */
+  relativeQualifiers: z.array(z.string()),
+});
+
+/** A language the server handles, in match order (the first whose extensions include a file's wins). */
+export type LanguageInfo = z.infer<typeof LanguageInfoSchema>;
+
+/** The answer to `dialect/hello`. */
+export const HelloInfoSchema = z.object({
+  protocolVersion: z.number().int(),
+  /** The build serving: a client of another build (version or install path) must not use it. */
+  product: z.object({ version: z.string(), installPath: z.string() }),
+  /** The workspace root the server serves (absolute). */
+  workspaceRoot: z.string(),
+  /** Whether the server runs the workspace as trusted (part of its identity). */
+  trusted: z.boolean(),
+  /** The server process. */
+  pid: z.number().int(),
+  /** When the server process started (epoch ms). */
+  startedAt: z.number(),
+  languages: z.array(LanguageInfoSchema),
+  /** The servers' status when the hello was answered; `ide/status` notifications follow. */
+  servers: z.array(ServerStatusSchema).readonly(),
+});
+
+/** What a background server serves, as its handshake tells a client. */
+export type HelloInfo = z.infer<typeof HelloInfoSchema>;
+
+/** The answer to `dialect/info`: the hello plus the process's own state. */
+export const ServerInfoSchema = HelloInfoSchema.extend({
+  /** Resident memory of the server process (not counting its language servers: see `servers`). */
+  memoryBytes: z.number(),
+  /** Clients connected right now. */
+  connections: z.number().int(),
+  /** When the server last answered or received a request (epoch ms). */
+  lastActivityAt: z.number(),
+});
+
+/** A background server's state for `dialect server status`. */
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+
+/** What an error response's `data` carries: the `DialectError`'s fields, so the client rethrows the same error. */
+export const ErrorDataSchema = z.object({
+  code: z.string(),
+  hint: z.string().optional(),
+  notes: z.array(z.string()).optional(),
+  signature: z.string().optional(),
+  example: z.string().optional(),
+});
+
+/** The `data` of an error response carrying a `DialectError`. */
+export type ErrorData = z.infer<typeof ErrorDataSchema>;
+
+// Every request: its params and its result.
+
+const Empty = z.object({});
+const Positional = z.object({ path: z.string(), position: PositionSchema });
+const Path = z.object({ path: z.string() });
+const CallItemParams = z.object({ item: CallItemSchema });
+
+/** Params and result schema of every request, by method. */
+export const REQUESTS = {
+  [RemoteMethod.Hello]: { params: z.object({ protocolVersion: z.number().int() }), result: HelloInfoSchema },
+  [RemoteMethod.Info]: { params: Empty, result: ServerInfoSchema },
+  [RemoteMethod.Stop]: { params: Empty, result: z.null() },
+  [RemoteMethod.WorkspaceSymbols]: { params: z.object({ query: z.string() }), result: z.array(BackendSymbolSchema) },
+  [RemoteMethod.DocumentSymbols]: { params: Path, result: z.array(OutlineSymbolSchema) },
+  [RemoteMethod.Definition]: { params: Positional, result: z.array(LocationSchema) },
+  [RemoteMethod.References]: {
+    params: Positional.extend({ includeDeclaration: z.boolean().optional(), limit: z.number().int().nonnegative().optional() }),
+    result: ReferenceListSchema,
+  },
+  // JSON has no undefined: "no hover" is null.
+  [RemoteMethod.Hover]: { params: Positional, result: HoverInfoSchema.nullable() },
+  [RemoteMethod.Implementation]: { params: Positional, result: z.array(LocationSchema) },
+  [RemoteMethod.PrepareCallHierarchy]: { params: Positional, result: z.array(CallItemSchema) },
+  [RemoteMethod.IncomingCalls]: { params: CallItemParams, result: z.array(CallEdgeSchema) },
+  [RemoteMethod.OutgoingCalls]: { params: CallItemParams, result: z.array(CallEdgeSchema) },
+  [RemoteMethod.TypeDefinition]: { params: Positional, result: z.array(LocationSchema) },
+  [RemoteMethod.PrepareTypeHierarchy]: { params: Positional, result: z.array(TypeItemSchema) },
+  [RemoteMethod.TypeHierarchy]: { params: z.object({ item: TypeItemSchema, direction: z.enum(['super', 'sub']) }), result: z.array(TypeItemSchema) },
+  [RemoteMethod.Diagnostics]: { params: z.object({ path: z.string().optional() }), result: DiagnosticReportSchema },
+  [RemoteMethod.ModulePath]: { params: Path, result: z.array(z.array(z.string())) },
+  [RemoteMethod.Start]: { params: Empty, result: z.null() },
+  [RemoteMethod.WaitUntilReady]: {
+    params: z.object({ timeoutMs: z.number().nonnegative().optional(), paths: z.array(z.string()).optional() }),
+    result: CompletenessSchema,
+  },
+  [RemoteMethod.Servers]: { params: Empty, result: z.array(ServerStatusSchema) },
+} as const satisfies Record<RemoteMethodName, { params: z.ZodType; result: z.ZodType }>;
+
+/** The params of a request. */
+export type ParamsOf<M extends RemoteMethodName> = z.infer<(typeof REQUESTS)[M]['params']>;
+
+/** The result of a request. */
+export type ResultOf<M extends RemoteMethodName> = z.infer<(typeof REQUESTS)[M]['result']>;
