@@ -57,3 +57,13 @@ export function runCommand<T>(command: string, args: readonly unknown[], options
     );
   });
 }
+
+/** `promise`'s value, or undefined after `ms` (the promise is left to settle on its own). */
+export async function withDeadline<T>(promise: PromiseLike<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([Promise.resolve(promise), new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

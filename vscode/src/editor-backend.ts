@@ -37,6 +37,7 @@ import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Locati
 import type { ServerStatus } from '../../ide-adapter/status.js';
 import type { Workspace } from '../../ide-adapter/workspace.js';
 import { runCommand } from './commands.js';
+import { waitForDiagnostics } from './diagnostics-wait.js';
 import { EDITOR_LIMITS } from './limits.js';
 import { fromEditorRange, toEditorPosition, type EditorPosition, type EditorRange } from './positions.js';
 import { EditorLanguages, plainName } from './readiness.js';
@@ -476,32 +477,6 @@ function markdownOf(content: vscode.MarkdownString | vscode.MarkedString): strin
   if (typeof content === 'string') return content;
   if ('language' in content) return `\`\`\`${content.language}\n${content.value}\n\`\`\``;
   return content.value;
-}
-
-/**
- * Waits (bounded) until the editor has diagnostics for a document: the providing extension
- * publishes them some time after the document opens, and an empty list is only an answer once
- * they were published. True when they were (or were already there).
- */
-async function waitForDiagnostics(uri: vscode.Uri, signal?: AbortSignal): Promise<boolean> {
-  if (vscode.languages.getDiagnostics(uri).length > 0) return true;
-  // Opening the document makes the providing extension check it.
-  const key = uri.toString();
-  return new Promise<boolean>((resolve) => {
-    const finish = (answered: boolean): void => {
-      clearTimeout(timer);
-      subscription.dispose();
-      signal?.removeEventListener('abort', onAbort);
-      resolve(answered);
-    };
-    const onAbort = (): void => finish(false);
-    const timer = setTimeout(() => finish(false), EDITOR_LIMITS.diagnosticsWaitMs);
-    const subscription = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.toString() === key)) finish(true);
-    });
-    signal?.addEventListener('abort', onAbort, { once: true });
-    vscode.workspace.openTextDocument(uri).then(undefined, () => finish(false));
-  });
 }
 
 /** `src/a.ts:3:7`: a request's target for middleware. */

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { builtinServers, detectServers, type ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
-import { runCommand } from './commands.js';
+import { runCommand, withDeadline } from './commands.js';
 import { EDITOR_LIMITS } from './limits.js';
 
 /** The editor extension that provides a built-in server's languages. */
@@ -102,16 +102,6 @@ async function probeProject(file: string, deadline: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, EDITOR_LIMITS.probeIntervalMs));
   }
   return false;
-}
-
-/** `promise`, or undefined after `ms`. */
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The editor's language providers for one workspace folder. */

@@ -239,8 +239,32 @@ declare module 'vscode' {
     const onDidChangeDiagnostics: Event<DiagnosticChangeEvent>;
   }
 
+  /** A tab of the editor area. */
+  export interface Tab {
+    readonly input: unknown;
+  }
+
+  /** A group of tabs. */
+  export interface TabGroup {
+    readonly tabs: readonly Tab[];
+  }
+
+  /** The editor area's tab groups. */
+  export interface TabGroups {
+    readonly all: readonly TabGroup[];
+    close(tab: Tab, preserveFocus?: boolean): Thenable<boolean>;
+  }
+
+  /** How a document is shown. */
+  export interface TextDocumentShowOptions {
+    readonly preserveFocus?: boolean;
+    readonly preview?: boolean;
+  }
+
   export namespace window {
     const activeTextEditor: TextEditor | undefined;
+    const tabGroups: TabGroups;
+    function showTextDocument(document: TextDocument, options?: TextDocumentShowOptions): Thenable<TextEditor>;
     function createOutputChannel(name: string, options: { log: true }): LogOutputChannel;
   }
 
