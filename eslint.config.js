@@ -40,5 +40,7 @@ export default tseslint.config(
   { files: ['ide-adapter/**/*.ts'], rules: layer(['walkthrough', 'mcp', 'cli']) },
   { files: ['walkthrough/**/*.ts'], rules: layer(['mcp', 'cli']) },
   { files: ['mcp/**/*.ts'], rules: layer(['cli']) },
+  // The VS Code extension builds on the IDE adapter (its backend port and the remote protocol) only.
+  { files: ['vscode/**/*.ts'], rules: layer(['walkthrough', 'mcp', 'cli']) },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

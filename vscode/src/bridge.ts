@@ -35,13 +35,13 @@ export interface BridgeIdentity {
 export interface Bridge {
   /** The socket clients connect to (`DIALECT_IDE`). */
   readonly socket: string;
-  /** The discovery record's file. */
-  readonly record: string;
+  /** Writes the discovery record (once the window is ready to be found); returns its file. */
+  advertise(): string;
   /** Stops serving: closes every connection, removes the socket and the record. */
   close(): Promise<void>;
 }
 
-/** Serves `backend` for its workspace folder and advertises it; resolves once clients can connect. */
+/** Serves `backend` for its workspace folder; resolves once clients can connect (call `advertise` to be found). */
 export async function openBridge(backend: EditorBackend, identity: BridgeIdentity, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Bridge> {
   const dir = discoveryDir(env);
   const socketPath = join(dir, `w-${process.pid}-${randomBytes(SOCKET_NAME_BYTES).toString('hex')}.sock`);
@@ -75,12 +75,12 @@ export async function openBridge(backend: EditorBackend, identity: BridgeIdentit
   });
   chmodSync(socketPath, SOCKET_MODE);
   void backend.start();
-  const record = writeRecord(dir, { version: DISCOVERY_VERSION, workspaceRoot: root, socket: socketPath, pid: process.pid, startedAt, editor: identity.editor });
+  let record: string | undefined;
   return {
     socket: socketPath,
-    record,
+    advertise: () => (record ??= writeRecord(dir, { version: DISCOVERY_VERSION, workspaceRoot: root, socket: socketPath, pid: process.pid, startedAt, editor: identity.editor })),
     close: async () => {
-      removeRecord(record);
+      if (record !== undefined) removeRecord(record);
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(socketPath, { force: true });

@@ -25,6 +25,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     trusted: () => vscode.workspace.isTrusted,
   };
   const collection = context.environmentVariableCollection;
+  // A socket lives as long as this window's extension host: never restore it into a later window.
+  collection.persistent = false;
   collection.description = 'Lets `dialect` in this terminal ask VS Code (the Dialect extension).';
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   for (const folder of folders) {
@@ -34,6 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // Each folder's terminals get their own folder's socket; the window's first folder is the default.
       collection.getScoped({ workspaceFolder: folder }).replace(DIALECT_IDE_VARIABLE, bridge.socket);
       if (folder === folders[0]) collection.replace(DIALECT_IDE_VARIABLE, bridge.socket);
+      // Found last: whoever finds the record finds a window whose terminals are set up too.
+      bridge.advertise();
       log.info(`serving ${folder.uri.fsPath} on ${bridge.socket}`);
     } catch (error) {
       log.error(error instanceof Error ? error : String(error));

@@ -6,6 +6,8 @@
  * positions come from the fixture text. A difference between backends is a bug, or documented
  * here where the servers themselves differ.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Diagnostic, Reference, SymbolDefinition, SymbolInfo } from '../../model.js';
 import type { FixtureSession } from './session.js';
@@ -22,11 +24,7 @@ export const BROKEN_TEXT = "export const answer: number = 'forty-two';\n";
 export function typeScriptAppConformance(open: OpenSession): void {
   let f: FixtureSession;
   beforeAll(async () => {
-    f = await open('ts-app', async (root) => {
-      const { writeFile } = await import('node:fs/promises');
-      const { join } = await import('node:path');
-      await writeFile(join(root, BROKEN_FILE), BROKEN_TEXT);
-    });
+    f = await open('ts-app', (root) => writeFile(join(root, BROKEN_FILE), BROKEN_TEXT));
   });
   afterAll(async () => {
     await f?.dispose();
