@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
 import { presentOutcome, presentValue, TIMEOUTS } from '../ide-adapter/index.js';
-import { CliSession } from './session.js';
+import { CliSession, programNeedsServers } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
@@ -20,6 +20,8 @@ export interface EvalOptions {
   readonly timeoutMs: number;
   /** `--trust`: trust the workspace for this run. */
   readonly trust?: boolean;
+  /** `--no-server`: run the language servers in this process instead of the background server. */
+  readonly noServer?: boolean;
   readonly io: Io;
 }
 
@@ -34,7 +36,9 @@ export async function runEval(options: EvalOptions): Promise<number> {
   const parsed = parse(program);
   // Listen before anything starts, so a signal during set-up still ends the way it should.
   const interrupt = listenForInterrupt();
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env }).catch((error: unknown) => {
+  // A program that asks no language server (help(), search, lines) neither starts nor needs the background server.
+  const server = options.noServer !== true && parsed.ok && programNeedsServers(parsed.ast);
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env, server }).catch((error: unknown) => {
     interrupt.dispose();
     throw error;
   });
@@ -55,7 +59,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
     }
     const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
     const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: remaining });
-    print(outcome, options);
+    print(outcome, cli.notices, options);
     if (interrupt.interrupted) return interrupt.exitCode;
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
   } finally {
@@ -65,14 +69,17 @@ export async function runEval(options: EvalOptions): Promise<number> {
   }
 }
 
-function print(outcome: Outcome, options: EvalOptions): void {
+/** Prints the outcome; `notices` (where the answer came from, when that is news) join its notes. */
+function print(outcome: Outcome, notices: readonly string[], options: EvalOptions): void {
   const { io } = options;
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(outcomeToJson(outcome), null, 2)}\n`);
+    const json = outcomeToJson(outcome);
+    io.stdout.write(`${JSON.stringify({ ...json, notes: [...json.notes, ...notices] }, null, 2)}\n`);
     return;
   }
   const color = useColor(io.stdout, io.env);
   const s = styles(useColor(io.stderr, io.env));
+  for (const notice of notices) io.stderr.write(`${s.yellow('note:')} ${showControls(notice)}\n`);
   switch (outcome.kind) {
     case 'value': {
       // The value alone on stdout (for pipes); notes such as "still indexing" on stderr.

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import type { EvalOptions } from './eval.js';
 import { packageVersion } from './package.js';
+import { IDLE_ENV, SERVER_TIMEOUTS } from './server/defaults.js';
 import type { ReplOptions } from './repl.js';
 import { processIo, styles, useColor, type Io } from './terminal.js';
 import type { TourOptions } from './tour.js';
@@ -46,9 +47,10 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const { name, values, positionals } = parsed;
   const workspaceOption = typeof values['workspace'] === 'string' ? values['workspace'] : undefined;
   const trust = values['trust'] === true;
+  const noServer = values['no-server'] === true;
   switch (name) {
     case 'repl':
-      return runRepl({ workspace: workspaceOf(workspaceOption), io, version: packageVersion(), trust });
+      return runRepl({ workspace: workspaceOf(workspaceOption), io, version: packageVersion(), trust, noServer });
     case 'eval':
       return runEval({
         program: positionals[0] as string,
@@ -56,13 +58,14 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         json: values['json'] === true,
         timeoutMs: timeoutOf(values['timeout']),
         trust,
+        noServer,
         io,
       });
     case 'tour':
       return runTour({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, io });
     case 'mcp': {
       const { runMcp } = await import('./mcp.js'); // the MCP SDK loads only for this command
-      return runMcp({ workspace: workspaceOf(workspaceOption), trust });
+      return runMcp({ workspace: workspaceOf(workspaceOption), trust, noServer });
     }
     case 'trust': {
       const { runTrust } = await import('./trust.js');
@@ -85,12 +88,46 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         json: values['json'] === true,
         open: values['open'] === true,
         trust,
+        noServer,
         io,
       });
     }
+    case 'server':
+      return runServerCommand(positionals[0] as string, values, workspaceOption, io);
     default:
       throw new UsageError(`unknown command "${name}"`, `commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
   }
+}
+
+/** `dialect server ACTION`: the background servers' commands, loaded only for them. */
+async function runServerCommand(action: string, values: Readonly<Record<string, string | boolean | undefined>>, workspaceOption: string | undefined, io: Io): Promise<number> {
+  const commands = await import('./server/commands.js');
+  switch (action) {
+    case 'status':
+      return commands.runServerStatus({ json: values['json'] === true, io });
+    case 'stop':
+      return commands.runServerStop({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), all: values['all'] === true, io });
+    case 'run':
+      return commands.runServerProcess({ workspace: workspaceOf(workspaceOption), trust: values['trust'] === true, idleMs: idleOf(values['idle-timeout'], io.env), io });
+    default:
+      throw new UsageError(`unknown server action "${action}"`, 'usage: dialect server status [--json] | dialect server stop [--workspace DIR] [--all]');
+  }
+}
+
+/** The idle time of a server: `--idle-timeout SECONDS`, else `DIALECT_SERVER_IDLE_MS`, else the default. */
+function idleOf(option: string | boolean | undefined, env: Readonly<Record<string, string | undefined>>): number {
+  if (typeof option === 'string') {
+    const seconds = Number(option);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--idle-timeout must be a number of seconds, not "${option}"`, 'e.g. --idle-timeout 600');
+    return Math.round(seconds * 1000);
+  }
+  const fromEnv = env[IDLE_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const ms = Number(fromEnv);
+    if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${IDLE_ENV} must be a number of milliseconds, not "${fromEnv}"`, `e.g. ${IDLE_ENV}=600000`);
+    return Math.round(ms);
+  }
+  return SERVER_TIMEOUTS.idleMs;
 }
 
 /** The workspace folder: `--workspace`, else the current directory. Must exist. */
@@ -122,7 +159,7 @@ function report(error: unknown, io: Io): number {
     if (error.hint !== undefined) io.stderr.write(`${error.hint.replace(/^/gm, '  ')}\n`);
     return ExitCode.Usage;
   }
-  if (error instanceof Error && error.name === 'DialectError') {
+  if (error instanceof Error && (error.name === 'DialectError' || error.name === 'ServerError')) {
     // Opening the workspace: a missing folder, an invalid dialect.json.
     const hint = (error as Error & { hint?: unknown }).hint;
     io.stderr.write(`${s.red('dialect:')} ${error.message}\n${typeof hint === 'string' ? `  ${hint}\n` : ''}`);

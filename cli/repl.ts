@@ -46,11 +46,13 @@ export interface ReplOptions {
   readonly version: string;
   /** `--trust`: trust the workspace for this run. */
   readonly trust?: boolean;
+  /** `--no-server`: run the language servers in this process instead of the background server. */
+  readonly noServer?: boolean;
 }
 
 /** Runs the REPL until Ctrl-D, `.exit` or the end of input; resolves with the exit code. */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, readyTimeoutMs: READY_WAIT_MS, trust: options.trust === true, env: options.io.env });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, readyTimeoutMs: READY_WAIT_MS, trust: options.trust === true, env: options.io.env, server: options.noServer !== true });
   const history = await History.load(historyPath(options.io.env), (m) => options.io.stderr.write(`dialect: ${m}\n`));
   const repl = new Repl(cli, history, options);
   try {
@@ -160,7 +162,13 @@ class Repl {
       this.#inputEnded = true;
       if (!this.#pumping) void this.#pump();
     });
-    this.#unsubscribe = cli.onChange(() => this.#statusChanged());
+    const unsubscribeStatus = cli.onChange(() => this.#statusChanged());
+    // The background server lost mid-session: say so where the answer appears.
+    const unsubscribeNotices = cli.onNotice((notice) => this.#out(`${this.#s.yellow('note:')} ${notice}`));
+    this.#unsubscribe = () => {
+      unsubscribeStatus();
+      unsubscribeNotices();
+    };
     // Outside raw mode (piped input, `kill -INT`) signals arrive as signals.
     const onSigint = (): void => this.#interrupt();
     const onTerm = (): void => {
@@ -187,6 +195,7 @@ class Repl {
       this.#out(`${s.bold(`Dialect ${this.#version}`)} ${s.dim('·')} workspace ${s.cyan(this.#cli.root)}`);
       this.#out(s.dim(`Type a program such as findDefinitions("User"). help() lists the functions, .help the commands, Ctrl-D exits.`));
     }
+    for (const notice of this.#cli.notices) this.#out(`${this.#s.yellow('note:')} ${notice}`);
     this.#showPrompt();
     return done;
   }

@@ -5,7 +5,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type Expr } from '../dialect/index.js';
-import { configuredServers, IdeSession, SETTLED_STATES, statusLine, Workspace, type BackendMiddleware, type IdeBackend, type LspBackendOptions } from '../ide-adapter/index.js';
+import { configuredServers, createIdeRegistry, IdeSession, SETTLED_STATES, statusLine, Workspace, type BackendMiddleware, type IdeBackend } from '../ide-adapter/index.js';
+import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
+import { FailoverBackend } from './server/failover.js';
 
 /** One request to the language servers, as `.timing on` shows it. */
 export interface RequestTiming {
@@ -58,8 +60,16 @@ export interface CliSessionOptions {
   readonly readyTimeoutMs?: number;
   /** `--trust`: trust the workspace for this run; otherwise the user's trust store decides. */
   readonly trust?: boolean;
-  /** Environment that locates the trust store (`XDG_CONFIG_HOME`); default the process's. */
+  /**
+   * Environment that locates the trust store (`XDG_CONFIG_HOME`), asks for in-process mode
+   * (`DIALECT_NO_SERVER`), and is part of the background server's identity; default the process's.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Use the workspace's background server (default true; `--no-server` and `DIALECT_NO_SERVER=1`
+   * turn it off). False: the language servers run in this process, as for `dialect tour`.
+   */
+  readonly server?: boolean;
 }
 
 /** An {@link IdeSession} plus what the command line shows about it. */
@@ -77,17 +87,27 @@ export class CliSession {
   #shutdown: Promise<void> | undefined;
   readonly #unsubscribe: () => void;
   readonly #removeTimings: () => void;
+  readonly #notices: string[] = [];
+  readonly #noticeListeners = new Set<(notice: string) => void>();
 
-  private constructor(options: CliSessionOptions, workspace: Workspace, backendOptions: LspBackendOptions) {
+  private constructor(options: CliSessionOptions, workspace: Workspace, trusted: boolean, opened: OpenedBackend) {
     this.#eager = options.eager;
-    this.trusted = backendOptions.trusted === true;
+    this.trusted = trusted;
+    this.mode = opened.mode;
     this.session = IdeSession.open({
-      ...backendOptions,
       workspaceRoot: workspace.root,
+      backend: opened.backend,
       eager: options.eager,
       readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     });
     this.backend = this.session.backend;
+    if (opened.notice !== undefined) this.#notices.push(opened.notice);
+    if (opened.backend instanceof FailoverBackend) {
+      opened.backend.onFailover((notice) => {
+        this.#notices.push(notice);
+        for (const listener of this.#noticeListeners) listener(notice);
+      });
+    }
     this.#removeTimings = this.backend.use(this.timings.middleware);
     this.#unsubscribe = this.backend.onStatus(() => this.#changed());
     this.session.started.then(
@@ -106,12 +126,34 @@ export class CliSession {
   static async open(options: CliSessionOptions): Promise<CliSession> {
     const workspace = new Workspace(options.workspaceRoot);
     // Untrusted, the configured servers are left out (not even probed); answers say so.
-    const configured = await configuredServers(workspace.root, options.trust === true ? true : undefined, options.env ?? process.env);
-    return new CliSession(options, workspace, configured);
+    const env = options.env ?? process.env;
+    const configured = await configuredServers(workspace.root, options.trust === true ? true : undefined, env);
+    const opened: OpenedBackend =
+      options.server === false
+        ? { backend: inProcessBackend(workspace.root, configured), mode: 'in-process' }
+        : await openBackend({ workspaceRoot: workspace.root, configured, env, ...(options.readyTimeoutMs !== undefined ? { readyTimeoutMs: options.readyTimeoutMs } : {}) });
+    return new CliSession(options, workspace, configured.trusted, opened);
   }
 
   /** Whether the workspace is trusted for this session. */
   readonly trusted: boolean;
+
+  /** Whether the background server answers (`server`) or this process's own servers (`in-process`). */
+  readonly mode: OpenedBackend['mode'];
+
+  /**
+   * What the user should be told about where answers come from: why the background server could
+   * not be used, or that it was lost and answers are computed in-process. Every notice so far.
+   */
+  get notices(): readonly string[] {
+    return this.#notices;
+  }
+
+  /** Calls `listener` with each later notice (see {@link notices}); returns the unsubscribe function. */
+  onNotice(listener: (notice: string) => void): () => void {
+    this.#noticeListeners.add(listener);
+    return () => this.#noticeListeners.delete(listener);
+  }
 
   get root(): string {
     return this.session.workspace.root;
@@ -199,6 +241,18 @@ export class CliSession {
     })();
     return this.#shutdown;
   }
+}
+
+let registry: ReturnType<typeof createIdeRegistry> | undefined;
+
+/**
+ * Whether evaluating this program asks a language server, before any session is open (the IDE
+ * functions' registry decides, as {@link CliSession.needsServers} does).
+ */
+export function programNeedsServers(ast: Expr): boolean {
+  registry ??= createIdeRegistry();
+  const known = registry;
+  return calledFunctions(ast).some((name) => known.lookup(name)?.requires === 'index');
 }
 
 /** The names of every function a program calls, outermost first. */

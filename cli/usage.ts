@@ -54,6 +54,10 @@ const HELP: OptionSpec = { type: 'boolean', short: 'h' };
 const TRUST: OptionSpec = { type: 'boolean' };
 
 const WORKSPACE_HELP = '  -w, --workspace DIR   the workspace folder (default: the current directory)';
+const NO_SERVER: OptionSpec = { type: 'boolean' };
+const NO_SERVER_HELP = `      --no-server       run the language servers in this process instead of the workspace's
+                        background server (also DIALECT_NO_SERVER=1)`;
+
 const TRUST_HELP = `      --trust           trust the workspace for this run: its dialect.json servers, build scripts and
                         proc macros may run (to trust it for good: dialect trust DIR)`;
 
@@ -62,8 +66,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'repl',
     summary: 'an interactive prompt (the default in a terminal)',
-    usage: 'dialect repl [--workspace DIR] [--trust]',
-    options: { workspace: WORKSPACE, trust: TRUST, help: HELP },
+    usage: 'dialect repl [--workspace DIR] [--trust] [--no-server]',
+    options: { workspace: WORKSPACE, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [0, 0],
     help: `Starts an interactive prompt at once; the language servers start and index in the background
 (a progress line shows how far they are). A query typed before the index is ready waits for it.
@@ -71,6 +75,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 Options:
 ${WORKSPACE_HELP}
 ${TRUST_HELP}
+${NO_SERVER_HELP}
   -h, --help            show this help
 
 At the prompt:
@@ -89,8 +94,8 @@ DIALECT_HISTORY=FILE uses another file, DIALECT_HISTORY= (empty) keeps none.`,
   {
     name: 'eval',
     summary: 'evaluate one program and exit',
-    usage: 'dialect eval PROGRAM [--workspace DIR] [--json] [--timeout SECONDS] [--trust]',
-    options: { workspace: WORKSPACE, json: { type: 'boolean' }, timeout: { type: 'string' }, trust: TRUST, help: HELP },
+    usage: 'dialect eval PROGRAM [--workspace DIR] [--json] [--timeout SECONDS] [--trust] [--no-server]',
+    options: { workspace: WORKSPACE, json: { type: 'boolean' }, timeout: { type: 'string' }, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [1, 1],
     help: `Evaluates PROGRAM against the workspace and prints the result. PROGRAM "-" reads it from stdin.
 
@@ -102,6 +107,7 @@ ${WORKSPACE_HELP}
                           {"kind":"ambiguity","message":"…","refinements":[{"label","program","value"}],"notes":[…]}
       --timeout SECONDS the evaluation's deadline, including waiting for the index (default 120)
 ${TRUST_HELP}
+${NO_SERVER_HELP}
   -h, --help            show this help
 
 Exit codes: 0 a value, 1 an error, 2 an ambiguity (run one of the refinement programs),
@@ -130,8 +136,8 @@ ${TRUST_HELP}
   {
     name: 'walkthrough',
     summary: 'render a Markdown walkthrough with live code references',
-    usage: 'dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html] [--json] [--open] [--trust]',
-    options: { workspace: WORKSPACE, output: { type: 'string', short: 'o' }, json: { type: 'boolean' }, open: { type: 'boolean' }, trust: TRUST, help: HELP },
+    usage: 'dialect walkthrough render FILE.md [--workspace DIR] [-o OUT.html] [--json] [--open] [--trust] [--no-server]',
+    options: { workspace: WORKSPACE, output: { type: 'string', short: 'o' }, json: { type: 'boolean' }, open: { type: 'boolean' }, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [2, 2],
     help: `Resolves the Dialect programs in a walkthrough against the workspace and renders it.
 Unresolved and ambiguous comments are summarised on stderr.
@@ -142,13 +148,14 @@ ${WORKSPACE_HELP}
       --json            print the resolved walkthrough as JSON on stdout instead
       --open            open the HTML with xdg-open afterwards
 ${TRUST_HELP}
+${NO_SERVER_HELP}
   -h, --help            show this help`,
   },
   {
     name: 'mcp',
     summary: 'serve the workspace to AI agents over MCP (stdio)',
-    usage: 'dialect mcp [--workspace DIR] [--trust]',
-    options: { workspace: WORKSPACE, trust: TRUST, help: HELP },
+    usage: 'dialect mcp [--workspace DIR] [--trust] [--no-server]',
+    options: { workspace: WORKSPACE, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [0, 0],
     help: `Runs a Model Context Protocol server on stdin/stdout that answers Dialect programs about
 the workspace. Configure it in an agent as: {"command": "dialect", "args": ["mcp", "--workspace", "DIR"]}
@@ -158,6 +165,35 @@ grant trust: no tool changes it.
 Options:
 ${WORKSPACE_HELP}
 ${TRUST_HELP}
+${NO_SERVER_HELP}
+  -h, --help            show this help`,
+  },
+  {
+    name: 'server',
+    summary: "list or stop the workspaces' background servers",
+    usage: 'dialect server status [--json] | dialect server stop [--workspace DIR] [--all]',
+    options: { workspace: WORKSPACE, all: { type: 'boolean' }, json: { type: 'boolean' }, trust: TRUST, 'idle-timeout': { type: 'string' }, help: HELP },
+    positionals: [1, 1],
+    help: `The first eval, repl, walkthrough render or mcp on a workspace starts a background server that
+keeps its language servers warm; later calls on that workspace (from any of your processes) use it
+and answer at once. There is one per workspace, trust and environment (PATH, DIALECT_CONFIG, the
+Rust toolchain variables). It stops itself after 15 minutes without a connection
+(DIALECT_SERVER_IDLE_MS), or on dialect server stop. --no-server (or DIALECT_NO_SERVER=1) on a
+command runs its language servers in-process instead. Sockets live in $XDG_RUNTIME_DIR/dialect
+(else a private folder in the temp folder).
+
+Actions:
+  status                every running server: workspace, pid, uptime, trust, memory, its language
+                        servers and their state
+  stop                  stop the servers of the workspace (any trust), or with --all every one
+  run                   (internal) the server process itself; clients start it
+
+Options:
+${WORKSPACE_HELP}
+      --all             stop: every server of yours
+      --json            status: print JSON
+      --idle-timeout S  run: stop after S seconds without a connection (default 900)
+      --trust           run: serve the workspace as trusted (the client decides)
   -h, --help            show this help`,
   },
   {
@@ -214,7 +250,8 @@ Workspaces are untrusted until you trust them (dialect trust DIR, or --trust for
 untrusted, no program the workspace configures runs (dialect.json servers, build scripts, proc macros).
 
 Environment: NO_COLOR / FORCE_COLOR, XDG_STATE_HOME or DIALECT_HISTORY (REPL history),
-XDG_CONFIG_HOME (trusted folders).`;
+XDG_CONFIG_HOME (trusted folders), DIALECT_NO_SERVER=1 (no background server),
+DIALECT_SERVER_IDLE_MS (its idle time), XDG_RUNTIME_DIR (its sockets).`;
 }
 
 /** The text of `dialect <command> --help`. */

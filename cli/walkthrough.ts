@@ -26,6 +26,8 @@ export interface WalkthroughOptions {
   readonly open: boolean;
   /** `--trust`: trust the workspace for this run. */
   readonly trust?: boolean;
+  /** `--no-server`: run the language servers in this process instead of the background server. */
+  readonly noServer?: boolean;
   readonly io: Io;
 }
 
@@ -50,7 +52,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     }
     throw error;
   }
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, trust: options.trust === true, env: options.io.env });
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: true, trust: options.trust === true, env: options.io.env, server: options.noServer !== true });
   const interrupt = listenForInterrupt();
   const live = new LiveLine(io.stderr);
   try {
@@ -72,6 +74,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
       throw error;
     }
     io.stderr.write(`${showControls(rendered.summary)}\n`);
+    for (const notice of cli.notices) io.stderr.write(`${s.yellow('note:')} ${showControls(notice)}\n`);
     if (options.json) io.stdout.write(`${JSON.stringify(rendered.json, null, 2)}\n`);
     const out = options.output !== undefined ? resolve(options.output) : !options.json || options.open ? join(dirname(file), `${basename(file, extname(file))}.html`) : undefined;
     if (out !== undefined) {

@@ -3,7 +3,7 @@
  * (connect it to any transport); `runMcpServer` serves a workspace on stdio (`dialect mcp`).
  */
 export { createMcpServer, DialectMcpServer, SERVER_NAME, SERVER_VERSION, type DialectMcpOptions, type ServerStats } from './server.js';
-export { runMcpServer, type RunMcpServerOptions, type StopReason } from './stdio.js';
+export { runMcpServer, type McpBackendFactory, type RunMcpServerOptions, type StopReason } from './stdio.js';
 export { functionCatalog, ideOperationDescription, dialectReference } from './describe.js';
 export { ideOperationOutputSchema, type IdeOperationResult, type IndexingState } from './ide-operation.js';
 export { presentWalkthroughOutputSchema, type PresentWalkthroughResult } from './walkthrough-tool.js';

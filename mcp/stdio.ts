@@ -5,8 +5,14 @@
  */
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { IdeSession, statusLine, TIMEOUTS } from '../ide-adapter/index.js';
+import { configuredServers, IdeSession, statusLine, TIMEOUTS, Workspace, type ConfiguredServers, type IdeBackend } from '../ide-adapter/index.js';
 import { createMcpServer, type DialectMcpOptions } from './server.js';
+
+/**
+ * Makes the backend of the server's workspace, given the trust and servers decided for it (the
+ * CLI passes one that uses the workspace's background server). `log` writes to the server's log.
+ */
+export type McpBackendFactory = (workspaceRoot: string, configured: ConfiguredServers, log: (line: string) => void) => Promise<IdeBackend>;
 
 /** How the MCP server runs over stdio. */
 export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
@@ -24,6 +30,8 @@ export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
   readonly stderr?: NodeJS.WritableStream;
   /** Handle SIGTERM/SIGINT (default true). */
   readonly handleSignals?: boolean;
+  /** The backend of the workspace; default: language servers in this process. */
+  readonly backend?: McpBackendFactory;
 }
 
 /** Largest JSON-RPC message read from stdin. */
@@ -47,12 +55,7 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
   const workspaceRoot = resolve(options.workspaceRoot ?? process.cwd());
   const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.mcp.readyWaitMs;
   // Throws (before anything is served) when the folder does not exist or its dialect.json is invalid.
-  const session = await IdeSession.openConfigured({
-    workspaceRoot,
-    readyTimeoutMs,
-    ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
-  });
+  const session = await openSession(workspaceRoot, readyTimeoutMs, options, log);
   const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
   const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
   // Server state changes (starting → indexing → ready, crashes) go to the log; not every percent.
@@ -114,6 +117,20 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
     restoreConsole();
     log('stopped');
   }
+}
+
+async function openSession(workspaceRoot: string, readyTimeoutMs: number, options: RunMcpServerOptions, log: (line: string) => void): Promise<IdeSession> {
+  if (options.backend === undefined) {
+    return IdeSession.openConfigured({
+      workspaceRoot,
+      readyTimeoutMs,
+      ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    });
+  }
+  const root = new Workspace(workspaceRoot).root;
+  const configured = await configuredServers(root, options.trusted);
+  return IdeSession.open({ workspaceRoot: root, readyTimeoutMs, backend: await options.backend(root, configured, log) });
 }
 
 /** console.log/info/debug write to stdout, which is the protocol: send them to stderr instead. */

@@ -54,7 +54,12 @@ export function rustAnalyzerAvailable(): Promise<boolean> {
   return serversAvailable('rust');
 }
 
-/** The environment for a `dialect` child: the offline std for rust-analyzer, private state and config folders. */
+/**
+ * The environment for a `dialect` child: the offline std for rust-analyzer, private state, config
+ * and runtime folders, and no background server (`DIALECT_NO_SERVER=1`: a test that wants one
+ * passes `DIALECT_NO_SERVER: '0'` in `extra`, and stops its servers in afterAll), so no test
+ * leaves a daemon behind.
+ */
 export async function childEnv(stateHome: string, extra: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
@@ -62,7 +67,15 @@ export async function childEnv(stateHome: string, extra: Readonly<Record<string,
   delete env['FORCE_COLOR'];
   delete env['DIALECT_HISTORY'];
   // A private trust store too: what the user trusted on this machine must not change the tests.
-  return { ...env, ...(await rustOfflineEnv()), XDG_STATE_HOME: stateHome, XDG_CONFIG_HOME: join(stateHome, 'config'), ...extra };
+  return {
+    ...env,
+    ...(await rustOfflineEnv()),
+    XDG_STATE_HOME: stateHome,
+    XDG_CONFIG_HOME: join(stateHome, 'config'),
+    XDG_RUNTIME_DIR: join(stateHome, 'run'),
+    DIALECT_NO_SERVER: '1',
+    ...extra,
+  };
 }
 
 export async function tempDir(prefix: string): Promise<{ path: string; dispose: () => Promise<void> }> {

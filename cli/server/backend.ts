@@ -1,0 +1,60 @@
+/**
+ * The one place a command gets its backend: the workspace's background server (connect or start),
+ * wrapped in a {@link FailoverBackend}; or, with `--no-server`/`DIALECT_NO_SERVER=1` or when no
+ * server can be used, an in-process `LspBackend` exactly as before — with a notice saying why.
+ */
+import { LspBackend, TIMEOUTS, Workspace, type ConfiguredServers, type IdeBackend } from '../../ide-adapter/index.js';
+import { NO_SERVER_ENV } from './defaults.js';
+import { connectOrStart } from './connect.js';
+import { FailoverBackend } from './failover.js';
+
+/** How a command opens its backend. */
+export interface OpenBackendOptions {
+  /** The workspace's real path. */
+  readonly workspaceRoot: string;
+  /** Trust and servers, as the client decided them (`configuredServers`). */
+  readonly configured: ConfiguredServers;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `--no-server`: in-process. */
+  readonly noServer?: boolean;
+  /** How long a call that fails over waits for the in-process servers to index. */
+  readonly readyTimeoutMs?: number;
+}
+
+/** A backend and how it came about. */
+export interface OpenedBackend {
+  readonly backend: IdeBackend;
+  /** `server`: through the background server; `in-process`: our own language servers. */
+  readonly mode: 'server' | 'in-process';
+  /** Why the background server is not used, or what was repaired to use it (shown as a note). */
+  readonly notice?: string;
+}
+
+/** Whether the environment asks for in-process mode (`DIALECT_NO_SERVER=1`, or any value but `0`/empty). */
+export function noServerRequested(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env[NO_SERVER_ENV];
+  return value !== undefined && value !== '' && value !== '0';
+}
+
+/** An in-process backend, opened as every command opened it before the background server existed. */
+export function inProcessBackend(workspaceRoot: string, configured: ConfiguredServers): IdeBackend {
+  return new LspBackend(new Workspace(workspaceRoot), configured);
+}
+
+/** Opens the backend of a command (see the module comment). Never throws for a server that cannot be used. */
+export async function openBackend(options: OpenBackendOptions): Promise<OpenedBackend> {
+  const local = (): IdeBackend => inProcessBackend(options.workspaceRoot, options.configured);
+  if (options.noServer === true || noServerRequested(options.env)) return { backend: local(), mode: 'in-process' };
+  try {
+    const { backend, notices } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
+    return {
+      backend: new FailoverBackend(backend, { local, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs }),
+      mode: 'server',
+      ...(notices.length > 0 ? { notice: notices.join('; ') } : {}),
+    };
+  } catch (error) {
+    const hint = (error as { hint?: unknown }).hint;
+    const why = `${(error as Error).message}${typeof hint === 'string' ? ` (${hint})` : ''}`;
+    return { backend: local(), mode: 'in-process', notice: `the background server could not be used, so this answer was computed in-process: ${why}` };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Which background server a call belongs to: one per (workspace real path, trust, environment
+ * that changes which servers run). The identity names the files of that server in the runtime
+ * folder; the hash keeps the socket path short (Unix socket paths are limited to ~107 bytes).
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { packageRoot, packageVersion } from '../package.js';
+import { IDENTITY_ENV_VARS } from './defaults.js';
+
+/** Hex digits of the identity hash kept in file names. */
+const ID_HEX_DIGITS = 16;
+
+/** The build a server runs: a server of another build is replaced, never used. */
+export interface Product {
+  /** `version` of package.json. */
+  readonly version: string;
+  /** The package folder. */
+  readonly installPath: string;
+}
+
+/** This process's build. */
+export function currentProduct(): Product {
+  return { version: packageVersion(), installPath: packageRoot() };
+}
+
+/** What decides which server answers a call. */
+export interface IdentityInput {
+  /** The workspace's real path (symlinks resolved). */
+  readonly workspaceRoot: string;
+  /** Decided by the client (`--trust` or the trust store): an untrusted call never uses a trusted server, and vice versa. */
+  readonly trusted: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A server's identity and its files in the runtime folder. */
+export interface ServerIdentity {
+  /** {@link ID_HEX_DIGITS} hex digits. */
+  readonly id: string;
+  readonly workspaceRoot: string;
+  readonly trusted: boolean;
+  readonly socketPath: string;
+  /** `<id>.json`: pid, workspace, trust, build, start time. */
+  readonly recordPath: string;
+  /** `<id>.lock`: held (O_EXCL) by whoever starts the server, then by the server. */
+  readonly lockPath: string;
+  /** `<id>.log`: the server's stderr. */
+  readonly logPath: string;
+}
+
+/** The environment variables of {@link IDENTITY_ENV_VARS}, as a stable string. */
+export function environmentFingerprint(env: Readonly<Record<string, string | undefined>>): string {
+  return JSON.stringify(IDENTITY_ENV_VARS.map((name) => [name, env[name] ?? null]));
+}
+
+/** The identity of the server for `input`, with its files under `runtimeDir`. */
+export function serverIdentity(runtimeDir: string, input: IdentityInput): ServerIdentity {
+  const id = createHash('sha256')
+    .update(JSON.stringify([input.workspaceRoot, input.trusted ? 'trusted' : 'untrusted', environmentFingerprint(input.env)]))
+    .digest('hex')
+    .slice(0, ID_HEX_DIGITS);
+  const file = (ext: string): string => join(runtimeDir, `${id}.${ext}`);
+  return { id, workspaceRoot: input.workspaceRoot, trusted: input.trusted, socketPath: file('sock'), recordPath: file('json'), lockPath: file('lock'), logPath: file('log') };
+}
+
+/** Whether a file name in the runtime folder is a server record (`<16 hex>.json`). */
+export function isRecordFile(name: string): boolean {
+  return new RegExp(`^[0-9a-f]{${ID_HEX_DIGITS}}\\.json$`).test(name);
+}
+
+/** The identity files of a record file name (for `server status`/`stop --all`, which read records they did not compute). */
+export function identityFiles(runtimeDir: string, recordName: string): Pick<ServerIdentity, 'id' | 'socketPath' | 'recordPath' | 'lockPath' | 'logPath'> {
+  const id = recordName.replace(/\.json$/, '');
+  const file = (ext: string): string => join(runtimeDir, `${id}.${ext}`);
+  return { id, socketPath: file('sock'), recordPath: file('json'), lockPath: file('lock'), logPath: file('log') };
+}

@@ -1,0 +1,77 @@
+/**
+ * The start lock (`<id>.lock`): created with O_EXCL, holding the pid of its owner. The caller
+ * that creates it starts the server; the server takes it over once it listens and removes it when
+ * it stops. A lock whose pid is dead is stale and is removed, so a crash never blocks a workspace.
+ */
+import { closeSync, constants, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { isAlive, PRIVATE_FILE_MODE, removeFile } from './record.js';
+
+/** A lock file without a pid this old was left by a writer that died between creating and writing it. */
+const EMPTY_LOCK_STALE_MS = 2_000;
+
+/** The pid a lock file holds, or undefined when it is missing or unreadable. */
+export function lockOwner(path: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the lock for this process; true when taken. A stale lock (a dead pid, or no pid long after
+ * it was created) is removed first.
+ */
+export function tryLock(path: string, pid: number = process.pid): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
+      try {
+        writeSync(fd, `${pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = lockOwner(path);
+      if (owner !== undefined && isAlive(owner)) return false;
+      if (owner === undefined && !emptyLockIsStale(path)) return false; // being written right now; the caller retries
+      removeFile(path);
+    }
+  }
+  return false;
+}
+
+/** Whether the lock is held by a live process. */
+export function isLockHeld(path: string): boolean {
+  const owner = lockOwner(path);
+  return owner !== undefined && isAlive(owner);
+}
+
+/** Hands the lock to `pid` (the server, once it listens): rewritten atomically. */
+export function takeOverLock(path: string, pid: number = process.pid): void {
+  const temp = `${path}.${pid}.tmp`;
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, PRIVATE_FILE_MODE);
+  try {
+    writeSync(fd, `${pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+/** Removes the lock if `pid` holds it (or nobody alive does). */
+export function releaseLock(path: string, pid: number = process.pid): void {
+  const owner = lockOwner(path);
+  if (owner === pid || owner === undefined || !isAlive(owner)) removeFile(path);
+}
+
+function emptyLockIsStale(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_STALE_MS;
+  } catch {
+    return true; // gone already
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * A server's record file (`<id>.json` beside its socket): who runs it (pid), for what (workspace,
+ * trust), which build, since when. Clients read it to tell a live server from a stale one and a
+ * server of another build from theirs, before connecting.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** The record's shape; validated on read (the file is another process's output). */
+export const serverRecordSchema = z.object({
+  pid: z.number().int().positive(),
+  workspace: z.string(),
+  trusted: z.boolean(),
+  product: z.object({ version: z.string(), installPath: z.string() }),
+  /** Epoch milliseconds. */
+  startedAt: z.number(),
+});
+
+/** A server's record. */
+export type ServerRecord = z.infer<typeof serverRecordSchema>;
+
+/** Mode of the record (and of every file the server writes in the runtime folder). */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Writes the record atomically (a reader sees the old file or the new one, never half of one). */
+export function writeRecord(path: string, record: ServerRecord): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
+  renameSync(temp, path);
+}
+
+/** The record at `path`, or undefined when it is missing or not a valid record. */
+export function readRecord(path: string): ServerRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = serverRecordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a file if it is there. */
+export function removeFile(path: string): void {
+  rmSync(path, { force: true });
+}
+
+/**
+ * Whether a process with this pid is alive (signal 0 checks without sending anything). A zombie
+ * is dead: a detached server whose parent is gone may wait for a reaper that never comes.
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: it exists but is another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc (macOS): signal 0 said it exists
+  }
+}
