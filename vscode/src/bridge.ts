@@ -13,7 +13,7 @@ import { PROTOCOL_VERSION, type HelloInfo } from '../../ide-adapter/remote/proto
 import { serveBackend } from '../../ide-adapter/remote/serve.js';
 import { socketConnection } from '../../ide-adapter/remote/transport.js';
 import type { EditorBackend } from './editor-backend.js';
-import { DISCOVERY_VERSION, discoveryDir, removeRecord, writeRecord } from './discovery.js';
+import { DISCOVERY_VERSION, ensureDiscoveryDir, removeRecord, writeRecord } from '../../ide-adapter/editors/discovery.js';
 
 /** The socket is the user's alone: it answers questions about their code. */
 const SOCKET_MODE = 0o600;
@@ -43,7 +43,7 @@ export interface Bridge {
 
 /** Serves `backend` for its workspace folder; resolves once clients can connect (call `advertise` to be found). */
 export async function openBridge(backend: EditorBackend, identity: BridgeIdentity, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Bridge> {
-  const dir = discoveryDir(env);
+  const dir = ensureDiscoveryDir(env);
   const socketPath = join(dir, `w-${process.pid}-${randomBytes(SOCKET_NAME_BYTES).toString('hex')}.sock`);
   const startedAt = Date.now();
   const root = backend.workspace.root;

@@ -63,6 +63,7 @@ type FileLines = Map<string, { path: string; lines: LineSource } | undefined>;
 
 /** Language intelligence from the editor a workspace folder is open in. */
 export class EditorBackend implements IdeBackend {
+  readonly answeredBy = 'vscode';
   readonly languages: EditorLanguages;
   #middleware: readonly BackendMiddleware[] = [];
   #stopped = false;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildExtension } from '../../build.js';
-import { readRecords, type DiscoveryRecord } from '../../src/discovery.js';
+import { readRecords, type DiscoveryRecord } from '../../../ide-adapter/editors/discovery.js';
 
 /** Debian's Chromium (never a downloaded browser). */
 export const CHROMIUM = '/usr/bin/chromium';

@@ -4,12 +4,13 @@
  * record per window and workspace folder in a private folder of the user's runtime directory
  * (`$XDG_RUNTIME_DIR/dialect/vscode`, else `<tmp>/dialect-<uid>/vscode`, mode 0700), next to the
  * sockets. Records are keyed by folder (a hash of its real path) and by the window's process,
- * since two windows may open one folder. Plain Node: the extension writes, clients and tests read.
+ * since two windows may open one folder. Plain Node: the extension (vscode/) writes, the CLI
+ * (`editors/connect.ts`) and tests read.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** The record's shape version; a reader ignores records of other versions. */
 export const DISCOVERY_VERSION = 1;
@@ -38,23 +39,36 @@ export interface DiscoveryRecord {
 /** Group and other permission bits: none may be set on the private folders. */
 const GROUP_OTHER_BITS = 0o077;
 
-/**
- * The private folder holding the sockets and records, made (0700) when missing and checked, with
- * its parent, the way the background server checks its runtime folder (cli/server/runtime-dir.ts):
- * a real folder (not a symlink), the user's own, closed to group and others — whoever could write
- * there could pose as the editor and be sent every question. Throws when it is not.
- */
-export function discoveryDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+/** Where the private folder is, without creating or checking it. */
+export function discoveryDirPath(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const runtime = env.XDG_RUNTIME_DIR;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   // XDG says a relative value must be ignored.
-  const base = runtime !== undefined && runtime.startsWith('/') ? join(runtime, 'dialect') : join(tmpdir(), `dialect-${uid ?? 'user'}`);
-  const dir = join(base, 'vscode');
+  const base = runtime !== undefined && runtime.startsWith('/') ? join(runtime, 'dialect') : join(tmpdir(), `dialect-${process.getuid?.() ?? 'user'}`);
+  return join(base, 'vscode');
+}
+
+/**
+ * Why a folder may not hold the bridge's sockets and records, or undefined when it may: it must
+ * be a real folder (not a symlink), the user's own, closed to group and others, the way the
+ * background server checks its runtime folder (cli/server/runtime-dir.ts) — whoever could write
+ * there could pose as the editor and be sent every question.
+ */
+export function unsafeFolder(folder: string): string | undefined {
+  const stat = lstatSync(folder);
+  const uid = process.getuid?.();
+  if (stat.isSymbolicLink() || !stat.isDirectory()) return `${folder} is not a real folder`;
+  if (uid !== undefined && stat.uid !== uid) return `${folder} belongs to user ${stat.uid}`;
+  if ((stat.mode & GROUP_OTHER_BITS) !== 0) return `${folder} is open to other users`;
+  return undefined;
+}
+
+/** The private folder holding the sockets and records, made (0700) when missing and checked with its parent; throws when unsafe. */
+export function ensureDiscoveryDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const dir = discoveryDirPath(env);
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  for (const folder of [base, dir]) {
-    const stat = lstatSync(folder);
-    const problem = stat.isSymbolicLink() || !stat.isDirectory() ? 'is not a real folder' : uid !== undefined && stat.uid !== uid ? `belongs to user ${stat.uid}` : (stat.mode & GROUP_OTHER_BITS) !== 0 ? 'is open to other users' : undefined;
-    if (problem !== undefined) throw new Error(`${folder} ${problem}: remove it (Dialect creates a private folder there) or set XDG_RUNTIME_DIR to a private folder`);
+  for (const folder of [dirname(dir), dir]) {
+    const problem = unsafeFolder(folder);
+    if (problem !== undefined) throw new Error(`${problem}: remove it (Dialect creates a private folder there) or set XDG_RUNTIME_DIR to a private folder`);
   }
   return dir;
 }
