@@ -2,7 +2,7 @@
  * Typed errors of the language-server client layer. Every failure a caller can act on carries a
  * stable `code`, so callers branch on codes rather than on message text.
  */
-import { DialectError } from '../../dialect/index.js';
+import { DialectError } from '../../dialect/outcome.js';
 
 /** Stable error codes; treat them as part of the API. */
 export type LspErrorCode =

@@ -4,7 +4,8 @@
  * code, hint and notes. Plus the protocol's own codes (a lost connection, a mismatched server).
  */
 import { ResponseError } from 'vscode-jsonrpc/node';
-import { DialectError, type DialectCode } from '../../dialect/index.js';
+import type { DialectCode } from '../../dialect/codes.js';
+import { DialectError } from '../../dialect/outcome.js';
 import { asDialectError, isLspClientError } from '../lsp/errors.js';
 import { DIALECT_ERROR_CODE, ErrorDataSchema, type ErrorData } from './protocol.js';
 

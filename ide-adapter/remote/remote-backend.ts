@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { extname } from 'node:path';
 import { CancellationTokenSource, ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
-import { DialectError } from '../../dialect/index.js';
+import { DialectError } from '../../dialect/outcome.js';
 import type {
   BackendCallOptions,
   BackendMiddleware,
@@ -92,26 +92,30 @@ export async function connectRemoteBackend(socketPath: string, workspace: Worksp
 function handshake(connection: MessageConnection, socket: Socket, signal: AbortSignal, aborted: () => DialectError): Promise<unknown> {
   return new Promise<unknown>((resolve, reject) => {
     const source = new CancellationTokenSource();
-    const onSocketClose = (): void => finish(() => reject(serverLost('the handshake', 'the connection closed')));
-    const unsubscribe = onAbort(signal, () => {
-      source.cancel();
-      finish(() => reject(aborted()));
-    });
     let done = false;
-    function finish(settle: () => void): void {
+    let unsubscribe = (): void => undefined;
+    const finish = (settle: () => void): void => {
       if (done) return;
       done = true;
       unsubscribe();
       socket.off('close', onSocketClose);
       source.dispose();
       settle();
-    }
+    };
+    const onSocketClose = (): void => finish(() => reject(serverLost('the handshake', 'the connection closed')));
+    const failed = (error: unknown): void => finish(() => reject(error instanceof Error ? error : new Error(String(error))));
     socket.once('close', onSocketClose);
-    const params: ParamsOf<typeof RemoteMethod.Hello> = { protocolVersion: PROTOCOL_VERSION };
-    connection.sendRequest(RemoteMethod.Hello, params, source.token).then(
-      (raw: unknown) => finish(() => resolve(raw)),
-      (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
-    );
+    try {
+      const params: ParamsOf<typeof RemoteMethod.Hello> = { protocolVersion: PROTOCOL_VERSION };
+      connection.sendRequest(RemoteMethod.Hello, params, source.token).then((raw: unknown) => finish(() => resolve(raw)), failed);
+    } catch (error) {
+      failed(error);
+    }
+    // Last: an already aborted signal calls back at once.
+    unsubscribe = onAbort(signal, () => {
+      source.cancel();
+      finish(() => reject(aborted()));
+    });
   });
 }
 
@@ -143,6 +147,8 @@ export class RemoteBackend implements IdeBackend {
     connection.onClose(() => this.#close(serverLost('the connection closed')));
     connection.onError(([error]) => this.#close(serverLost('the connection failed', error.message)));
     socket.once('close', () => this.#close(serverLost('the connection closed')));
+    // A socket error is followed by its close, which is what fails the calls; never an uncaught 'error'.
+    socket.on('error', () => undefined);
   }
 
   workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
@@ -264,6 +270,7 @@ export class RemoteBackend implements IdeBackend {
     return new Promise<ResultOf<M>>((resolve, reject) => {
       const source = new CancellationTokenSource();
       let settled = false;
+      let unsubscribe = (): void => undefined;
       const settle = (finish: () => void): void => {
         if (settled) return;
         settled = true;
@@ -274,11 +281,19 @@ export class RemoteBackend implements IdeBackend {
       };
       const fail = (error: DialectError): void => settle(() => reject(error));
       this.#pending.add(fail);
-      const unsubscribe = onAbort(signal, () => {
+      unsubscribe = onAbort(signal, () => {
         source.cancel();
         fail(cancelled(method));
       });
-      this.#connection.sendRequest(method, stripUndefined(params), source.token).then(
+      let sent: Promise<unknown>;
+      try {
+        sent = this.#connection.sendRequest(method, stripUndefined(params), source.token);
+      } catch (error) {
+        // A connection that closed a moment ago throws at once, before its close event.
+        fail(this.#callError(method, error));
+        return;
+      }
+      sent.then(
         (raw: unknown) => {
           const result = REQUESTS[method].result.safeParse(raw);
           if (result.success) settle(() => resolve(result.data as ResultOf<M>));

@@ -7,13 +7,13 @@
  * language servers, and only `dialect/stop` ends the server (through `onStop`).
  */
 import type { CancellationToken, Disposable, MessageConnection } from 'vscode-jsonrpc/node';
-import type { DialectError } from '../../dialect/index.js';
+import type { DialectError } from '../../dialect/outcome.js';
 import type { IdeBackend } from '../backend.js';
 import { asDialectError, LspClientError } from '../lsp/errors.js';
 import { protocolMismatch, toResponseError } from './errors.js';
 import { REQUESTS, RemoteMethod, RemoteNotification, type HelloInfo, type ParamsOf, type RemoteMethodName, type ServerInfo } from './protocol.js';
 
-/** What the serving process adds to the backend. */
+/** What the serving process adds to the backend: the options of {@link serveBackend}. */
 export interface ServeOptions {
   /** The handshake's answer (called per `dialect/hello`, so `servers` is current). */
   readonly hello: () => HelloInfo;

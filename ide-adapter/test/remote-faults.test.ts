@@ -5,7 +5,7 @@
  * status notifications, error codes, the handshake's checks and local middleware.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import type { BackendRequest, ServerStatus } from '../backend.js';
 import { LspBackend } from '../lsp-backend.js';
 import { defineServer, type ServerDefinition } from '../lsp/servers.js';
 import { RemoteCode } from '../remote/errors.js';
-import { PROTOCOL_VERSION, RemoteMethod } from '../remote/protocol.js';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
+import { DIALECT_ERROR_CODE, PROTOCOL_VERSION, RemoteMethod, ServerInfoSchema } from '../remote/protocol.js';
 import { connectRemoteBackend, type RemoteBackend } from '../remote/remote-backend.js';
 import { socketConnection } from '../remote/transport.js';
 import { Workspace } from '../workspace.js';
@@ -214,5 +215,71 @@ describe('the remote protocol (fake server over a Unix socket)', () => {
     expect(await again.definition('main.fake', position)).toHaveLength(1);
     expect(backend.servers()[0]?.pid).toBe(pid);
     expect(['crashed', 'stopped']).not.toContain(backend.servers()[0]?.state);
+  });
+
+  it('serves dialect/info and dialect/stop, reports activity, refuses invalid params and never serves shutdown', async () => {
+    const backend = new LspBackend(workspace, { definitions: [fake()], trusted: true });
+    cleanups.push(() => backend.shutdown());
+    let activity = 0;
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const s = await serveOnSocket(backend, { onStop: () => stop(), onActivity: () => activity++ });
+    cleanups.push(() => s.close());
+    const socket = connect(s.socketPath);
+    cleanups.push(async () => void socket.destroy());
+    const connection = socketConnection(socket);
+    connection.listen();
+    const info = ServerInfoSchema.parse(await connection.sendRequest(RemoteMethod.Info, {}));
+    expect(info).toMatchObject({ protocolVersion: PROTOCOL_VERSION, workspaceRoot: workspace.root, pid: process.pid, connections: 1 });
+    expect(info.memoryBytes).toBeGreaterThan(0);
+    const invalid = await connection.sendRequest(RemoteMethod.Definition, { path: 3, position }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(invalid).toBeInstanceOf(ResponseError);
+    expect([(invalid as ResponseError<{ code: string }>).code, (invalid as ResponseError<{ code: string }>).data?.code]).toEqual([DIALECT_ERROR_CODE, RemoteCode.ProtocolMismatch]);
+    const shutdown = await connection.sendRequest('ide/shutdown', {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((shutdown as ResponseError).code).toBe(ErrorCodes.MethodNotFound); // clients never stop the shared servers
+    expect(await connection.sendRequest(RemoteMethod.Stop, {})).toBeNull();
+    await stopped;
+    expect(activity).toBeGreaterThanOrEqual(4); // info and stop, each at start and end
+  });
+
+  it('type hierarchies continue from an item that came over the wire (handles pass through)', async () => {
+    const { backend, served: s } = await served('--types');
+    const remote = await client(s.socketPath);
+    const circle = positionOf(TEXT, 'Circle');
+    const [direct] = await backend.prepareTypeHierarchy('main.fake', circle);
+    const [across] = await remote.prepareTypeHierarchy('main.fake', circle);
+    expect(across).toEqual(direct);
+    if (direct === undefined || across === undefined) throw new Error('no type hierarchy item');
+    const supertypes = await remote.typeHierarchy(across, 'super');
+    expect(supertypes.map((t) => t.symbol.name)).toEqual(['Shape']);
+    expect(supertypes).toEqual(await backend.typeHierarchy(direct, 'super'));
+    const [shape] = supertypes;
+    if (shape === undefined) throw new Error('no supertype');
+    expect((await remote.typeHierarchy(shape, 'sub')).map((t) => t.symbol.name)).toEqual(['Circle']);
+  });
+
+  it('a server that accepts but never answers the handshake fails the connection at its deadline; the caller can abort it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-remote-mute-'));
+    const accepted: Socket[] = [];
+    const mute = createServer((socket) => void accepted.push(socket));
+    const socketPath = join(dir, 'mute.sock');
+    await new Promise<void>((resolve) => mute.listen(socketPath, resolve));
+    cleanups.push(async () => {
+      for (const socket of accepted) socket.destroy();
+      await new Promise<void>((resolve) => mute.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    });
+    const late = await rejection(connectRemoteBackend(socketPath, workspace, { timeoutMs: 100 }));
+    expect([late.code, late.message]).toEqual([RemoteCode.ServerLost, expect.stringContaining('deadline')]);
+    const controller = new AbortController();
+    const pending = rejection(connectRemoteBackend(socketPath, workspace, { signal: controller.signal }));
+    controller.abort();
+    expect((await pending).code).toBe('request-cancelled');
   });
 });
