@@ -39,6 +39,7 @@ import type { Workspace } from '../../ide-adapter/workspace.js';
 import { runCommand } from './commands.js';
 import { waitForDiagnostics } from './diagnostics-wait.js';
 import { EDITOR_LIMITS } from './limits.js';
+import { nameRange } from './names.js';
 import { fromEditorRange, toEditorPosition, type EditorPosition, type EditorRange } from './positions.js';
 import { EditorLanguages, plainName } from './readiness.js';
 
@@ -210,6 +211,8 @@ export class EditorBackend implements IdeBackend {
   }
 
   async #workspaceSymbols(query: string, options: BackendCallOptions): Promise<BackendSymbol[]> {
+    // The editor searches only the projects with an open file: keep one of each open.
+    await this.languages.keepProjectsOpen();
     const found = (await runCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', [query], options)) ?? [];
     const files: FileLines = new Map();
     const out: BackendSymbol[] = [];
@@ -237,7 +240,8 @@ export class EditorBackend implements IdeBackend {
     const language = this.#language(rel);
     const convert = (s: vscode.DocumentSymbol, container: string | undefined): OutlineSymbol => {
       const name = plainName(s.name);
-      const sel = fromEditorRange(lines, s.selectionRange);
+      const range = fromEditorRange(lines, s.range);
+      const sel = nameRange(lines, name, fromEditorRange(lines, s.selectionRange), range);
       const content = lines.lineText(sel.start.line);
       return {
         name,
@@ -245,7 +249,7 @@ export class EditorBackend implements IdeBackend {
         ...(container !== undefined ? { container } : {}),
         language,
         location: { path: rel, start: sel.start, end: sel.end, content },
-        range: fromEditorRange(lines, s.range),
+        range,
         precise: true,
         children: (s.children ?? []).map((c) => convert(c, name)),
       };

@@ -3,9 +3,14 @@
  * VS Code announces no "project loaded" event for another extension's language features, so
  * readiness is probed, bounded: the extension that provides the language is activated, then for
  * each project (one anchor file each, as the spawned servers use) the file's outline must come
- * back and a workspace-symbol search for one of its names must find it (the project is indexed).
+ * back and a workspace-symbol search for its first name must answer it (the project is indexed).
  * A language is `ready` only when every probe answered; otherwise it stays `indexing` and answers
  * carry a note (never "complete" when unsure).
+ *
+ * The anchors are kept open as documents: the TypeScript extension searches workspace symbols in
+ * the projects that have an open file only, and VS Code closes documents no editor shows after a
+ * few minutes — so they are opened again before every workspace-wide question (`keepOpen`), the way
+ * the spawned TypeScript server gets one open file per project.
  */
 import * as vscode from 'vscode';
 import { builtinServers, detectServers, type ServerDefinition } from '../../ide-adapter/lsp/servers.js';
@@ -56,6 +61,22 @@ class ProviderReadiness {
     this.emit(this.#status);
   }
 
+  #anchors: Promise<string[]> | undefined;
+
+  /** One source file per project of the language (absolute paths), found once. */
+  anchors(): Promise<string[]> {
+    this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then((found) => (found?.files ?? []).slice(0, EDITOR_LIMITS.maxProbedProjects));
+    return this.#anchors;
+  }
+
+  /** Opens every anchor as a document (again, if VS Code closed it), bounded; its project stays loaded. */
+  async keepOpen(): Promise<void> {
+    if (this.#status.state === 'unavailable') return;
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
+    const missing = (await this.anchors()).filter((a) => !open.has(a));
+    await withDeadline(Promise.all(missing.map((a) => Promise.resolve(vscode.workspace.openTextDocument(vscode.Uri.file(a))).catch(() => undefined))), EDITOR_LIMITS.commandTimeoutMs);
+  }
+
   /** Starts probing once (again after a probe ran out of time); resolves when the probe ends. */
   probe(): Promise<void> {
     this.#probe ??= this.#run().finally(() => {
@@ -73,35 +94,52 @@ class ProviderReadiness {
     }
     this.#set({ state: 'starting' });
     if (!extension.isActive) await withDeadline(Promise.resolve(extension.activate()), EDITOR_LIMITS.activationTimeoutMs);
-    const anchors = ((await this.definition.projectAnchors?.(this.root))?.files ?? []).slice(0, EDITOR_LIMITS.maxProbedProjects);
+    const anchors = await this.anchors();
+    await this.keepOpen();
     const deadline = Date.now() + EDITOR_LIMITS.defaultReadyTimeoutMs;
-    let done = 0;
-    for (const anchor of anchors) {
-      this.#set({ state: 'indexing', progress: { title: 'VS Code: loading projects', message: `${done}/${anchors.length}`, percentage: Math.round((100 * done) / anchors.length) } });
-      if (!(await probeProject(anchor, deadline))) {
-        this.#set({ state: 'indexing', detail: `VS Code's ${this.provider.displayName} did not answer for ${anchor} yet` });
+    // Until one project has answered with names, an empty outline may only mean "no provider yet";
+    // after that it means the file declares nothing of its own (a re-export index).
+    let answeredOnce = false;
+    let pending = [...anchors];
+    for (;;) {
+      const done = anchors.length - pending.length;
+      this.#set({ state: 'indexing', progress: { title: 'VS Code: loading projects', message: `${done}/${anchors.length}`, percentage: Math.round((100 * done) / Math.max(1, anchors.length)) } });
+      const answers = new Map<string, ProbeAnswer>();
+      for (const anchor of pending) answers.set(anchor, await probeOnce(anchor, deadline));
+      answeredOnce ||= [...answers.values()].includes('indexed');
+      pending = pending.filter((a) => answers.get(a) === 'no answer' || (answers.get(a) === 'empty' && !answeredOnce));
+      if (pending.length === 0) break;
+      if (Date.now() >= deadline) {
+        this.#set({ state: 'indexing', detail: `VS Code's ${this.provider.displayName} did not answer for ${pending.join(', ')} yet` });
         return;
       }
-      done++;
+      await new Promise((resolve) => setTimeout(resolve, EDITOR_LIMITS.probeIntervalMs));
     }
     this.#set({ state: 'ready' });
   }
 }
 
-/** Whether the editor outlines `file` and finds one of its names by workspace search before `deadline`. */
-async function probeProject(file: string, deadline: number): Promise<boolean> {
+/** What one probe of a project's anchor found. */
+type ProbeAnswer = 'indexed' | 'empty' | 'no answer';
+
+/**
+ * One probe of a project's anchor: `indexed` when the editor outlines the file and a workspace
+ * search answers its first name; `empty` when the outline came back empty; `no answer` otherwise.
+ */
+async function probeOnce(file: string, deadline: number): Promise<ProbeAnswer> {
   const uri = vscode.Uri.file(file);
-  while (Date.now() < deadline) {
-    const remaining = deadline - Date.now();
-    const outline = await runCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', [uri], { timeoutMs: remaining }).catch(() => undefined);
-    const name = outline?.[0] !== undefined ? plainName(outline[0].name) : undefined;
-    if (name !== undefined) {
-      const found = await runCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', [name], { timeoutMs: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-      if (found?.some((s) => s.location.uri.fsPath === file) === true) return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, EDITOR_LIMITS.probeIntervalMs));
-  }
-  return false;
+  const remaining = (): number => Math.max(1, deadline - Date.now());
+  const outline = await runCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', [uri], { timeoutMs: remaining() }).then(
+    (symbols) => symbols ?? [],
+    () => undefined,
+  );
+  if (outline === undefined) return 'no answer';
+  // VS Code answers `undefined` for an empty outline.
+  const first = outline[0];
+  if (first === undefined) return 'empty';
+  const found = await runCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', [plainName(first.name)], { timeoutMs: remaining() }).catch(() => undefined);
+  // Found anywhere: the name may be declared in another file of the project.
+  return found !== undefined && found.length > 0 ? 'indexed' : 'no answer';
 }
 
 /** The editor's language providers for one workspace folder. */
@@ -130,6 +168,11 @@ export class EditorLanguages {
   /** The status of every provider found so far. */
   statuses(): ServerStatus[] {
     return this.#known.map((p) => p.status);
+  }
+
+  /** Keeps one document of every project of every language open (see the module comment). */
+  async keepProjectsOpen(): Promise<void> {
+    await Promise.all((await this.providers()).map((p) => p.keepOpen()));
   }
 
   /** Whether the editor has no provider for a language it would need (so its files get no answers). */
