@@ -32,8 +32,9 @@ export function nameRange(lines: LineSource, name: string, selection: TextRange,
     for (;;) {
       const index = text.indexOf(name, from);
       if (index < 0) break;
-      const before = index > 0 ? text[index - 1] : undefined;
-      const after = text[index + name.length];
+      // Whole code points either side (an astral letter is two UTF-16 units).
+      const before = index > 0 ? Array.from(text.slice(Math.max(0, index - 2), index)).pop() : undefined;
+      const after = text.codePointAt(index + name.length) !== undefined ? String.fromCodePoint(text.codePointAt(index + name.length) as number) : undefined;
       if ((before === undefined || !IDENTIFIER_CHAR.test(before)) && (after === undefined || !IDENTIFIER_CHAR.test(after))) {
         const column = columnAt(text, index);
         return { start: { line, column }, end: { line, column: column + Array.from(name).length } };
