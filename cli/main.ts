@@ -159,7 +159,7 @@ function report(error: unknown, io: Io): number {
     if (error.hint !== undefined) io.stderr.write(`${error.hint.replace(/^/gm, '  ')}\n`);
     return ExitCode.Usage;
   }
-  if (error instanceof Error && (error.name === 'DialectError' || error.name === 'ServerError')) {
+  if (error instanceof Error && error.name === 'DialectError') {
     // Opening the workspace: a missing folder, an invalid dialect.json.
     const hint = (error as Error & { hint?: unknown }).hint;
     io.stderr.write(`${s.red('dialect:')} ${error.message}\n${typeof hint === 'string' ? `  ${hint}\n` : ''}`);

@@ -205,7 +205,7 @@ export class CliSession {
 
   /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`). */
   needsServers(ast: Expr): boolean {
-    return calledFunctions(ast).some((name) => this.session.registry.lookup(name)?.requires === 'index');
+    return asksServers(this.session.registry, ast);
   }
 
   /**
@@ -243,16 +243,22 @@ export class CliSession {
   }
 }
 
-let registry: ReturnType<typeof createIdeRegistry> | undefined;
+type IdeRegistry = ReturnType<typeof createIdeRegistry>;
+
+/** Whether a function the program calls declares `requires: 'index'` in `registry`. */
+function asksServers(registry: IdeRegistry, ast: Expr): boolean {
+  return calledFunctions(ast).some((name) => registry.lookup(name)?.requires === 'index');
+}
+
+let registry: IdeRegistry | undefined;
 
 /**
- * Whether evaluating this program asks a language server, before any session is open (the IDE
- * functions' registry decides, as {@link CliSession.needsServers} does).
+ * Whether evaluating this program asks a language server, before any session is open (so a
+ * program that asks none neither starts nor needs the background server).
  */
 export function programNeedsServers(ast: Expr): boolean {
   registry ??= createIdeRegistry();
-  const known = registry;
-  return calledFunctions(ast).some((name) => known.lookup(name)?.requires === 'index');
+  return asksServers(registry, ast);
 }
 
 /** The names of every function a program calls, outermost first. */

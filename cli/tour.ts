@@ -77,7 +77,7 @@ export async function runTour(options: TourOptions): Promise<number> {
     root = join(copy, 'rust-app');
     await cp(bundledFixture('rust-app'), root, { recursive: true, filter: (src) => !/[/\\](target|node_modules)$/.test(src) });
   }
-  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: TIMEOUTS.cli.tourReadyWaitMs, trust: options.trust === true, env: options.io.env, server: false });
+  const cli = await CliSession.open({ workspaceRoot: root, eager: true, readyTimeoutMs: TIMEOUTS.cli.tourReadyWaitMs, trust: options.trust === true, env: options.io.env, server: false }); // in-process: it tours a temporary copy, warm servers would outlive it for nothing
   const interrupt = listenForInterrupt();
   try {
     io.stdout.write(

@@ -14,6 +14,7 @@ import type { GitCode } from './git/run.js';
 import type { LspErrorCode } from './lsp/errors.js';
 import type { BackendCode } from './lsp-backend.js';
 import type { RemoteCode } from './remote/errors.js';
+import type { BackgroundServerCode } from './server-codes.js';
 import type { SearchCode } from './search.js';
 import type { TrustCode } from './trust.js';
 import type { WorkspaceCode } from './workspace.js';
@@ -29,6 +30,7 @@ export type IdeCode =
   | CodeOf<typeof GitCode>
   | CodeOf<typeof BackendCode>
   | CodeOf<typeof RemoteCode>
+  | CodeOf<typeof BackgroundServerCode>
   | CodeOf<typeof SearchCode>
   | CodeOf<typeof TrustCode>
   | CodeOf<typeof WorkspaceCode>
@@ -83,4 +85,7 @@ export const IDE_CODE_DOCS: CodeDocs<IdeCode> = {
   'background-server-lost': 'The connection to the background server closed or failed before the call was answered; run again (a new server starts) or add --no-server to answer in-process.',
   'remote-protocol-mismatch': 'The background server speaks another protocol version, serves another workspace, or sent an invalid message; add --no-server to answer in-process.',
   'background-server-error': "The background server failed with an error that is not one of Dialect's; the message is its own.",
+  'unsafe-runtime-dir': 'The runtime folder of the background servers is a symbolic link, not yours, or open to others; the hint says how to fix it (commands answer in-process meanwhile).',
+  'server-start-failed': 'The background server could not be started; the message quotes its log (commands answer in-process meanwhile).',
+  'server-start-timeout': 'Another command was starting the background server and it did not answer in time (commands answer in-process meanwhile).',
 };

@@ -39,6 +39,7 @@ export { isTrusted, listTrusted, trustedBy, trustFolder, trustStorePath, untrust
 export { trustCommand } from './lsp/untrusted.js';
 export { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type HelloInfo, type LanguageInfo, type RemoteMethodName, type ServerInfo } from './remote/protocol.js';
 export { RemoteCode } from './remote/errors.js';
+export { BackgroundServerCode } from './server-codes.js';
 export { serveBackend, type ServeOptions } from './remote/serve.js';
 export { connectRemoteBackend, RemoteBackend, type RemoteCloseListener, type RemoteConnectOptions } from './remote/remote-backend.js';
 export { socketConnection } from './remote/transport.js';

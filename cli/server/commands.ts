@@ -95,5 +95,8 @@ export async function runServerProcess(options: { readonly workspace: string; re
     env: io.env,
     log: (line) => io.stderr.write(`${new Date().toISOString()} dialect server: ${line}\n`),
   });
-  return ExitCode.Value;
+  // Everything is shut down (bounded) and cleaned up by now; a timer of an abandoned request (a
+  // hung language server's deadline) must not keep a stopped server alive — `server stop` waits
+  // for this exit. The log is a file: its writes are synchronous, nothing is lost.
+  process.exit(ExitCode.Value);
 }

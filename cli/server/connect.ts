@@ -8,7 +8,8 @@
 import { lstatSync } from 'node:fs';
 import { connectRemoteBackend, Workspace, type RemoteBackend } from '../../ide-adapter/index.js';
 import { SERVER_TIMEOUTS } from './defaults.js';
-import { ServerCode, ServerError } from './errors.js';
+import { DialectError } from '../../dialect/outcome.js';
+import { BackgroundServerCode } from '../../ide-adapter/server-codes.js';
 import { currentProduct, serverIdentity, type Product, type ServerIdentity } from './identity.js';
 import { lockOwner, releaseLock, tryLock } from './lock.js';
 import { isServerProcess, terminateServer } from './process.js';
@@ -42,7 +43,7 @@ export function sameProduct(a: Product, b: Product): boolean {
 
 /**
  * Connects to the workspace's background server, starting it when none runs. Throws a
- * {@link ServerError} (`unsafe-runtime-dir`, `server-start-failed`, `server-start-timeout`) when
+ * {@link DialectError} (`unsafe-runtime-dir`, `server-start-failed`, `server-start-timeout`) when
  * there is no server to use; the caller then answers in-process.
  */
 export async function connectOrStart(options: ConnectOptions): Promise<Connected> {
@@ -65,7 +66,11 @@ export async function connectOrStart(options: ConnectOptions): Promise<Connected
       cleanUp(identity);
       continue;
     }
-    if (tryLock(identity.lockPath)) {
+    // A live server that did not answer in time (busy, or stopping) never gets a second one beside
+    // it: wait for it below, like a caller that lost the lock.
+    const recorded = readRecord(identity.recordPath);
+    const liveServer = recorded !== undefined && isServerProcess(recorded.pid) ? recorded.pid : undefined;
+    if (liveServer === undefined && tryLock(identity.lockPath)) {
       try {
         removeFile(identity.socketPath); // nobody answers on it: stale
         await spawnServer({ identity, env: options.env });
@@ -78,9 +83,12 @@ export async function connectOrStart(options: ConnectOptions): Promise<Connected
     }
     // Someone else is starting it (or stopping it): wait for the socket, bounded.
     if (Date.now() >= deadline) {
-      throw new ServerError({
-        code: ServerCode.StartTimeout,
-        message: `no background server for ${identity.workspaceRoot} answered within ${SERVER_TIMEOUTS.lockWaitMs} ms, while process ${lockOwner(identity.lockPath) ?? '?'} holds its start lock ${identity.lockPath}`,
+      throw new DialectError({
+        code: BackgroundServerCode.StartTimeout,
+        message:
+          liveServer !== undefined
+            ? `the background server for ${identity.workspaceRoot} (pid ${liveServer}) did not answer within ${SERVER_TIMEOUTS.lockWaitMs} ms`
+            : `no background server for ${identity.workspaceRoot} answered within ${SERVER_TIMEOUTS.lockWaitMs} ms, while process ${lockOwner(identity.lockPath) ?? '?'} holds its start lock ${identity.lockPath}`,
         hint: `see the log ${identity.logPath}; dialect server stop --workspace DIR stops it; --no-server answers in-process`,
       });
     }

@@ -52,7 +52,8 @@ export class FailoverBackend implements IdeBackend {
   #notice: string | undefined;
   readonly #statusListeners = new Set<(status: ServerStatus) => void>();
   readonly #failoverListeners = new Set<(notice: string) => void>();
-  readonly #middleware: BackendMiddleware[] = [];
+  /** Middleware added through {@link use}, with the functions that remove it from each backend it was added to. */
+  readonly #middleware = new Map<BackendMiddleware, (() => void)[]>();
   #unsubscribe: () => void;
 
   constructor(remote: IdeBackend, options: FailoverOptions) {
@@ -163,12 +164,10 @@ export class FailoverBackend implements IdeBackend {
 
   use(middleware: BackendMiddleware): () => void {
     // Each backend times its own requests in its own words; the in-process one gets it when made.
-    this.#middleware.push(middleware);
-    const removers = [this.#remote.use(middleware), ...(this.#local !== undefined ? [this.#local.use(middleware)] : [])];
+    this.#middleware.set(middleware, [this.#remote.use(middleware), ...(this.#local !== undefined ? [this.#local.use(middleware)] : [])]);
     return () => {
-      const at = this.#middleware.indexOf(middleware);
-      if (at >= 0) this.#middleware.splice(at, 1);
-      for (const remove of removers) remove();
+      for (const remove of this.#middleware.get(middleware) ?? []) remove();
+      this.#middleware.delete(middleware);
     };
   }
 
@@ -199,7 +198,7 @@ export class FailoverBackend implements IdeBackend {
     this.#unsubscribe();
     const local = this.#options.local();
     this.#local = local;
-    for (const middleware of this.#middleware) local.use(middleware);
+    for (const [middleware, removers] of this.#middleware) removers.push(local.use(middleware));
     this.#unsubscribe = local.onStatus((s) => this.#emit(s));
     const lost = this.#options.answeredBy === 'vscode' ? `VS Code stopped answering (its window closed or the Dialect extension stopped)` : (error.message.split('\n')[0] ?? 'the background server stopped answering');
     this.#notice = `${lost}; answered in-process instead (slower: the language servers started again here)`;

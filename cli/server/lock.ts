@@ -3,7 +3,7 @@
  * that creates it starts the server; the server takes it over once it listens and removes it when
  * it stops. A lock whose pid is dead is stale and is removed, so a crash never blocks a workspace.
  */
-import { closeSync, constants, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { isAlive, PRIVATE_FILE_MODE, removeFile } from './record.js';
 
 /** A lock file without a pid this old was left by a writer that died between creating and writing it. */
@@ -38,16 +38,10 @@ export function tryLock(path: string, pid: number = process.pid): boolean {
       const owner = lockOwner(path);
       if (owner !== undefined && isAlive(owner)) return false;
       if (owner === undefined && !emptyLockIsStale(path)) return false; // being written right now; the caller retries
-      removeFile(path);
+      removeStale(path, owner);
     }
   }
   return false;
-}
-
-/** Whether the lock is held by a live process. */
-export function isLockHeld(path: string): boolean {
-  const owner = lockOwner(path);
-  return owner !== undefined && isAlive(owner);
 }
 
 /** Hands the lock to `pid` (the server, once it listens): rewritten atomically. */
@@ -66,6 +60,28 @@ export function takeOverLock(path: string, pid: number = process.pid): void {
 export function releaseLock(path: string, pid: number = process.pid): void {
   const owner = lockOwner(path);
   if (owner === pid || owner === undefined || !isAlive(owner)) removeFile(path);
+}
+
+/**
+ * Removes a stale lock without removing a fresh one another caller made meanwhile: the file is
+ * moved aside (only one mover wins), and put back when it turns out not to be the stale one.
+ */
+function removeStale(path: string, staleOwner: number | undefined): void {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another caller removed it first
+  }
+  const moved = lockOwner(aside);
+  if (moved !== staleOwner && moved !== undefined && isAlive(moved)) {
+    try {
+      linkSync(aside, path); // atomic, and never over a lock made in between
+    } catch {
+      // a newer lock is there already
+    }
+  }
+  removeFile(aside);
 }
 
 function emptyLockIsStale(path: string): boolean {

@@ -7,7 +7,7 @@
  */
 import { chmodSync, closeSync, realpathSync, writeSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { configuredServers, LspBackend, PROTOCOL_VERSION, serveBackend, socketConnection, Workspace, type HelloInfo, type ServerInfo } from '../../ide-adapter/index.js';
+import { configuredServers, LspBackend, type ConfiguredServers, PROTOCOL_VERSION, serveBackend, socketConnection, Workspace, type HelloInfo, type ServerInfo } from '../../ide-adapter/index.js';
 import { ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS } from './defaults.js';
 import { currentProduct, serverIdentity, type ServerIdentity } from './identity.js';
 import { releaseLock, takeOverLock } from './lock.js';
@@ -37,20 +37,19 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
   const { log } = options;
   const announce = announcer(options.env);
   let identity: ServerIdentity;
+  let configured: ConfiguredServers;
   try {
     const root = realpathSync(options.workspace);
     identity = serverIdentity(ensureRuntimeDir(options.env), { workspaceRoot: root, trusted: options.trusted, env: options.env });
     await refuseIfServing(identity.socketPath);
+    configured = await configuredServers(root, options.trusted, options.env); // an invalid dialect.json fails here
   } catch (error) {
     announce(`failed: ${(error as Error).message}`);
     throw error;
   }
   const startedAt = Date.now();
   const workspace = new Workspace(identity.workspaceRoot);
-  const configured = await configuredServers(workspace.root, options.trusted, options.env);
   const backend = new LspBackend(workspace, configured);
-  // Warm from the start: the point of the server is that the next call finds the index built.
-  void backend.start().catch((error: unknown) => log(`starting the language servers failed: ${String(error)}`));
 
   const product = currentProduct();
   let lastActivityAt = Date.now();
@@ -100,7 +99,14 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
     });
   });
   server.on('error', (error) => log(`socket error: ${error.message}`));
-  await listen(server, identity.socketPath);
+  try {
+    await listen(server, identity.socketPath);
+  } catch (error) {
+    announce(`failed: cannot listen on ${identity.socketPath}: ${(error as Error).message}`);
+    throw error;
+  }
+  // Warm from the start: the point of the server is that the next call finds the index built.
+  void backend.start().catch((error: unknown) => log(`starting the language servers failed: ${String(error)}`));
   writeRecord(identity.recordPath, { pid: process.pid, workspace: workspace.root, trusted: options.trusted, product, startedAt });
   takeOverLock(identity.lockPath);
   armIdle();

@@ -7,7 +7,8 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ServerCode, ServerError } from './errors.js';
+import { DialectError } from '../../dialect/outcome.js';
+import { BackgroundServerCode } from '../../ide-adapter/server-codes.js';
 
 /** The mode the folder is created with: only its owner may list, enter or write it. */
 export const RUNTIME_DIR_MODE = 0o700;
@@ -32,7 +33,7 @@ export function runtimeDirPath(env: Env = process.env): string {
 
 /**
  * The runtime folder, created (0700) when missing and checked: a real folder, ours, without group
- * or other permissions. Throws a {@link ServerError} `unsafe-runtime-dir` that says what is wrong
+ * or other permissions. Throws a {@link DialectError} `unsafe-runtime-dir` that says what is wrong
  * and how to fix it.
  */
 export function ensureRuntimeDir(env: Env = process.env): string {
@@ -62,6 +63,6 @@ export function checkRuntimeDir(dir: string): void {
   }
 }
 
-function unsafe(dir: string, what: string, hint: string): ServerError {
-  return new ServerError({ code: ServerCode.UnsafeRuntimeDir, message: `the runtime folder ${dir} ${what}, so no background server can use it safely`, hint });
+function unsafe(dir: string, what: string, hint: string): DialectError {
+  return new DialectError({ code: BackgroundServerCode.UnsafeRuntimeDir, message: `the runtime folder ${dir} ${what}, so no background server can use it safely`, hint });
 }

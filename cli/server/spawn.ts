@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { packageRoot } from '../package.js';
 import { ANNOUNCE_FD, ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS } from './defaults.js';
-import { ServerCode, ServerError } from './errors.js';
+import { DialectError } from '../../dialect/outcome.js';
+import { BackgroundServerCode } from '../../ide-adapter/server-codes.js';
 import type { ServerIdentity } from './identity.js';
 import { PRIVATE_FILE_MODE } from './record.js';
 
@@ -51,9 +52,9 @@ export function spawnServer(options: SpawnOptions): Promise<number> {
     closeSync(log); // the child has its own copy
   }
   const pipe = child.stdio[ANNOUNCE_FD] as Readable;
-  const failed = (why: string): ServerError =>
-    new ServerError({
-      code: ServerCode.StartFailed,
+  const failed = (why: string): DialectError =>
+    new DialectError({
+      code: BackgroundServerCode.StartFailed,
       message: `the background server for ${identity.workspaceRoot} ${why}${logTail(identity.logPath)}`,
       hint: `its log is ${identity.logPath}; --no-server (or DIALECT_NO_SERVER=1) answers in-process`,
     });

@@ -7,7 +7,7 @@
  * mode and pid).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +25,7 @@ const POLL_MS = 25;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let workspace: string;
 let env: Record<string, string>;
-/** Where the background server's hanging fake writes its grandchild's pid. */
+/** Where the background server's hanging fakes write their grandchildren's pids. */
 let pidfile: string;
 /** Processes the test must end: the hanging fake ignores SIGTERM and its stdin closing. */
 const leftovers = new Set<number>();
@@ -37,14 +37,14 @@ beforeAll(async () => {
   await mkdir(workspace);
   await writeFile(join(workspace, 'a.fake'), 'class Alpha\nclass Beta extends Alpha\n');
   const launcher = join(dir.path, 'launcher.mjs');
-  pidfile = join(dir.path, 'hang-grandchild.pid');
+  pidfile = join(dir.path, 'hang-grandchild.pid'); // one per hanging fake: `.<its pid>` appended
   await writeFile(
     launcher,
     [
       "import { readFileSync } from 'node:fs';",
       `const parent = readFileSync('/proc/' + process.ppid + '/cmdline', 'utf8').split('\\0');`,
       "const inServer = parent.includes('server') && parent.includes('run');",
-      `process.argv = [process.argv[0], ${JSON.stringify(fakeServerScript)}, inServer ? '--mode=hang' : '--mode=ok', '--types', ...(inServer ? [${JSON.stringify(`--pidfile=${pidfile}`)}] : [])];`,
+      `process.argv = [process.argv[0], ${JSON.stringify(fakeServerScript)}, inServer ? '--mode=hang' : '--mode=ok', '--types', ...(inServer ? [${JSON.stringify(`--pidfile=${pidfile}.`)} + process.pid] : [])];`,
       `await import(${JSON.stringify(pathToFileURL(fakeServerScript).href)});`,
     ].join('\n'),
   );
@@ -58,7 +58,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (env !== undefined) await runDialect(['server', 'stop', '--all'], { env }).catch(() => undefined);
-  if (pidfile !== undefined && existsSync(pidfile)) leftovers.add(Number(readFileSync(pidfile, 'utf8')));
+  if (dir !== undefined) {
+    for (const name of readdirSync(dir.path)) if (name.startsWith('hang-grandchild.pid.')) leftovers.add(Number(readFileSync(join(dir.path, name), 'utf8')));
+  }
   for (const pid of leftovers) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   await dir?.dispose();
 });
@@ -85,7 +87,7 @@ describe('the background server dies mid-call', () => {
   it(
     'the call is answered in-process, with a note saying so',
     async () => {
-      const child = spawn(process.execPath, [bin, 'eval', 'getSymbolInfo("Alpha")', '--json', '--trust', '--workspace', workspace], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'eval', 'getSymbolInfo(symbolAt("a.fake", 1, 7))', '--json', '--trust', '--workspace', workspace], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -97,7 +99,7 @@ describe('the background server dies mid-call', () => {
         for (const s of server.servers) if (s.pid !== undefined) leftovers.add(s.pid);
         process.kill(server.pid, 'SIGKILL');
         const code = await exited;
-        expect(code, stderr).toBe(0);
+        expect(code, `stdout: ${stdout}\nstderr: ${stderr}`).toBe(0);
         const outcome = JSON.parse(stdout) as OutcomeJson & { value: { signature?: string; documentation?: string } };
         expect(outcome.kind).toBe('value');
         // The hover came from a fake in ok mode: the in-process one (the server's hangs).
@@ -114,13 +116,14 @@ describe('the background server dies mid-call', () => {
     'the killed server is cleaned up by the next call, which starts a new one',
     async () => {
       const identity = serverIdentity(runtimeDirPath(env), { workspaceRoot: realpathSync(workspace), trusted: true, env });
-      const r = await runDialect(['eval', 'findDefinitions("Alpha")', '--json', '--trust', '--workspace', workspace], { env });
-      expect(r.code, r.stderr).toBe(0);
+      // Go to definition answers even in hang mode (the fake's --types handler), hover would not.
+      const r = await runDialect(['eval', 'symbolAt("a.fake", 1, 7)', '--json', '--trust', '--workspace', workspace], { env, timeoutMs: 60_000 });
+      expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
       const outcome = JSON.parse(r.stdout) as OutcomeJson;
       expect(outcome.notes.join('\n')).toMatch(/had stopped without cleaning up/);
       const [server] = await status();
       for (const s of server?.servers ?? []) if (s.pid !== undefined) leftovers.add(s.pid);
-      expect(JSON.parse(readFileSync(identity.recordPath, 'utf8')).pid).toBe(server?.pid);
+      expect((JSON.parse(readFileSync(identity.recordPath, 'utf8')) as { pid: number }).pid).toBe(server?.pid);
     },
     TIMEOUT,
   );

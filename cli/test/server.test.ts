@@ -8,13 +8,15 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutcomeJson } from '../../dialect/index.js';
 import { isAlive } from '../../ide-adapter/test/support/servers.js';
 import { serversAvailable } from '../../ide-adapter/test/support/session.js';
 import { serverIdentity } from '../server/identity.js';
 import { runtimeDirPath } from '../server/runtime-dir.js';
-import { childEnv, copyFixture, processesIn, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
+import { bin, childEnv, copyFixture, processesIn, repoRoot, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
 
 const available = await serversAvailable('typescript');
 const TIMEOUT = 120_000;
@@ -132,6 +134,50 @@ describe.runIf(available)('the background server', () => {
   );
 
   it(
+    'a file added between two calls is seen by the warm server',
+    async () => {
+      await evaluate();
+      const [server] = (await status()) as [StatusEntry];
+      const file = 'packages/core/src/freshly.ts';
+      writeFileSync(join(fixture.root, file), 'export class Freshly {}\n');
+      try {
+        const r = await runDialect(['eval', 'findDefinitions("Freshly")', '--json', '--workspace', fixture.root], { env });
+        expect(r.code, r.stderr).toBe(0);
+        const outcome = JSON.parse(r.stdout) as OutcomeJson & { value: { definedAt: { path: string; start: { line: number; column: number } } }[] };
+        expect(outcome.value.map((d) => d.definedAt)).toEqual([expect.objectContaining({ path: file, start: { line: 1, column: 'export class '.length + 1 } })]);
+        expect((await status()).map((s) => s.pid)).toEqual([server.pid]);
+      } finally {
+        rmSync(join(fixture.root, file), { force: true });
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'dialect mcp answers through the same warm server, which outlives the MCP session',
+    async () => {
+      await evaluate();
+      const [server] = (await status()) as [StatusEntry & { connections: number }];
+      const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--workspace', fixture.root], env, stderr: 'pipe', cwd: repoRoot });
+      const client = new Client({ name: 'dialect-server-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const result = (await client.callTool({ name: 'ide_operation', arguments: { program: PROGRAM } }, undefined, { timeout: TIMEOUT })) as { content: { text: string }[] };
+        expect(result.content.map((c) => c.text).join('\n')).toContain(SUBJECT_FILE);
+        const during = (await status()) as (StatusEntry & { connections: number })[];
+        expect(during.map((s) => s.pid)).toEqual([server.pid]);
+        expect(during[0]?.connections).toBe(1);
+        expect(tsPid(during[0] as StatusEntry)).toBe(tsPid(server));
+      } finally {
+        await client.close();
+      }
+      const after = await status();
+      expect(after.map((s) => s.pid)).toEqual([server.pid]);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'the runtime folder is 0700 and the socket 0600',
     async () => {
       await evaluate();
@@ -221,7 +267,7 @@ describe.runIf(available)('the background server', () => {
       answersSubject(await evaluate());
       const [server] = (await status()) as [StatusEntry];
       expect(server.pid).not.toBe(dead);
-      expect(JSON.parse(readFileSync(files.recordPath, 'utf8')).pid).toBe(server.pid);
+      expect((JSON.parse(readFileSync(files.recordPath, 'utf8')) as { pid: number }).pid).toBe(server.pid);
     },
     TIMEOUT,
   );
@@ -249,16 +295,28 @@ describe.runIf(available)('the background server', () => {
   it(
     'the idle timeout ends the server and its language servers',
     async () => {
-      // Its own runtime folder, so the server is new and gets the short idle time.
-      const idleEnv = { ...env, XDG_RUNTIME_DIR: join(state.path, 'run-idle'), DIALECT_SERVER_IDLE_MS: '1500' };
-      answersSubject(await evaluate([], idleEnv));
-      const [server] = (await status(idleEnv)) as [StatusEntry];
-      const languageServer = tsPid(server);
-      expect(await gone(server.pid)).toBe(true);
-      expect(isAlive(languageServer)).toBe(false);
-      const files = identityFiles(false, idleEnv);
-      expect([files.socketPath, files.recordPath, files.lockPath].filter((f) => existsSync(f))).toEqual([]);
-      expect(await status(idleEnv)).toEqual([]);
+      // Its own workspace copy and runtime folder: the server is new, gets the short idle time, and
+      // the processes in that copy are its language servers only.
+      const copy = await copyFixture('ts-monorepo');
+      try {
+        const idleEnv = { ...env, XDG_RUNTIME_DIR: join(state.path, 'run-idle'), DIALECT_SERVER_IDLE_MS: '1500' };
+        const r = await runDialect(['eval', PROGRAM, '--json', '--workspace', copy.root], { env: idleEnv });
+        expect(r.code, r.stderr).toBe(0);
+        const languageServers = processesIn(copy.root);
+        const files = serverIdentity(runtimeDirPath(idleEnv), { workspaceRoot: realpathSync(copy.root), trusted: false, env: idleEnv });
+        // The log outlives the server (it may be idle already): it names its pid and why it stopped.
+        const pid = Number(/pid (\d+)/.exec(readFileSync(files.logPath, 'utf8'))?.[1]);
+        seen.add(pid);
+        expect(pid).toBeGreaterThan(0);
+        expect(await gone(pid)).toBe(true);
+        expect(readFileSync(files.logPath, 'utf8')).toContain('stopping (idle)');
+        expect(languageServers.filter((p) => isAlive(p))).toEqual([]);
+        expect(processesIn(copy.root)).toEqual([]);
+        expect([files.socketPath, files.recordPath, files.lockPath].filter((f) => existsSync(f))).toEqual([]);
+        expect(await status(idleEnv)).toEqual([]);
+      } finally {
+        await copy.dispose();
+      }
     },
     TIMEOUT,
   );

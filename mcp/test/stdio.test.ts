@@ -53,7 +53,8 @@ interface Spawned {
 
 async function spawnServer(workspace: string, env: Record<string, string>): Promise<Spawned> {
   const { command, args } = commandLine(workspace);
-  const transport = new StdioClientTransport({ command, args, env, stderr: 'pipe', cwd: repoRoot });
+  // In-process (no background server): these tests watch the language servers as the MCP server's children.
+  const transport = new StdioClientTransport({ command, args, env: { ...env, DIALECT_NO_SERVER: '1' }, stderr: 'pipe', cwd: repoRoot });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const errors: Error[] = [];

@@ -62,7 +62,8 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliEntry, 'mcp', '--workspace', root],
-      env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: join(base, 'cache'), TMPDIR: join(base, 'tmp') },
+      // In-process: no background server outlives the test.
+      env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: join(base, 'cache'), TMPDIR: join(base, 'tmp'), DIALECT_NO_SERVER: '1' },
       stderr: 'pipe',
       cwd: repoRoot,
     });
