@@ -24,7 +24,7 @@ const layer = (
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'fixtures/**', 'test-artifacts/**', 'grammar/diagrams.html', 'walkthrough/assets/**'] },
+  { ignores: ['dist/**', 'vscode/dist/**', 'node_modules/**', '.tmp/**', 'fixtures/**', 'test-artifacts/**', 'grammar/diagrams.html', 'walkthrough/assets/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -53,5 +53,8 @@ export default tseslint.config(
   },
   { files: ['walkthrough/**/*.ts'], rules: layer(['mcp', 'cli']) },
   { files: ['mcp/**/*.ts'], rules: layer(['cli']) },
+  // The VS Code extension builds on the IDE adapter (its backend port and the remote protocol) only;
+  // its tests also drive the CLI against the editor.
+  { files: ['vscode/**/*.ts'], ignores: ['vscode/test/**'], rules: layer(['walkthrough', 'mcp', 'cli']) },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

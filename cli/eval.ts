@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
 import { presentOutcome, presentValue, TIMEOUTS } from '../ide-adapter/index.js';
+import { indexingOf, type IndexingState } from '../mcp/index.js';
 import { CliSession, programNeedsServers } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
@@ -44,8 +45,9 @@ export async function runEval(options: EvalOptions): Promise<number> {
   });
   const live = new LiveLine(io.stderr);
   const s = styles(useColor(io.stderr, io.env));
+  const usesServers = parsed.ok && cli.needsServers(parsed.ast);
   try {
-    if (parsed.ok && cli.needsServers(parsed.ast)) {
+    if (usesServers) {
       // The servers answer "no such symbol" while they index: wait for them first.
       const waitBudget = Math.max(1_000, options.timeoutMs - TIMEOUTS.cli.evalQueryReserveMs);
       await cli
@@ -59,7 +61,8 @@ export async function runEval(options: EvalOptions): Promise<number> {
     }
     const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
     const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: remaining });
-    print(outcome, cli.notices, options);
+    // The servers' state (and who answered) as MCP answers carry it, for programs that asked them.
+    print(outcome, cli.notices, options, usesServers ? indexingOf(cli.backend, true) : undefined);
     if (interrupt.interrupted) return interrupt.exitCode;
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
   } finally {
@@ -70,11 +73,11 @@ export async function runEval(options: EvalOptions): Promise<number> {
 }
 
 /** Prints the outcome; `notices` (where the answer came from, when that is news) join its notes. */
-function print(outcome: Outcome, notices: readonly string[], options: EvalOptions): void {
+function print(outcome: Outcome, notices: readonly string[], options: EvalOptions, indexing: IndexingState | undefined): void {
   const { io } = options;
   if (options.json) {
     const json = outcomeToJson(outcome);
-    io.stdout.write(`${JSON.stringify({ ...json, notes: [...json.notes, ...notices] }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...json, notes: [...json.notes, ...notices], ...(indexing !== undefined ? { indexing } : {}) }, null, 2)}\n`);
     return;
   }
   const color = useColor(io.stdout, io.env);

@@ -170,9 +170,14 @@ export interface BackendRequest {
  */
 export type BackendMiddleware = <T>(request: BackendRequest, next: () => Promise<T>) => Promise<T>;
 
+/** Who answers a backend's requests: an editor's own language features, or language servers Dialect spawned. */
+export type BackendKind = 'vscode' | 'spawned';
+
 /** Language intelligence over one workspace. */
 export interface IdeBackend {
   readonly workspace: Workspace;
+  /** Who answers right now (it may change: a lost editor fails over to spawned servers); absent means `spawned`. */
+  readonly answeredBy?: BackendKind;
 
   /** Symbols whose names match `query` in every language of the workspace (servers filter fuzzily). */
   workspaceSymbols(query: string, options?: BackendCallOptions): Promise<BackendSymbol[]>;

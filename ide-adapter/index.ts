@@ -21,7 +21,7 @@ export type {
   ServerStatus,
 } from './backend.js';
 export { isIncomplete, SETTLED_STATES, statusLine } from './status.js';
-export { CapabilityCode, unsupportedByServer, type DiagnosticReport, type TypeItem } from './backend.js';
+export { CapabilityCode, unsupportedByServer, type BackendKind, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
 export { TIMEOUTS } from './timeouts.js';
 export { packageFile, packageVersion } from './package-files.js';
@@ -44,3 +44,4 @@ export { BackgroundServerCode } from './server-codes.js';
 export { serveBackend, type ServeOptions } from './remote/serve.js';
 export { connectRemoteBackend, RemoteBackend, type RemoteCloseListener, type RemoteConnectOptions } from './remote/remote-backend.js';
 export { socketConnection } from './remote/transport.js';
+export { connectEditor, DIALECT_IDE_ENV, editorCandidates, type EditorConnection } from './editors/connect.js';

@@ -32,6 +32,9 @@ export function languageKind(language: string, lspKind: string, declarationLine:
       case 'class':
       case 'typeparameter':
         return declares('type') ? 'type alias' : lspKind;
+      // VS Code's TypeScript features report a type alias, and a namespace merged with a class or interface, as a variable.
+      case 'variable':
+        return declares('type') ? 'type alias' : declares('namespace') || declares('module') ? 'namespace' : lspKind;
       case 'module':
       case 'namespace':
         return declares('namespace') || declares('module') ? 'namespace' : 'module';

@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { outcomeToJson, truncate, type Outcome } from '../dialect/index.js';
-import { isIncomplete, presentOutcome, statusLine, type IdeSession } from '../ide-adapter/index.js';
+import { isIncomplete, presentOutcome, statusLine, type IdeBackend, type IdeSession } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
@@ -41,6 +41,7 @@ export const indexingSchema = z
     pending: z.array(z.string()).describe('one status line per server that was still busy or degraded, e.g. "rust-analyzer: indexing 45% (Indexing 12/40)"'),
     servers: z.array(z.string()).describe('the status line of every language server of the workspace'),
     stillIndexing: z.boolean().describe('true while a server is still starting or indexing (ask again shortly); false when nothing is pending or the only incomplete servers report themselves degraded'),
+    backend: z.enum(['vscode', 'spawned']).describe('who answered: "vscode" (the language features of the VS Code window that has the workspace open, through the Dialect extension) or "spawned" (language servers Dialect started)'),
   })
   .describe('whether the language servers had finished indexing');
 
@@ -97,22 +98,30 @@ export function watchStartup(session: IdeSession): void {
 
 /** The servers' state right now, as MCP answers carry it (`IndexingState`: the wire form). Before the session's servers have started, nothing is complete. */
 export function indexingState(session: IdeSession): IndexingState {
-  const servers = session.backend.servers();
+  return indexingOf(session.backend, startedSessions.has(session));
+}
+
+/** The {@link IndexingState} of a backend whose servers have (or have not yet) been started. */
+export function indexingOf(backend: Pick<IdeBackend, 'servers' | 'answeredBy'>, started: boolean): IndexingState {
+  const servers = backend.servers();
+  const answeredBy = backend.answeredBy ?? 'spawned';
   // A degraded server (e.g. rust-analyzer could not load part of the workspace) is not "ready".
   const busy = servers.filter(isIncomplete);
   const lines = servers.map((s) => statusLine(s));
-  if (!startedSessions.has(session) && busy.length === 0) {
-    return { complete: false, pending: ['language servers: starting'], servers: lines, stillIndexing: true };
+  if (!started && busy.length === 0) {
+    return { complete: false, pending: ['language servers: starting'], servers: lines, stillIndexing: true, backend: answeredBy };
   }
-  return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state !== 'ready') };
+  return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state !== 'ready'), backend: answeredBy };
 }
 
 /** One line for the end of every answer. */
 export function indexingLine(state: IndexingState): string {
-  if (state.servers.length === 0) return '[language servers: none for this workspace]';
-  if (state.complete) return `[language servers ready: ${state.servers.join('; ')}]`;
-  if (!state.stillIndexing) return `[results may be incomplete: ${state.pending.join('; ')}]`;
-  return `[still indexing, results may be incomplete — ask again shortly: ${state.pending.join('; ')}]`;
+  // Said once per answer, at its end: who answered, when it is not Dialect's own servers.
+  const by = state.backend === 'vscode' ? 'answered by VS Code; ' : '';
+  if (state.servers.length === 0) return `[${by}language servers: none for this workspace]`;
+  if (state.complete) return `[${by}language servers ready: ${state.servers.join('; ')}]`;
+  if (!state.stillIndexing) return `[${by}results may be incomplete: ${state.pending.join('; ')}]`;
+  return `[${by}still indexing, results may be incomplete — ask again shortly: ${state.pending.join('; ')}]`;
 }
 
 /** The structured form of an outcome. */

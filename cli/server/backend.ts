@@ -1,9 +1,11 @@
 /**
- * The one place a command gets its backend: the workspace's background server (connect or start),
- * wrapped in a {@link FailoverBackend}; or, with `--no-server`/`DIALECT_NO_SERVER=1` or when no
- * server can be used, an in-process `LspBackend` exactly as before — with a notice saying why.
+ * The one place a command gets its backend: an editor window that has the workspace open (the
+ * VS Code extension, found by `DIALECT_IDE` or its discovery record), else the workspace's
+ * background server (connect or start), either wrapped in a {@link FailoverBackend}; or, with
+ * `--no-server`/`DIALECT_NO_SERVER=1` or when no server can be used, an in-process `LspBackend`
+ * exactly as before — with a notice saying why.
  */
-import { LspBackend, TIMEOUTS, Workspace, type ConfiguredServers, type IdeBackend } from '../../ide-adapter/index.js';
+import { connectEditor, LspBackend, TIMEOUTS, Workspace, type ConfiguredServers, type IdeBackend } from '../../ide-adapter/index.js';
 import { NO_SERVER_ENV } from './defaults.js';
 import { connectOrStart } from './connect.js';
 import { FailoverBackend } from './failover.js';
@@ -24,8 +26,8 @@ export interface OpenBackendOptions {
 /** A backend and how it came about. */
 export interface OpenedBackend {
   readonly backend: IdeBackend;
-  /** `server`: through the background server; `in-process`: our own language servers. */
-  readonly mode: 'server' | 'in-process';
+  /** `editor`: an editor window's own language features; `server`: through the background server; `in-process`: our own language servers. */
+  readonly mode: 'editor' | 'server' | 'in-process';
   /** Why the background server is not used, or what was repaired to use it (shown as a note). */
   readonly notice?: string;
 }
@@ -45,10 +47,20 @@ export function inProcessBackend(workspaceRoot: string, configured: ConfiguredSe
 export async function openBackend(options: OpenBackendOptions): Promise<OpenedBackend> {
   const local = (): IdeBackend => inProcessBackend(options.workspaceRoot, options.configured);
   if (options.noServer === true || noServerRequested(options.env)) return { backend: local(), mode: 'in-process' };
+  const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs;
+  // The editor the workspace is open in answers first: its servers are indexed, with the user's settings.
+  const editor = await connectEditor(new Workspace(options.workspaceRoot), options.env);
+  if (editor !== undefined) {
+    return {
+      backend: new FailoverBackend(editor.backend, { local, readyTimeoutMs, answeredBy: 'vscode' }),
+      mode: 'editor',
+      notice: `answered by VS Code (${editor.editor ?? 'the window named by DIALECT_IDE'}, which has this folder open)`,
+    };
+  }
   try {
     const { backend, notices } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
     return {
-      backend: new FailoverBackend(backend, { local, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs }),
+      backend: new FailoverBackend(backend, { local, readyTimeoutMs }),
       mode: 'server',
       ...(notices.length > 0 ? { notice: notices.join('; ') } : {}),
     };

@@ -24,7 +24,7 @@ import type {
   ServerStatus,
   Workspace,
 } from '../../ide-adapter/index.js';
-import { RemoteCode, type DiagnosticReport, type TypeItem } from '../../ide-adapter/index.js';
+import { RemoteCode, type BackendKind, type DiagnosticReport, type TypeItem } from '../../ide-adapter/index.js';
 
 /** How the in-process backend is made and how long a failed-over call lets it index. */
 export interface FailoverOptions {
@@ -32,6 +32,8 @@ export interface FailoverOptions {
   readonly local: () => IdeBackend;
   /** How long the first failed-over call waits for the in-process servers to index. */
   readonly readyTimeoutMs: number;
+  /** Who answers through the remote backend (default `spawned`: the background server's language servers). */
+  readonly answeredBy?: BackendKind;
 }
 
 /** Whether an error says the background server is gone. */
@@ -64,6 +66,11 @@ export class FailoverBackend implements IdeBackend {
   /** True once calls go to the in-process backend. */
   get failedOver(): boolean {
     return this.#local !== undefined;
+  }
+
+  /** Who answers: the remote's kind until the failover, then our own spawned servers. */
+  get answeredBy(): BackendKind {
+    return this.#local !== undefined ? 'spawned' : (this.#options.answeredBy ?? 'spawned');
   }
 
   /** What the user is told about the failover (undefined before it). */
@@ -193,7 +200,8 @@ export class FailoverBackend implements IdeBackend {
     this.#local = local;
     for (const [middleware, removers] of this.#middleware) removers.push(local.use(middleware));
     this.#unsubscribe = local.onStatus((s) => this.#emit(s));
-    this.#notice = `${error.message.split('\n')[0] ?? 'the background server stopped answering'}; answered in-process instead (slower: the language servers started again here)`;
+    const lost = this.#options.answeredBy === 'vscode' ? `VS Code stopped answering (its window closed or the Dialect extension stopped)` : (error.message.split('\n')[0] ?? 'the background server stopped answering');
+    this.#notice = `${lost}; answered in-process instead (slower: the language servers started again here)`;
     for (const listener of this.#failoverListeners) listener(this.#notice);
   }
 

@@ -38,11 +38,19 @@ export async function openFixtureSession(name: string, prepare?: (root: string) 
   await prepare?.(copy.root);
   const session = IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: 120_000 });
   await session.waitUntilReady({ timeoutMs: 120_000 });
-  const text = (path: string): Promise<string> => readFile(join(copy.root, path), 'utf8');
+  return fixtureSession(session, copy.root, copy.dispose);
+}
+
+/**
+ * The helpers of a {@link FixtureSession} around an open session on a fixture copy at `root`
+ * (any backend); `dispose` shuts the session down, then calls `cleanup`.
+ */
+export function fixtureSession(session: IdeSession, root: string, cleanup: () => Promise<void>): FixtureSession {
+  const text = (path: string): Promise<string> => readFile(join(root, path), 'utf8');
   const outcome = (program: string): Promise<Outcome> => session.evaluate(program, { deadlineMs: 60_000 });
   return {
     session,
-    root: copy.root,
+    root,
     text,
     at: async (path, needle, nth = 0) => {
       const p = positionOf(await text(path), needle, nth);
@@ -59,7 +67,7 @@ export async function openFixtureSession(name: string, prepare?: (root: string) 
     },
     dispose: async () => {
       await session.shutdown();
-      await copy.dispose();
+      await cleanup();
     },
   };
 }

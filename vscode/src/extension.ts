@@ -1,0 +1,57 @@
+/**
+ * The Dialect extension for VS Code: for every workspace folder of the window, an `EditorBackend`
+ * (the editor's own language features) served on a private socket and advertised two ways — a
+ * discovery record keyed by the folder (for `dialect` processes started outside the editor) and
+ * `DIALECT_IDE` in the window's integrated terminals (the socket of the terminal's folder).
+ */
+import * as vscode from 'vscode';
+import { Workspace } from '../../ide-adapter/workspace.js';
+import { openBridge, type Bridge } from './bridge.js';
+import { EditorBackend } from './editor-backend.js';
+
+/** The variable integrated terminals get: the socket of their folder's backend. */
+export const DIALECT_IDE_VARIABLE = 'DIALECT_IDE';
+
+const bridges: Bridge[] = [];
+
+/** Called by VS Code once the window has started (`onStartupFinished`). */
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('Dialect', { log: true });
+  context.subscriptions.push(log);
+  const identity = {
+    version: String(context.extension.packageJSON.version ?? '0.0.0'),
+    installPath: context.extensionPath,
+    editor: `${vscode.env.appName} ${vscode.version}`,
+    trusted: () => vscode.workspace.isTrusted,
+  };
+  const collection = context.environmentVariableCollection;
+  // A socket lives as long as this window's extension host: never restore it into a later window.
+  collection.persistent = false;
+  collection.description = 'Lets `dialect` in this terminal ask VS Code (the Dialect extension).';
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  for (const folder of folders) {
+    try {
+      const bridge = await openBridge(new EditorBackend(new Workspace(folder.uri.fsPath)), identity);
+      bridges.push(bridge);
+      // Each folder's terminals get their own folder's socket; the window's first folder is the default.
+      collection.getScoped({ workspaceFolder: folder }).replace(DIALECT_IDE_VARIABLE, bridge.socket);
+      if (folder === folders[0]) collection.replace(DIALECT_IDE_VARIABLE, bridge.socket);
+      // Found last: whoever finds the record finds a window whose terminals are set up too.
+      bridge.advertise();
+      log.info(`serving ${folder.uri.fsPath} on ${bridge.socket}`);
+    } catch (error) {
+      log.error(error instanceof Error ? error : String(error));
+    }
+  }
+  context.subscriptions.push({ dispose: () => void closeBridges() });
+}
+
+/** Called by VS Code when the window closes: stops serving and removes the discovery records. */
+export async function deactivate(): Promise<void> {
+  await closeBridges();
+}
+
+async function closeBridges(): Promise<void> {
+  const open = bridges.splice(0);
+  await Promise.all(open.map((b) => b.close()));
+}

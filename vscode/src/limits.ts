@@ -1,0 +1,22 @@
+/**
+ * Every time budget and bound of the extension, in one place. Every wait on the editor is bounded:
+ * when the workbench page disconnects, VS Code's provider commands hang forever (measured in
+ * ../shared/tools/vscode-test-rig/README.md), so nothing here waits without a deadline.
+ */
+const SECOND = 1_000;
+
+/** The extension's limits. */
+export const EDITOR_LIMITS = {
+  /** The longest one provider command (`vscode.execute…Provider`) may take before `request-timeout`. */
+  commandTimeoutMs: 30 * SECOND,
+  /** How long `waitUntilReady` waits when the caller gives no timeout. */
+  defaultReadyTimeoutMs: 60 * SECOND,
+  /** Between two readiness probes of a language's provider (the editor announces no "indexed" event for it). */
+  probeIntervalMs: 250,
+  /** How long a file's diagnostics are waited for after the editor opens it (the editor publishes them, no pull). */
+  diagnosticsWaitMs: 10 * SECOND,
+  /** At most this many TypeScript projects are probed for readiness (one anchor file each). */
+  maxProbedProjects: 8,
+  /** How long an editor extension providing a language may take to activate. */
+  activationTimeoutMs: 30 * SECOND,
+} as const;

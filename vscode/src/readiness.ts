@@ -1,0 +1,192 @@
+/**
+ * Which languages the editor answers for a workspace folder, and when its answers are complete.
+ * VS Code announces no "project loaded" event for another extension's language features, so
+ * readiness is probed, bounded: the extension that provides the language is activated, then for
+ * each project (one anchor file each, as the spawned servers use) the file's outline must come
+ * back and a workspace-symbol search for its first name must answer it (the project is indexed).
+ * A language is `ready` only when every probe answered; otherwise it stays `indexing` and answers
+ * carry a note (never "complete" when unsure).
+ *
+ * The anchors are kept open as documents: the TypeScript extension searches workspace symbols in
+ * the projects that have an open file only, and VS Code closes documents no editor shows after a
+ * few minutes — so they are opened again before every workspace-wide question (`keepOpen`), the way
+ * the spawned TypeScript server gets one open file per project.
+ */
+import * as vscode from 'vscode';
+import { builtinServers, detectServers, type ServerDefinition } from '../../ide-adapter/lsp/servers.js';
+import type { ServerStatus } from '../../ide-adapter/status.js';
+import { runCommand, withDeadline } from './commands.js';
+import { EDITOR_LIMITS } from './limits.js';
+
+/** The editor extension that provides a built-in server's languages. */
+interface EditorProvider {
+  readonly extensionId: string;
+  /** How people see the editor's feature. */
+  readonly displayName: string;
+  /** What to install when it is missing. */
+  readonly installHint: string;
+}
+
+/** The editor extensions standing in for the servers Dialect would spawn, by server id. */
+export const EDITOR_PROVIDERS: Readonly<Record<string, EditorProvider>> = {
+  typescript: { extensionId: 'vscode.typescript-language-features', displayName: 'TypeScript (VS Code)', installHint: 'enable the built-in "TypeScript and JavaScript Language Features" extension' },
+  'rust-analyzer': { extensionId: 'rust-lang.rust-analyzer', displayName: 'rust-analyzer (VS Code)', installHint: 'install the rust-analyzer extension (rust-lang.rust-analyzer)' },
+};
+
+/** A name a symbol provider reports, as the language writes it (the TypeScript extension adds `()` to functions). */
+export function plainName(name: string): string {
+  return name.endsWith('()') ? name.slice(0, -2) : name;
+}
+
+/** The readiness of one language provider in the editor. */
+class ProviderReadiness {
+  #status: ServerStatus;
+  #probe: Promise<void> | undefined;
+
+  constructor(
+    readonly definition: ServerDefinition,
+    readonly provider: EditorProvider,
+    private readonly root: string,
+    private readonly emit: (status: ServerStatus) => void,
+  ) {
+    this.#status = { id: definition.id, displayName: provider.displayName, languages: definition.languages.map((l) => l.languageId), state: 'idle' };
+  }
+
+  get status(): ServerStatus {
+    return this.#status;
+  }
+
+  #set(status: Omit<ServerStatus, 'id' | 'displayName' | 'languages'>): void {
+    this.#status = { id: this.#status.id, displayName: this.#status.displayName, languages: this.#status.languages, ...status };
+    this.emit(this.#status);
+  }
+
+  #anchors: Promise<string[]> | undefined;
+
+  /** One source file per project of the language (absolute paths), found once. */
+  anchors(): Promise<string[]> {
+    this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then((found) => (found?.files ?? []).slice(0, EDITOR_LIMITS.maxProbedProjects));
+    return this.#anchors;
+  }
+
+  /** Opens every anchor as a document (again, if VS Code closed it), bounded; its project stays loaded. */
+  async keepOpen(): Promise<void> {
+    if (this.#status.state === 'unavailable') return;
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
+    const missing = (await this.anchors()).filter((a) => !open.has(a));
+    await withDeadline(Promise.all(missing.map((a) => Promise.resolve(vscode.workspace.openTextDocument(vscode.Uri.file(a))).catch(() => undefined))), EDITOR_LIMITS.commandTimeoutMs);
+  }
+
+  /** Starts probing once (again after a probe ran out of time); resolves when the probe ends. */
+  probe(): Promise<void> {
+    this.#probe ??= this.#run().finally(() => {
+      // A probe that ran out of time may succeed later: the next wait probes again.
+      if (this.#status.state !== 'ready' && this.#status.state !== 'unavailable') this.#probe = undefined;
+    });
+    return this.#probe;
+  }
+
+  async #run(): Promise<void> {
+    const extension = vscode.extensions.getExtension(this.provider.extensionId);
+    if (extension === undefined) {
+      this.#set({ state: 'unavailable', detail: `VS Code has no ${this.provider.extensionId} extension, so its files get text search only: ${this.provider.installHint}` });
+      return;
+    }
+    this.#set({ state: 'starting' });
+    if (!extension.isActive) await withDeadline(Promise.resolve(extension.activate()), EDITOR_LIMITS.activationTimeoutMs);
+    const anchors = await this.anchors();
+    await this.keepOpen();
+    const deadline = Date.now() + EDITOR_LIMITS.defaultReadyTimeoutMs;
+    // Until one project has answered with names, an empty outline may only mean "no provider yet";
+    // after that it means the file declares nothing of its own (a re-export index).
+    let answeredOnce = false;
+    let pending = [...anchors];
+    for (;;) {
+      const done = anchors.length - pending.length;
+      this.#set({ state: 'indexing', progress: { title: 'VS Code: loading projects', message: `${done}/${anchors.length}`, percentage: Math.round((100 * done) / Math.max(1, anchors.length)) } });
+      const answers = new Map<string, ProbeAnswer>();
+      for (const anchor of pending) answers.set(anchor, await probeOnce(anchor, deadline));
+      answeredOnce ||= [...answers.values()].includes('indexed');
+      pending = pending.filter((a) => answers.get(a) === 'no answer' || (answers.get(a) === 'empty' && !answeredOnce));
+      if (pending.length === 0) break;
+      if (Date.now() >= deadline) {
+        this.#set({ state: 'indexing', detail: `VS Code's ${this.provider.displayName} did not answer for ${pending.join(', ')} yet` });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, EDITOR_LIMITS.probeIntervalMs));
+    }
+    this.#set({ state: 'ready' });
+  }
+}
+
+/** What one probe of a project's anchor found. */
+type ProbeAnswer = 'indexed' | 'empty' | 'no answer';
+
+/**
+ * One probe of a project's anchor: `indexed` when the editor outlines the file and a workspace
+ * search answers its first name; `empty` when the outline came back empty; `no answer` otherwise.
+ */
+async function probeOnce(file: string, deadline: number): Promise<ProbeAnswer> {
+  const uri = vscode.Uri.file(file);
+  const remaining = (): number => Math.max(1, deadline - Date.now());
+  const outline = await runCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', [uri], { timeoutMs: remaining() }).then(
+    (symbols) => symbols ?? [],
+    () => undefined,
+  );
+  if (outline === undefined) return 'no answer';
+  // VS Code answers `undefined` for an empty outline.
+  const first = outline[0];
+  if (first === undefined) return 'empty';
+  const found = await runCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', [plainName(first.name)], { timeoutMs: remaining() }).catch(() => undefined);
+  // Found anywhere: the name may be declared in another file of the project.
+  return found !== undefined && found.length > 0 ? 'indexed' : 'no answer';
+}
+
+/** The editor's language providers for one workspace folder. */
+export class EditorLanguages {
+  readonly #listeners = new Set<(status: ServerStatus) => void>();
+  #providers: Promise<ProviderReadiness[]> | undefined;
+  #known: readonly ProviderReadiness[] = [];
+
+  constructor(private readonly root: string) {}
+
+  /** The built-in server definitions whose languages the editor may answer (for `handles`, module paths). */
+  readonly definitions: readonly ServerDefinition[] = builtinServers();
+
+  /** The providers the folder needs (detected like the spawned servers), created once. */
+  providers(): Promise<ProviderReadiness[]> {
+    this.#providers ??= detectServers(this.root).then((detected) => {
+      this.#known = detected
+        .map((d) => d.definition)
+        .filter((d) => EDITOR_PROVIDERS[d.id] !== undefined)
+        .map((d) => new ProviderReadiness(d, EDITOR_PROVIDERS[d.id] as EditorProvider, this.root, (s) => this.#emit(s)));
+      return [...this.#known];
+    });
+    return this.#providers;
+  }
+
+  /** The status of every provider found so far. */
+  statuses(): ServerStatus[] {
+    return this.#known.map((p) => p.status);
+  }
+
+  /** Keeps one document of every project of every language open (see the module comment). */
+  async keepProjectsOpen(): Promise<void> {
+    await Promise.all((await this.providers()).map((p) => p.keepOpen()));
+  }
+
+  /** Whether the editor has no provider for a language it would need (so its files get no answers). */
+  unavailable(languageId: string): boolean {
+    return this.#known.some((p) => p.status.state === 'unavailable' && p.status.languages.includes(languageId));
+  }
+
+  /** Calls `listener` on every status change; returns the unsubscribe function. */
+  onStatus(listener: (status: ServerStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(status: ServerStatus): void {
+    for (const listener of this.#listeners) listener(status);
+  }
+}
