@@ -41,6 +41,3 @@ if [ -n "$need" ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
 fi
-
-# The real-VS-Code test rig (Node 24 + code-server, cached outside the repository; see scripts/vscode-rig.sh).
-sh scripts/vscode-rig.sh >/dev/null
