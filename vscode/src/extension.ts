@@ -19,7 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('Dialect', { log: true });
   context.subscriptions.push(log);
   const identity = {
-    version: String(context.extension.packageJSON.version ?? '0.0.0'),
+    version: manifestVersion(context.extension.packageJSON),
     installPath: context.extensionPath,
     editor: `${vscode.env.appName} ${vscode.version}`,
     trusted: () => vscode.workspace.isTrusted,
@@ -54,4 +54,10 @@ export async function deactivate(): Promise<void> {
 async function closeBridges(): Promise<void> {
   const open = bridges.splice(0);
   await Promise.all(open.map((b) => b.close()));
+}
+
+/** The `version` of the extension's package.json (typed `any` by the API). */
+function manifestVersion(manifest: unknown): string {
+  const version = typeof manifest === 'object' && manifest !== null ? (manifest as { version?: unknown }).version : undefined;
+  return typeof version === 'string' ? version : '0.0.0';
 }
