@@ -7,7 +7,9 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import type { DialectCode } from '../../dialect/codes.js';
 import { DialectError } from '../../dialect/outcome.js';
 import { asDialectError, isLspClientError } from '../lsp/errors.js';
-import { DIALECT_ERROR_CODE, ErrorDataSchema, type ErrorData } from './protocol.js';
+import { DIALECT_ERROR_CODE } from './methods.js';
+import type { ErrorData } from './protocol.js';
+import { errorData } from './wire-checks.js';
 
 /** Error codes of the remote protocol. */
 export const RemoteCode = {
@@ -63,9 +65,9 @@ export function toResponseError(error: unknown): ResponseError<ErrorData> {
  * else a protocol mismatch naming the JSON-RPC error (e.g. a method the server does not know).
  */
 export function fromResponseError(error: ResponseError<unknown>, method: string): DialectError {
-  const data = error.code === DIALECT_ERROR_CODE ? ErrorDataSchema.safeParse(error.data) : undefined;
-  if (data?.success !== true) return protocolMismatch(`the background server refused ${method}: ${error.message} (JSON-RPC error ${error.code})`);
-  const { code, hint, notes, signature, example } = data.data;
+  const data = error.code === DIALECT_ERROR_CODE ? errorData(error.data) : undefined;
+  if (data === undefined) return protocolMismatch(`the background server refused ${method}: ${error.message} (JSON-RPC error ${error.code})`);
+  const { code, hint, notes, signature, example } = data;
   // Both sides speak the same protocol version (the handshake checks it), so the code is one of ours.
   return new DialectError({ code: code as DialectCode, message: error.message, hint, notes, signature, example });
 }
