@@ -5,7 +5,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type Expr } from '../dialect/index.js';
-import { configuredServers, createIdeRegistry, IdeSession, SETTLED_STATES, statusLine, Workspace, type BackendMiddleware, type IdeBackend } from '../ide-adapter/index.js';
+// Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
+import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
+import { createIdeRegistry } from '../ide-adapter/functions/index.js';
+import { configuredServers, IdeSession } from '../ide-adapter/session.js';
+import { SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
+import { Workspace } from '../ide-adapter/workspace.js';
 import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
 import { FailoverBackend } from './server/failover.js';
 

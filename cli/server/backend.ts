@@ -3,7 +3,8 @@
  * wrapped in a {@link FailoverBackend}; or, with `--no-server`/`DIALECT_NO_SERVER=1` or when no
  * server can be used, an in-process `LspBackend` exactly as before — with a notice saying why.
  */
-import type { ConfiguredServers, IdeBackend } from '../../ide-adapter/index.js';
+import type { IdeBackend } from '../../ide-adapter/backend.js';
+import type { ConfiguredServers } from '../../ide-adapter/session.js';
 import { TIMEOUTS } from '../../ide-adapter/timeouts.js';
 import { Workspace } from '../../ide-adapter/workspace.js';
 import { NO_SERVER_ENV } from './defaults.js';

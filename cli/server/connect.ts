@@ -6,7 +6,8 @@
  * retries connecting with a bounded backoff — so two simultaneous first calls start one server.
  */
 import { lstatSync } from 'node:fs';
-import { connectRemoteBackend, Workspace, type RemoteBackend } from '../../ide-adapter/index.js';
+import { connectRemoteBackend, type RemoteBackend } from '../../ide-adapter/remote/remote-backend.js';
+import { Workspace } from '../../ide-adapter/workspace.js';
 import { SERVER_TIMEOUTS } from './defaults.js';
 import { DialectError } from '../../dialect/outcome.js';
 import { BackgroundServerCode } from '../../ide-adapter/server-codes.js';

@@ -15,16 +15,17 @@ import type {
   Completeness,
   HoverInfo,
   IdeBackend,
-  Location,
   OutlineSymbol,
-  Position,
   ReadyOptions,
   ReferenceList,
   ReferenceOptions,
   ServerStatus,
-  Workspace,
-} from '../../ide-adapter/index.js';
-import { RemoteCode, type DiagnosticReport, type TypeItem } from '../../ide-adapter/index.js';
+  DiagnosticReport,
+  TypeItem,
+} from '../../ide-adapter/backend.js';
+import type { Location, Position } from '../../ide-adapter/model.js';
+import type { Workspace } from '../../ide-adapter/workspace.js';
+import { RemoteCode } from '../../ide-adapter/remote/errors.js';
 
 /** How the in-process backend is made and how long a failed-over call lets it index. */
 export interface FailoverOptions {
