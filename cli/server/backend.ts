@@ -8,7 +8,6 @@ import type { ConfiguredServers } from '../../ide-adapter/session.js';
 import { TIMEOUTS } from '../../ide-adapter/timeouts.js';
 import { Workspace } from '../../ide-adapter/workspace.js';
 import { NO_SERVER_ENV } from './defaults.js';
-import { connectOrStart } from './connect.js';
 import { FailoverBackend } from './failover.js';
 
 /** How a command opens its backend. */
@@ -54,6 +53,8 @@ export async function openBackend(options: OpenBackendOptions): Promise<OpenedBa
   const local = (): Promise<IdeBackend> => inProcessBackend(options.workspaceRoot, options.configured);
   if (options.noServer === true || noServerRequested(options.env)) return { backend: await local(), mode: 'in-process' };
   try {
+    // Loaded here, not at start-up: a program that asks no language server needs no background server.
+    const { connectOrStart } = await import('./connect.js');
     const { backend, notices } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
     return {
       backend: new FailoverBackend(backend, { local, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs }),
