@@ -25,7 +25,7 @@ import type {
 } from '../../ide-adapter/backend.js';
 import type { Location, Position } from '../../ide-adapter/model.js';
 import type { Workspace } from '../../ide-adapter/workspace.js';
-import { RemoteCode } from '../../ide-adapter/remote/errors.js';
+import { RemoteCode } from '../../ide-adapter/remote/codes.js';
 
 /** How the in-process backend is made and how long a failed-over call lets it index. */
 export interface FailoverOptions {

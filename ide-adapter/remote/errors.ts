@@ -7,22 +7,12 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import type { DialectCode } from '../../dialect/codes.js';
 import { DialectError } from '../../dialect/outcome.js';
 import { asDialectError, isLspClientError } from '../lsp/errors.js';
+import { IN_PROCESS_HINT, RemoteCode } from './codes.js';
 import { DIALECT_ERROR_CODE } from './methods.js';
 import type { ErrorData } from './protocol.js';
 import { errorData } from './wire-checks.js';
 
-/** Error codes of the remote protocol. */
-export const RemoteCode = {
-  /** The connection to the background server closed or failed while (or before) a call was answered. */
-  ServerLost: 'background-server-lost',
-  /** The other side speaks another protocol version, serves another workspace, or sent an invalid message. */
-  ProtocolMismatch: 'remote-protocol-mismatch',
-  /** The background server failed with an error that is not one of Dialect's. */
-  ServerError: 'background-server-error',
-} as const;
-
-/** The hint of every error that says the call can be answered without the background server. */
-export const IN_PROCESS_HINT = 'run the command again: it starts a new background server, or add --no-server to answer in this process';
+export { IN_PROCESS_HINT, RemoteCode } from './codes.js';
 
 /** The error for a call the lost connection will never answer. */
 export function serverLost(what: string, detail?: string): DialectError {
