@@ -74,7 +74,7 @@ export async function benchLanguageServers(): Promise<string> {
 
     // Cold start: first answer through the interpreter vs the server's own readiness.
     const t0 = performance.now();
-    const session = IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: 600_000 });
+    const session = await IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: 600_000 });
     const server: LanguageServerHandle = await (session.backend as LspBackend).pool.server('rust-analyzer');
     const readyAt = server.waitUntilReady({ timeoutMs: 600_000 }).then(() => performance.now() - t0);
     const first = await session.evaluate('findDefinitions("Item500")', { deadlineMs: 600_000 });

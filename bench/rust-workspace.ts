@@ -85,7 +85,7 @@ export async function benchRustWorkspace(): Promise<string> {
     for (let i = 0; i < REPETITIONS; i++) {
       {
         const t0 = performance.now();
-        const session = IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: TIMEOUT_MS });
+        const session = await IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: TIMEOUT_MS });
         const outcome = await session.evaluate('findReferences(findDefinition("reading"))', { deadlineMs: TIMEOUT_MS });
         product.push(performance.now() - t0);
         productFound.push(outcome.kind === 'value' ? (outcome.value as unknown[]).length : 0);

@@ -28,7 +28,7 @@ async function expressions(root: string): Promise<string[]> {
 
 export async function benchWalkthrough(): Promise<string> {
   const copy = await copyWorkspace('rust-app');
-  const session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv() });
+  const session = await IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv() });
   try {
     await session.waitUntilReady({ timeoutMs: 300_000 });
     const exprs = await expressions(copy.root);

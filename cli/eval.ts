@@ -5,8 +5,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
-import { presentOutcome, presentValue, TIMEOUTS } from '../ide-adapter/index.js';
-import { indexingOf, type IndexingState } from '../mcp/index.js';
+// Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
+import { presentOutcome, presentValue } from '../ide-adapter/present.js';
+import { TIMEOUTS } from '../ide-adapter/timeouts.js';
+import { indexingOf, type IndexingState } from '../ide-adapter/indexing.js';
 import { CliSession, programNeedsServers } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';

@@ -5,7 +5,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type Expr } from '../dialect/index.js';
-import { configuredServers, createIdeRegistry, IdeSession, SETTLED_STATES, statusLine, Workspace, type BackendMiddleware, type IdeBackend } from '../ide-adapter/index.js';
+// Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
+import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
+import { createIdeRegistry } from '../ide-adapter/functions/index.js';
+import { configuredServers, IdeSession } from '../ide-adapter/session.js';
+import { SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
+import { Workspace } from '../ide-adapter/workspace.js';
 import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
 import { FailoverBackend } from './server/failover.js';
 
@@ -90,16 +95,11 @@ export class CliSession {
   readonly #notices: string[] = [];
   readonly #noticeListeners = new Set<(notice: string) => void>();
 
-  private constructor(options: CliSessionOptions, workspace: Workspace, trusted: boolean, opened: OpenedBackend) {
+  private constructor(options: CliSessionOptions, session: IdeSession, trusted: boolean, opened: OpenedBackend) {
     this.#eager = options.eager;
     this.trusted = trusted;
     this.mode = opened.mode;
-    this.session = IdeSession.open({
-      workspaceRoot: workspace.root,
-      backend: opened.backend,
-      eager: options.eager,
-      readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
-    });
+    this.session = session;
     this.backend = this.session.backend;
     if (opened.notice !== undefined) this.#notices.push(opened.notice);
     if (opened.backend instanceof FailoverBackend) {
@@ -130,9 +130,15 @@ export class CliSession {
     const configured = await configuredServers(workspace.root, options.trust === true ? true : undefined, env);
     const opened: OpenedBackend =
       options.server === false
-        ? { backend: inProcessBackend(workspace.root, configured), mode: 'in-process' }
+        ? { backend: await inProcessBackend(workspace.root, configured), mode: 'in-process' }
         : await openBackend({ workspaceRoot: workspace.root, configured, env, ...(options.readyTimeoutMs !== undefined ? { readyTimeoutMs: options.readyTimeoutMs } : {}) });
-    return new CliSession(options, workspace, configured.trusted, opened);
+    const session = await IdeSession.open({
+      workspaceRoot: workspace.root,
+      backend: opened.backend,
+      eager: options.eager,
+      readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+    });
+    return new CliSession(options, session, configured.trusted, opened);
   }
 
   /** Whether the workspace is trusted for this session. */

@@ -13,7 +13,7 @@ import type { SymbolCode } from './functions/symbols.js';
 import type { GitCode } from './git/run.js';
 import type { LspErrorCode } from './lsp/errors.js';
 import type { BackendCode } from './lsp-backend.js';
-import type { RemoteCode } from './remote/errors.js';
+import type { RemoteCode } from './remote/codes.js';
 import type { BackgroundServerCode } from './server-codes.js';
 import type { SearchCode } from './search.js';
 import type { TrustCode } from './trust.js';

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DialectError, EvalCode } from '../dialect/index.js';
 import type { FileJob, FileJobReply, WorkerRequest, WorkerResponse } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
@@ -23,7 +23,9 @@ const MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
  * Starts a worker on `file-worker`'s module in the layout this code runs from: the bundle's own
  * entry, tsc's `.js`, or the `.ts` source under tests (`packageModule`).
  */
-function startWorker(): Worker {
+async function startWorker(): Promise<Worker> {
+  // Loaded on first use: most programs search no files.
+  const { Worker } = await import('node:worker_threads');
   const worker = packageModule('ide-adapter/file-worker');
   if (!worker.endsWith('.ts')) return new Worker(worker);
   // From source (tests), the worker registers a TypeScript loader (tsx, a dev dependency) first.
@@ -56,7 +58,7 @@ async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
     if (signal?.aborted === true) throw cancelled();
   }
   busy++;
-  return idle.pop() ?? startWorker();
+  return idle.pop() ?? (await startWorker());
 }
 
 function releaseWorker(worker: Worker, reusable: boolean): void {

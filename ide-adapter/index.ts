@@ -21,6 +21,7 @@ export type {
   ServerStatus,
 } from './backend.js';
 export { isIncomplete, SETTLED_STATES, statusLine } from './status.js';
+export { indexingOf, type IndexingState } from './indexing.js';
 export { CapabilityCode, unsupportedByServer, type BackendKind, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
 export { TIMEOUTS } from './timeouts.js';
@@ -38,7 +39,8 @@ export { presentOutcome, presentValue, type PresentOptions } from './present.js'
 export { CONFIG_FILE, loadWorkspaceConfig, type WorkspaceConfig } from './config.js';
 export { isTrusted, listTrusted, trustedBy, trustFolder, trustStorePath, untrustFolder, TrustCode } from './trust.js';
 export { trustCommand } from './lsp/untrusted.js';
-export { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type HelloInfo, type LanguageInfo, type RemoteMethodName, type ServerInfo } from './remote/protocol.js';
+export { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type RemoteMethodName } from './remote/methods.js';
+export type { HelloInfo, LanguageInfo, ServerInfo } from './remote/protocol.js';
 export { RemoteCode } from './remote/errors.js';
 export { BackgroundServerCode } from './server-codes.js';
 export { serveBackend, type ServeOptions } from './remote/serve.js';

@@ -5,7 +5,7 @@
 import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
 import type { IdeBackend } from './backend.js';
 import { createIdeRegistry, type IdeHost } from './functions/index.js';
-import { LspBackend, type LspBackendOptions } from './lsp-backend.js';
+import type { LspBackendOptions } from './lsp-backend.js';
 import type { ServerDefinition } from './lsp/servers.js';
 import { TIMEOUTS } from './timeouts.js';
 import { loadWorkspaceConfig } from './config.js';
@@ -17,7 +17,10 @@ export interface IdeSessionOptions extends LspBackendOptions {
   readonly workspaceRoot: string;
   /** How long a query waits for indexing before answering with a note. Default 60 s. */
   readonly readyTimeoutMs?: number;
-  /** Use this backend instead of spawning language servers (e.g. the editor's own LSP). */
+  /**
+   * Use this backend instead of spawning language servers (e.g. the background server, the
+   * editor's own LSP). Without one, {@link IdeSession.open} makes an `LspBackend`.
+   */
   readonly backend?: IdeBackend;
   /** Start the servers the workspace needs right away (default), or on first use. */
   readonly eager?: boolean;
@@ -70,9 +73,8 @@ export class IdeSession {
   /** Resolves when the servers have been started (not necessarily indexed). */
   readonly started: Promise<void>;
 
-  private constructor(options: IdeSessionOptions) {
-    this.workspace = new Workspace(options.workspaceRoot);
-    const backend = options.backend ?? new LspBackend(this.workspace, options);
+  private constructor(options: IdeSessionOptions, workspace: Workspace, backend: IdeBackend) {
+    this.workspace = workspace;
     this.backend = backend;
     this.registry = createIdeRegistry();
     this.interpreter = new Interpreter(this.registry);
@@ -81,9 +83,15 @@ export class IdeSession {
     this.started = options.eager !== false ? backend.start().catch(() => undefined) : Promise.resolve();
   }
 
-  /** Opens a session on a workspace folder; servers start in the background. */
-  static open(options: IdeSessionOptions): IdeSession {
-    return new IdeSession(options);
+  /**
+   * Opens a session on a workspace folder; servers start in the background. Without
+   * `options.backend`, the language servers run in this process (`LspBackend`, imported only
+   * then: a command answered by the background server never loads the LSP client).
+   */
+  static async open(options: IdeSessionOptions): Promise<IdeSession> {
+    const workspace = new Workspace(options.workspaceRoot);
+    const backend = options.backend ?? new (await import('./lsp-backend.js')).LspBackend(workspace, options);
+    return new IdeSession(options, workspace, backend);
   }
 
   /**
@@ -93,7 +101,7 @@ export class IdeSession {
    */
   static async openConfigured(options: ConfiguredSessionOptions): Promise<IdeSession> {
     const configured = await configuredServers(new Workspace(options.workspaceRoot).root, options.trusted);
-    return new IdeSession({ ...options, ...configured, definitions: [...configured.definitions, ...(options.definitions ?? [])] });
+    return IdeSession.open({ ...options, ...configured, definitions: [...configured.definitions, ...(options.definitions ?? [])] });
   }
 
   /** Evaluates a Dialect program against the workspace. */

@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { outcomeToJson, truncate, type Outcome } from '../dialect/index.js';
-import { isIncomplete, presentOutcome, statusLine, type IdeBackend, type IdeSession } from '../ide-adapter/index.js';
+import { indexingOf, presentOutcome, statusLine, type IdeSession, type IndexingState } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
@@ -62,8 +62,11 @@ export const ideOperationOutputSchema = z.object({
 
 /** The structured content of an `ide_operation` answer. */
 export type IdeOperationResult = z.infer<typeof ideOperationOutputSchema>;
-/** What the language servers were doing, as MCP answers carry it (derived from `ServerStatus` by {@link indexingState}). */
-export type IndexingState = z.infer<typeof indexingSchema>;
+/** What the language servers were doing, as MCP answers carry it (`ide-adapter/indexing.ts` owns the type; this schema describes it). */
+export type { IndexingState };
+// The schema and the type it describes cannot drift: each must be assignable to the other.
+const schemaMatchesType: [z.infer<typeof indexingSchema>, IndexingState] extends [IndexingState, z.infer<typeof indexingSchema>] ? true : never = true;
+void schemaMatchesType;
 
 /** The input of `ide_operation`: one program of at most `maxProgramLength` characters, with errors that teach. */
 export function ideOperationInputSchema(maxProgramLength: number) {
@@ -99,19 +102,6 @@ export function watchStartup(session: IdeSession): void {
 /** The servers' state right now, as MCP answers carry it (`IndexingState`: the wire form). Before the session's servers have started, nothing is complete. */
 export function indexingState(session: IdeSession): IndexingState {
   return indexingOf(session.backend, startedSessions.has(session));
-}
-
-/** The {@link IndexingState} of a backend whose servers have (or have not yet) been started. */
-export function indexingOf(backend: Pick<IdeBackend, 'servers' | 'answeredBy'>, started: boolean): IndexingState {
-  const servers = backend.servers();
-  const answeredBy = backend.answeredBy ?? 'spawned';
-  // A degraded server (e.g. rust-analyzer could not load part of the workspace) is not "ready".
-  const busy = servers.filter(isIncomplete);
-  const lines = servers.map((s) => statusLine(s));
-  if (!started && busy.length === 0) {
-    return { complete: false, pending: ['language servers: starting'], servers: lines, stillIndexing: true, backend: answeredBy };
-  }
-  return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state !== 'ready'), backend: answeredBy };
 }
 
 /** One line for the end of every answer. */

@@ -5,6 +5,6 @@
 export { createMcpServer, DialectMcpServer, SERVER_NAME, SERVER_VERSION, type DialectMcpOptions, type ServerStats } from './server.js';
 export { runMcpServer, type McpBackendFactory, type RunMcpServerOptions, type StopReason } from './stdio.js';
 export { functionCatalog, ideOperationDescription, dialectReference } from './describe.js';
-export { ideOperationOutputSchema, indexingOf, type IdeOperationResult, type IndexingState } from './ide-operation.js';
+export { ideOperationOutputSchema, type IdeOperationResult, type IndexingState } from './ide-operation.js';
 export { presentWalkthroughOutputSchema, type PresentWalkthroughResult } from './walkthrough-tool.js';
 export { expandReferenceOutputSchema, ReferenceStore } from './references.js';

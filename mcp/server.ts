@@ -80,7 +80,7 @@ export class DialectMcpServer {
         const opened =
           options.openSession !== undefined
             ? await options.openSession(root)
-            : IdeSession.open({
+            : await IdeSession.open({
                 workspaceRoot: root,
                 readyTimeoutMs,
                 definitions: (await loadWorkspaceConfig(session.workspace.root)).servers,

@@ -5,9 +5,11 @@
  * `--no-server`/`DIALECT_NO_SERVER=1` or when no server can be used, an in-process `LspBackend`
  * exactly as before — with a notice saying why.
  */
-import { connectEditor, LspBackend, TIMEOUTS, Workspace, type ConfiguredServers, type IdeBackend } from '../../ide-adapter/index.js';
+import type { IdeBackend } from '../../ide-adapter/backend.js';
+import type { ConfiguredServers } from '../../ide-adapter/session.js';
+import { TIMEOUTS } from '../../ide-adapter/timeouts.js';
+import { Workspace } from '../../ide-adapter/workspace.js';
 import { NO_SERVER_ENV } from './defaults.js';
-import { connectOrStart } from './connect.js';
 import { FailoverBackend } from './failover.js';
 
 /** How a command opens its backend. */
@@ -38,17 +40,23 @@ export function noServerRequested(env: Readonly<Record<string, string | undefine
   return value !== undefined && value !== '' && value !== '0';
 }
 
-/** An in-process backend, opened as every command opened it before the background server existed. */
-export function inProcessBackend(workspaceRoot: string, configured: ConfiguredServers): IdeBackend {
+/**
+ * An in-process backend, opened as every command opened it before the background server existed.
+ * The LSP client is imported here, when it is needed: a call the background server answers never
+ * loads it (nor the LSP protocol package).
+ */
+export async function inProcessBackend(workspaceRoot: string, configured: ConfiguredServers): Promise<IdeBackend> {
+  const { LspBackend } = await import('../../ide-adapter/lsp-backend.js');
   return new LspBackend(new Workspace(workspaceRoot), configured);
 }
 
 /** Opens the backend of a command (see the module comment). Never throws for a server that cannot be used. */
 export async function openBackend(options: OpenBackendOptions): Promise<OpenedBackend> {
-  const local = (): IdeBackend => inProcessBackend(options.workspaceRoot, options.configured);
-  if (options.noServer === true || noServerRequested(options.env)) return { backend: local(), mode: 'in-process' };
+  const local = (): Promise<IdeBackend> => inProcessBackend(options.workspaceRoot, options.configured);
+  if (options.noServer === true || noServerRequested(options.env)) return { backend: await local(), mode: 'in-process' };
   const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs;
   // The editor the workspace is open in answers first: its servers are indexed, with the user's settings.
+  const { connectEditor } = await import('../../ide-adapter/editors/connect.js');
   const editor = await connectEditor(new Workspace(options.workspaceRoot), options.env);
   if (editor !== undefined) {
     return {
@@ -58,6 +66,8 @@ export async function openBackend(options: OpenBackendOptions): Promise<OpenedBa
     };
   }
   try {
+    // Loaded here, not at start-up: a program that asks no language server needs no background server.
+    const { connectOrStart } = await import('./connect.js');
     const { backend, notices } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
     return {
       backend: new FailoverBackend(backend, { local, readyTimeoutMs }),
@@ -67,6 +77,6 @@ export async function openBackend(options: OpenBackendOptions): Promise<OpenedBa
   } catch (error) {
     const hint = (error as { hint?: unknown }).hint;
     const why = `${(error as Error).message}${typeof hint === 'string' ? ` (${hint})` : ''}`;
-    return { backend: local(), mode: 'in-process', notice: `the background server could not be used, so this answer was computed in-process: ${why}` };
+    return { backend: await local(), mode: 'in-process', notice: `the background server could not be used, so this answer was computed in-process: ${why}` };
   }
 }

@@ -6,7 +6,8 @@
  * retries connecting with a bounded backoff — so two simultaneous first calls start one server.
  */
 import { lstatSync } from 'node:fs';
-import { connectRemoteBackend, Workspace, type RemoteBackend } from '../../ide-adapter/index.js';
+import { connectRemoteBackend, type RemoteBackend } from '../../ide-adapter/remote/remote-backend.js';
+import { Workspace } from '../../ide-adapter/workspace.js';
 import { SERVER_TIMEOUTS } from './defaults.js';
 import { DialectError } from '../../dialect/outcome.js';
 import { BackgroundServerCode } from '../../ide-adapter/server-codes.js';
@@ -15,7 +16,6 @@ import { lockOwner, releaseLock, tryLock } from './lock.js';
 import { isServerProcess, terminateServer } from './process.js';
 import { readRecord, removeFile } from './record.js';
 import { ensureRuntimeDir } from './runtime-dir.js';
-import { spawnServer } from './spawn.js';
 
 /** What a client connects to. */
 export interface ConnectOptions {
@@ -73,6 +73,8 @@ export async function connectOrStart(options: ConnectOptions): Promise<Connected
     if (liveServer === undefined && tryLock(identity.lockPath)) {
       try {
         removeFile(identity.socketPath); // nobody answers on it: stale
+        // Loaded only to start one (it loads child_process): a warm call never does.
+        const { spawnServer } = await import('./spawn.js');
         await spawnServer({ identity, env: options.env });
         started = true;
       } catch (error) {

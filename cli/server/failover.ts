@@ -2,7 +2,7 @@
  * `FailoverBackend`: the background server's backend with a way out. Calls go to the remote
  * backend; when it is lost (`background-server-lost`: the server died or its connection broke,
  * mid-call or between calls) the backend switches for good to an in-process backend, created
- * only then, lets it index, and answers the failed call there — once. Every command gets the
+ * (and its LSP client loaded) only then, lets it index, and answers the failed call there — once. Every command gets the
  * fault handling from this one mechanism, and says so: the notice goes to `onFailover` listeners
  * and into the warnings of every later readiness wait (so answers carry it as a note).
  */
@@ -15,21 +15,23 @@ import type {
   Completeness,
   HoverInfo,
   IdeBackend,
-  Location,
   OutlineSymbol,
-  Position,
   ReadyOptions,
   ReferenceList,
   ReferenceOptions,
   ServerStatus,
-  Workspace,
-} from '../../ide-adapter/index.js';
-import { RemoteCode, type BackendKind, type DiagnosticReport, type TypeItem } from '../../ide-adapter/index.js';
+  DiagnosticReport,
+  TypeItem,
+  BackendKind,
+} from '../../ide-adapter/backend.js';
+import type { Location, Position } from '../../ide-adapter/model.js';
+import type { Workspace } from '../../ide-adapter/workspace.js';
+import { RemoteCode } from '../../ide-adapter/remote/codes.js';
 
 /** How the in-process backend is made and how long a failed-over call lets it index. */
 export interface FailoverOptions {
-  /** Makes the in-process backend (the same servers, trust and environment the server had). */
-  readonly local: () => IdeBackend;
+  /** Makes the in-process backend (the same servers, trust and environment the server had); it loads the LSP client. */
+  readonly local: () => Promise<IdeBackend>;
   /** How long the first failed-over call waits for the in-process servers to index. */
   readonly readyTimeoutMs: number;
   /** Who answers through the remote backend (default `spawned`: the background server's language servers). */
@@ -46,9 +48,12 @@ export class FailoverBackend implements IdeBackend {
   readonly workspace: Workspace;
   readonly #remote: IdeBackend;
   readonly #options: FailoverOptions;
+  /** The in-process backend, once made (calls before that still see the remote's last state). */
   #local: IdeBackend | undefined;
-  /** Resolves once the in-process backend has started and waited for its index (first failed-over call). */
-  #localReady: Promise<void> | undefined;
+  /** Resolves with the in-process backend once it is made (its LSP client loaded). */
+  #localMade: Promise<IdeBackend> | undefined;
+  /** Resolves with the in-process backend once it has also started and waited for its index (first failed-over call). */
+  #localReady: Promise<IdeBackend> | undefined;
   #notice: string | undefined;
   readonly #statusListeners = new Set<(status: ServerStatus) => void>();
   readonly #failoverListeners = new Set<(notice: string) => void>();
@@ -65,12 +70,12 @@ export class FailoverBackend implements IdeBackend {
 
   /** True once calls go to the in-process backend. */
   get failedOver(): boolean {
-    return this.#local !== undefined;
+    return this.#notice !== undefined;
   }
 
   /** Who answers: the remote's kind until the failover, then our own spawned servers. */
   get answeredBy(): BackendKind {
-    return this.#local !== undefined ? 'spawned' : (this.#options.answeredBy ?? 'spawned');
+    return this.#notice !== undefined ? 'spawned' : (this.#options.answeredBy ?? 'spawned');
   }
 
   /** What the user is told about the failover (undefined before it). */
@@ -150,7 +155,7 @@ export class FailoverBackend implements IdeBackend {
   /** Closes the connection (the background server keeps its servers warm) and stops the in-process servers, if any. */
   async shutdown(): Promise<void> {
     this.#unsubscribe();
-    await Promise.all([this.#remote.shutdown().catch(() => undefined), this.#local?.shutdown()]);
+    await Promise.all([this.#remote.shutdown().catch(() => undefined), this.#localMade?.then((local) => local.shutdown())]);
   }
 
   servers(): ServerStatus[] {
@@ -181,7 +186,7 @@ export class FailoverBackend implements IdeBackend {
 
   /** Runs a call on the remote backend; when its server is lost, on the in-process one (once ready). */
   async #call<T>(run: (backend: IdeBackend) => Promise<T>, options: BackendCallOptions | undefined): Promise<T> {
-    if (this.#local === undefined) {
+    if (this.#notice === undefined) {
       try {
         return await run(this.#remote);
       } catch (error) {
@@ -189,28 +194,32 @@ export class FailoverBackend implements IdeBackend {
         this.#failover(error as Error);
       }
     }
-    await this.#readyLocally(options?.signal);
-    return run(this.#local as IdeBackend);
+    return run(await this.#readyLocally(options?.signal));
   }
 
   #failover(error: Error): void {
-    if (this.#local !== undefined) return;
+    if (this.#notice !== undefined) return;
     this.#unsubscribe();
-    const local = this.#options.local();
-    this.#local = local;
-    for (const [middleware, removers] of this.#middleware) removers.push(local.use(middleware));
-    this.#unsubscribe = local.onStatus((s) => this.#emit(s));
-    const lost = this.#options.answeredBy === 'vscode' ? `VS Code stopped answering (its window closed or the Dialect extension stopped)` : (error.message.split('\n')[0] ?? 'the background server stopped answering');
+    this.#unsubscribe = () => undefined;
+    const lost = this.#options.answeredBy === 'vscode' ? 'VS Code stopped answering (its window closed or the Dialect extension stopped)' : (error.message.split('\n')[0] ?? 'the background server stopped answering');
     this.#notice = `${lost}; answered in-process instead (slower: the language servers started again here)`;
     for (const listener of this.#failoverListeners) listener(this.#notice);
   }
 
-  /** The in-process servers start and index once; a cold server answers "nothing" while it indexes. */
-  #readyLocally(signal: AbortSignal | undefined): Promise<void> {
-    const local = this.#local as IdeBackend;
+  /** The in-process backend is made, started and indexed once; a cold server answers "nothing" while it indexes. */
+  #readyLocally(signal: AbortSignal | undefined): Promise<IdeBackend> {
+    this.#localMade ??= this.#options.local().then((local) => {
+      this.#local = local;
+      for (const [middleware, removers] of this.#middleware) removers.push(local.use(middleware));
+      this.#unsubscribe = local.onStatus((s) => this.#emit(s));
+      return local;
+    });
+    const made = this.#localMade;
     this.#localReady ??= (async () => {
+      const local = await made;
       await local.start();
       await local.waitUntilReady({ timeoutMs: this.#options.readyTimeoutMs, ...(signal !== undefined ? { signal } : {}) }).catch(() => undefined);
+      return local;
     })();
     return this.#localReady;
   }

@@ -4,20 +4,37 @@
  * server of another build from theirs, before connecting.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
 
-/** The record's shape; validated on read (the file is another process's output). */
-export const serverRecordSchema = z.object({
-  pid: z.number().int().positive(),
-  workspace: z.string(),
-  trusted: z.boolean(),
-  product: z.object({ version: z.string(), installPath: z.string() }),
+/** A server's record (the file is another process's output: {@link readRecord} checks it). */
+export interface ServerRecord {
+  readonly pid: number;
+  readonly workspace: string;
+  readonly trusted: boolean;
+  readonly product: { readonly version: string; readonly installPath: string };
   /** Epoch milliseconds. */
-  startedAt: z.number(),
-});
+  readonly startedAt: number;
+}
 
-/** A server's record. */
-export type ServerRecord = z.infer<typeof serverRecordSchema>;
+/**
+ * Whether a parsed record file is a {@link ServerRecord}. By hand, not with zod: every call reads
+ * the record before connecting, and zod would be most of what a warm call loads.
+ */
+export function isServerRecord(value: unknown): value is ServerRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const { pid, workspace, trusted, product, startedAt } = value as Record<string, unknown>;
+  const build = product as Record<string, unknown> | null | undefined;
+  return (
+    Number.isInteger(pid) &&
+    (pid as number) > 0 &&
+    typeof workspace === 'string' &&
+    typeof trusted === 'boolean' &&
+    typeof build === 'object' &&
+    build !== null &&
+    typeof build['version'] === 'string' &&
+    typeof build['installPath'] === 'string' &&
+    typeof startedAt === 'number'
+  );
+}
 
 /** Mode of the record (and of every file the server writes in the runtime folder). */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -38,8 +55,8 @@ export function readRecord(path: string): ServerRecord | undefined {
     return undefined;
   }
   try {
-    const parsed = serverRecordSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    const parsed: unknown = JSON.parse(text);
+    return isServerRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

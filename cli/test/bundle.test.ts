@@ -2,7 +2,10 @@
  * What a short command loads: `dialect eval` reads the bundle's entry and the chunks they import
  * statically, and those must not hold what only other commands or a started server need (the MCP
  * SDK, walkthroughs with markdown-it, mermaid and DOMPurify, zod for `dialect.json`, the LSP
- * client's Node transport). Read from the bundle's own record of its files (esbuild's metafile,
+ * client's Node transport). A warm call — one the background server answers — adds the client of
+ * the remote protocol (`cli/server/connect.ts`, imported when a program needs servers) and must
+ * still load neither the in-process LSP client and its protocol package nor zod, nor start-up-only
+ * Node built-ins. Read from the bundle's own record of its files (esbuild's metafile,
  * `dist/bundle/meta.json`), so a new static import that drags one of them in fails here.
  */
 import { readFileSync } from 'node:fs';
@@ -14,10 +17,15 @@ interface Metafile {
   readonly outputs: Record<string, { readonly entryPoint?: string; readonly imports: readonly { readonly path: string; readonly kind: string; readonly external?: boolean }[]; readonly inputs: Record<string, unknown> }>;
 }
 
-/** The source files whose code runs when `entry` (a source path, e.g. `cli/eval.ts`) is loaded: its output and every chunk it imports statically. */
-function loadedSources(meta: Metafile, entry: string): string[] {
-  const start = Object.keys(meta.outputs).find((output) => meta.outputs[output]?.entryPoint === entry);
-  if (start === undefined) throw new Error(`the bundle has no output for ${entry}`);
+/**
+ * The output files loaded when the module `source` (a source path, e.g. `cli/eval.ts`) is loaded:
+ * the output that holds it (its own when it is an entry or imported dynamically) and every chunk
+ * that output imports statically.
+ */
+function loadedOutputs(meta: Metafile, source: string): string[] {
+  const outputs = Object.keys(meta.outputs).filter((output) => output.endsWith('.js'));
+  const start = outputs.find((output) => meta.outputs[output]?.entryPoint === source) ?? outputs.find((output) => source in (meta.outputs[output]?.inputs ?? {}));
+  if (start === undefined) throw new Error(`the bundle has no output holding ${source}`);
   const seen = new Set<string>();
   const pending = [start];
   for (let output = pending.pop(); output !== undefined; output = pending.pop()) {
@@ -25,7 +33,18 @@ function loadedSources(meta: Metafile, entry: string): string[] {
     seen.add(output);
     for (const imported of meta.outputs[output]?.imports ?? []) if (imported.kind === 'import-statement' && imported.external !== true) pending.push(imported.path);
   }
-  return [...seen].flatMap((output) => Object.keys(meta.outputs[output]?.inputs ?? {}));
+  return [...seen];
+}
+
+/** The source files whose code runs when the module `source` is loaded. */
+function loadedSources(meta: Metafile, source: string): string[] {
+  return loadedOutputs(meta, source).flatMap((output) => Object.keys(meta.outputs[output]?.inputs ?? {}));
+}
+
+/** The Node built-ins loaded (imported statically) when the module `source` is loaded. */
+function loadedBuiltins(meta: Metafile, source: string): string[] {
+  const imports = loadedOutputs(meta, source).flatMap((output) => meta.outputs[output]?.imports ?? []);
+  return imports.filter((imported) => imported.kind === 'import-statement' && imported.external === true).map((imported) => imported.path);
 }
 
 /** What `dialect eval` must not load, by source path. */
@@ -40,7 +59,33 @@ const NOT_ON_THE_EVAL_PATH: readonly RegExp[] = [
   /^(mcp|walkthrough)\//,
   /^ide-adapter\/lsp\/(client|session)\.ts$/,
   /^cli\/(repl|tour|mcp|walkthrough)\.ts$/,
+  // The background server is for programs that ask language servers.
+  /node_modules\/vscode-jsonrpc\//,
+  /^ide-adapter\/remote\/(remote-backend|transport|errors)\.ts$/,
+  /^cli\/server\/connect\.ts$/,
 ];
+
+/**
+ * What a warm call (answered by the background server) must not load: the in-process LSP client
+ * and the LSP protocol package (loaded only when an in-process backend is made), zod (the client
+ * does not validate results, `ide-adapter/remote/wire-checks.ts`), the server's own side, and
+ * what only other commands use.
+ */
+const NOT_ON_THE_WARM_PATH: readonly RegExp[] = [
+  /node_modules\/vscode-languageserver-(protocol|types)\//,
+  /node_modules\/zod\//,
+  /^ide-adapter\/lsp-backend\.ts$/,
+  /^ide-adapter\/lsp\/(client|session|pool|launch|requests)\.ts$/,
+  /^ide-adapter\/remote\/(protocol|serve)\.ts$/,
+  /^cli\/server\/(spawn|run|commands|control)\.ts$/,
+  /node_modules\/@modelcontextprotocol\//,
+  /node_modules\/markdown-it\//,
+  /^(mcp|walkthrough)\//,
+  /^cli\/(repl|tour|mcp|walkthrough)\.ts$/,
+];
+
+/** Node built-ins only a start (of the background server, a language server, a worker, git) needs: imported when used. */
+const BUILTINS_LOADED_WHEN_USED: readonly string[] = ['node:child_process', 'child_process', 'node:worker_threads', 'worker_threads'];
 
 describe('the bundle', () => {
   let meta: Metafile;
@@ -56,9 +101,20 @@ describe('the bundle', () => {
     expect(sources.filter((source) => NOT_ON_THE_EVAL_PATH.some((pattern) => pattern.test(source)))).toEqual([]);
   });
 
+  it('loads for a warm dialect eval only the client of the background server', () => {
+    // The warm path: the command, eval, and the connection to the background server (imported when a program needs servers).
+    const entries = ['cli/main.ts', 'cli/eval.ts', 'cli/server/connect.ts'];
+    const sources = entries.flatMap((entry) => loadedSources(meta, entry));
+    expect(sources).toContain('ide-adapter/remote/remote-backend.ts');
+    expect(sources.filter((source) => NOT_ON_THE_WARM_PATH.some((pattern) => pattern.test(source)))).toEqual([]);
+    expect(entries.flatMap((entry) => loadedBuiltins(meta, entry)).filter((builtin) => BUILTINS_LOADED_WHEN_USED.includes(builtin))).toEqual([]);
+  });
+
   it('keeps the LSP client, zod and the MCP SDK in chunks loaded when needed', () => {
     const everything = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
     expect(everything).toContain('ide-adapter/lsp/client.ts');
+    expect(everything).toContain('ide-adapter/lsp-backend.ts');
+    expect(everything.some((source) => /node_modules\/vscode-languageserver-protocol\//.test(source))).toBe(true);
     expect(everything.some((source) => /node_modules\/zod\//.test(source))).toBe(true);
     expect(everything.some((source) => /node_modules\/@modelcontextprotocol\//.test(source))).toBe(true);
   });

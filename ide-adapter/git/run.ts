@@ -44,7 +44,6 @@
  * transport). Overrides are passed as `GIT_CONFIG_COUNT` variables, the highest configuration
  * scope, which git also hands to every git it starts itself (submodule status, lazy fetch).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DialectError } from '../../dialect/index.js';
@@ -117,8 +116,10 @@ function naturalWorkTree(cwd: string): string | undefined {
   }
 }
 
-function execGit(cwd: string, args: readonly string[], overrides: Parameters<typeof configEnvironment>[0], options: GitRunOptions): Promise<string> {
+async function execGit(cwd: string, args: readonly string[], overrides: Parameters<typeof configEnvironment>[0], options: GitRunOptions): Promise<string> {
   const workTree = naturalWorkTree(cwd);
+  // Loaded on first use: most programs run no git.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',

@@ -3,7 +3,6 @@
  * because a file on PATH can be a rustup proxy without the component, a stale symlink or a launcher
  * that needs a missing package. Results are cached per candidate and environment.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { LspClientError } from './errors.js';
@@ -99,7 +98,7 @@ export function probeCandidate(candidate: string, options: DiscoveryOptions = {}
 /** Where probes run: a folder no workspace controls. */
 export const NEUTRAL_CWD = '/';
 
-function runProbe(
+async function runProbe(
   candidate: string,
   path: string,
   versionArgs: readonly string[],
@@ -107,6 +106,8 @@ function runProbe(
   timeoutMs: number,
 ): Promise<ProbeResult> {
   const { command, args } = launchCommand(path, versionArgs);
+  // Loaded on first use: a call the background server answers never spawns anything here.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolvePromise) => {
     let stdout = '';
     let stderr = '';

@@ -4,7 +4,6 @@
  * toolchain. Also the one function that runs cargo ({@link runCargo}), always with an explicit
  * environment so callers (e.g. a trust policy for untrusted workspaces) decide what cargo sees.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -167,7 +166,9 @@ export function runCargo(toolchain: RustToolchain, args: readonly string[], opti
   return runTool(toolchain.cargo.path, args, { ...options, env: { ...options.env, ...toolchainEnv(toolchain, options.env, { rustc: options.rustc === true }) } });
 }
 
-function runTool(command: string, args: readonly string[], options: ToolRunOptions): Promise<ToolRun> {
+async function runTool(command: string, args: readonly string[], options: ToolRunOptions): Promise<ToolRun> {
+  // Loaded on first use: a call the background server answers never spawns anything here.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolvePromise) => {
     let stdout = '';
     let stderr = '';

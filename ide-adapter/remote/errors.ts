@@ -7,20 +7,12 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import type { DialectCode } from '../../dialect/codes.js';
 import { DialectError } from '../../dialect/outcome.js';
 import { asDialectError, isLspClientError } from '../lsp/errors.js';
-import { DIALECT_ERROR_CODE, ErrorDataSchema, type ErrorData } from './protocol.js';
+import { IN_PROCESS_HINT, RemoteCode } from './codes.js';
+import { DIALECT_ERROR_CODE } from './methods.js';
+import type { ErrorData } from './protocol.js';
+import { errorData } from './wire-checks.js';
 
-/** Error codes of the remote protocol. */
-export const RemoteCode = {
-  /** The connection to the background server closed or failed while (or before) a call was answered. */
-  ServerLost: 'background-server-lost',
-  /** The other side speaks another protocol version, serves another workspace, or sent an invalid message. */
-  ProtocolMismatch: 'remote-protocol-mismatch',
-  /** The background server failed with an error that is not one of Dialect's. */
-  ServerError: 'background-server-error',
-} as const;
-
-/** The hint of every error that says the call can be answered without the background server. */
-export const IN_PROCESS_HINT = 'run the command again: it starts a new background server, or add --no-server to answer in this process';
+export { IN_PROCESS_HINT, RemoteCode } from './codes.js';
 
 /** The error for a call the lost connection will never answer. */
 export function serverLost(what: string, detail?: string): DialectError {
@@ -63,9 +55,9 @@ export function toResponseError(error: unknown): ResponseError<ErrorData> {
  * else a protocol mismatch naming the JSON-RPC error (e.g. a method the server does not know).
  */
 export function fromResponseError(error: ResponseError<unknown>, method: string): DialectError {
-  const data = error.code === DIALECT_ERROR_CODE ? ErrorDataSchema.safeParse(error.data) : undefined;
-  if (data?.success !== true) return protocolMismatch(`the background server refused ${method}: ${error.message} (JSON-RPC error ${error.code})`);
-  const { code, hint, notes, signature, example } = data.data;
+  const data = error.code === DIALECT_ERROR_CODE ? errorData(error.data) : undefined;
+  if (data === undefined) return protocolMismatch(`the background server refused ${method}: ${error.message} (JSON-RPC error ${error.code})`);
+  const { code, hint, notes, signature, example } = data;
   // Both sides speak the same protocol version (the handshake checks it), so the code is one of ours.
   return new DialectError({ code: code as DialectCode, message: error.message, hint, notes, signature, example });
 }

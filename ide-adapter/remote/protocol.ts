@@ -6,57 +6,17 @@
  * columns) and cross as they are. Hierarchy handles are opaque JSON and pass through.
  *
  * The zod schemas here are the source of the wire types; each is checked against the port's own
- * type (`satisfies`), so the two cannot drift. Whatever arrives from the other process is parsed
- * with them: parameters on the serving side, results, the handshake and status on the client.
+ * type (`satisfies`), so the two cannot drift. The serving side parses every request's params
+ * with them (any process of the user may connect). The client imports only their types: it loads
+ * no zod (see `remote-backend.ts` for why it trusts results), and the method names and versions it
+ * needs live in `methods.ts`, which loads nothing.
  */
 import { z } from 'zod';
 import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, HoverInfo, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../backend.js';
 import type { Diagnostic, Location, Position } from '../model.js';
+import { RemoteMethod, type RemoteMethodName } from './methods.js';
 
-/** The protocol's version: a client and a server speak only when theirs are equal. */
-export const PROTOCOL_VERSION = 1;
-
-/** The requests of the protocol: the port's methods (`ide/…`) and the server's own (`dialect/…`). */
-export const RemoteMethod = {
-  /** The handshake: what the server serves ({@link HelloInfo}). */
-  Hello: 'dialect/hello',
-  /** The server's state for `dialect server status` ({@link ServerInfo}). */
-  Info: 'dialect/info',
-  /** Stops the server process (the explicit way; clients never shut the language servers down). */
-  Stop: 'dialect/stop',
-  WorkspaceSymbols: 'ide/workspaceSymbols',
-  DocumentSymbols: 'ide/documentSymbols',
-  Definition: 'ide/definition',
-  References: 'ide/references',
-  Hover: 'ide/hover',
-  Implementation: 'ide/implementation',
-  PrepareCallHierarchy: 'ide/prepareCallHierarchy',
-  IncomingCalls: 'ide/incomingCalls',
-  OutgoingCalls: 'ide/outgoingCalls',
-  TypeDefinition: 'ide/typeDefinition',
-  PrepareTypeHierarchy: 'ide/prepareTypeHierarchy',
-  TypeHierarchy: 'ide/typeHierarchy',
-  Diagnostics: 'ide/diagnostics',
-  ModulePath: 'ide/modulePath',
-  Start: 'ide/start',
-  WaitUntilReady: 'ide/waitUntilReady',
-  Servers: 'ide/servers',
-} as const;
-
-/** A request method of the protocol. */
-export type RemoteMethodName = (typeof RemoteMethod)[keyof typeof RemoteMethod];
-
-/** The notifications of the protocol (server → client). */
-export const RemoteNotification = {
-  /** A server's status changed: the params are the new {@link ServerStatus}. */
-  Status: 'ide/status',
-} as const;
-
-/**
- * The JSON-RPC error code of every error response that carries a `DialectError` (its fields are
- * in `data`, see {@link ErrorDataSchema}); outside JSON-RPC's reserved range.
- */
-export const DIALECT_ERROR_CODE = 1000;
+export { DIALECT_ERROR_CODE, PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type RemoteMethodName } from './methods.js';
 
 // Values of the port (model.ts, backend.ts, status.ts).
 

@@ -35,8 +35,10 @@ import { TIMEOUTS } from '../timeouts.js';
 import type { Workspace } from '../workspace.js';
 import { fromResponseError, protocolMismatch, serverLost } from './errors.js';
 import { StatusBook } from './status-book.js';
-import { PROTOCOL_VERSION, REQUESTS, RemoteMethod, RemoteNotification, ServerStatusSchema, type HelloInfo, type ParamsOf, type RemoteMethodName, type ResultOf } from './protocol.js';
+import { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type RemoteMethodName } from './methods.js';
+import type { HelloInfo, ParamsOf, ResultOf } from './protocol.js';
 import { socketConnection } from './transport.js';
+import { announcedVersion, checkHello, isServerStatus } from './wire-checks.js';
 
 /** Options of {@link connectRemoteBackend}. */
 export interface RemoteConnectOptions {
@@ -63,23 +65,24 @@ export async function connectRemoteBackend(socketPath: string, workspace: Worksp
   const connection = socketConnection(socket);
   const book = new StatusBook();
   connection.onNotification(RemoteNotification.Status, (raw: unknown) => {
-    const status = ServerStatusSchema.safeParse(raw);
-    if (status.success) book.update(status.data);
+    if (isServerStatus(raw)) book.update(raw);
   });
   connection.listen();
   try {
     const raw = await handshake(connection, socket, signal, () => connectFailure(options.signal?.aborted === true, socketPath, 'waiting for its handshake'));
-    const hello = REQUESTS[RemoteMethod.Hello].result.safeParse(raw);
-    if (!hello.success) throw protocolMismatch(`the background server at ${socketPath} sent an invalid handshake: ${hello.error.message}`);
-    if (hello.data.protocolVersion !== PROTOCOL_VERSION) {
-      throw protocolMismatch(`the background server at ${socketPath} speaks protocol ${hello.data.protocolVersion}, this client ${PROTOCOL_VERSION}`);
+    // The version first: the rest of the handshake's shape is that version's.
+    const version = announcedVersion(raw);
+    if (version !== PROTOCOL_VERSION) {
+      throw protocolMismatch(`the background server at ${socketPath} speaks protocol ${version ?? '(none)'}, this client ${PROTOCOL_VERSION}`);
     }
-    if (hello.data.workspaceRoot !== workspace.root) {
-      throw protocolMismatch(`the background server at ${socketPath} serves ${hello.data.workspaceRoot}, not ${workspace.root}`);
+    const hello = checkHello(raw);
+    if (typeof hello === 'string') throw protocolMismatch(`the background server at ${socketPath} sent an invalid handshake: ${hello}`);
+    if (hello.workspaceRoot !== workspace.root) {
+      throw protocolMismatch(`the background server at ${socketPath} serves ${hello.workspaceRoot}, not ${workspace.root}`);
     }
     // The hello's snapshot is newer than any notification before it on the wire.
-    book.seed(hello.data.servers);
-    return new RemoteBackend(workspace, hello.data, connection, socket, book);
+    book.seed(hello.servers);
+    return new RemoteBackend(workspace, hello, connection, socket, book);
   } catch (error) {
     connection.dispose();
     socket.destroy();
@@ -261,7 +264,7 @@ export class RemoteBackend implements IdeBackend {
   }
 
   /**
-   * Sends one request and validates its answer. Aborting `signal` sends `$/cancelRequest` and
+   * Sends one request and resolves with its answer. Aborting `signal` sends `$/cancelRequest` and
    * rejects at once; a lost connection rejects every pending call with `background-server-lost`.
    */
   #send<M extends RemoteMethodName>(method: M, params: ParamsOf<M>, signal: AbortSignal | undefined): Promise<ResultOf<M>> {
@@ -294,11 +297,8 @@ export class RemoteBackend implements IdeBackend {
         return;
       }
       sent.then(
-        (raw: unknown) => {
-          const result = REQUESTS[method].result.safeParse(raw);
-          if (result.success) settle(() => resolve(result.data as ResultOf<M>));
-          else fail(protocolMismatch(`the background server answered ${method} with an invalid result: ${result.error.message}`));
-        },
+        // Not validated: the handshake established the protocol (wire-checks.ts says why).
+        (raw: unknown) => settle(() => resolve(raw as ResultOf<M>)),
         (error: unknown) => fail(this.#callError(method, error)),
       );
     });

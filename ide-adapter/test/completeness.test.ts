@@ -24,7 +24,7 @@ describe.skipIf(!available)('completeness and fallbacks (rust-analyzer)', () => 
   });
 
   it('a query before indexing finishes carries a note saying the answer may be incomplete', async () => {
-    const session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 1 });
+    const session = await IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 1 });
     try {
       const o = await session.evaluate('findDefinitions("User")', { deadlineMs: 60_000 });
       expect(o.kind).toBe('value');
@@ -35,7 +35,7 @@ describe.skipIf(!available)('completeness and fallbacks (rust-analyzer)', () => 
   });
 
   it('a name used where a symbol is expected waits for the index instead of coming back "not found"', async () => {
-    const session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
+    const session = await IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
     try {
       const o = await session.evaluate('findReferences("MAX_TASKS")', { deadlineMs: 120_000 });
       if (o.kind !== 'value') throw new Error(`expected references, got ${o.kind}`);
@@ -48,7 +48,7 @@ describe.skipIf(!available)('completeness and fallbacks (rust-analyzer)', () => 
   });
 
   it('when the index offers nothing, text search confirmed by go-to-definition finds the definition', async () => {
-    const session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
+    const session = await IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
     try {
       await session.waitUntilReady({ timeoutMs: 120_000 });
       // A backend whose index is empty: everything else is the real server.

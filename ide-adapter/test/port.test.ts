@@ -23,8 +23,8 @@ function fake(mode: string, command = fakeServerScript): ServerDefinition {
 describe('the IdeBackend port (fake server)', () => {
   let root: string;
   const sessions: IdeSession[] = [];
-  const open = (definition: ServerDefinition, options: { eager?: boolean; backend?: IdeBackend; readyTimeoutMs?: number } = {}): IdeSession => {
-    const session = IdeSession.open({ workspaceRoot: root, definitions: [definition], trusted: true, restartDelayMs: 10, maxRestarts: 1, eager: false, ...options });
+  const open = async (definition: ServerDefinition, options: { eager?: boolean; backend?: IdeBackend; readyTimeoutMs?: number } = {}): Promise<IdeSession> => {
+    const session = await IdeSession.open({ workspaceRoot: root, definitions: [definition], trusted: true, restartDelayMs: 10, maxRestarts: 1, eager: false, ...options });
     sessions.push(session);
     return session;
   };
@@ -40,7 +40,7 @@ describe('the IdeBackend port (fake server)', () => {
   });
 
   it('reports status as data: id, state from the closed set, progress, languages', async () => {
-    const session = open(fake('progress'));
+    const session = await open(fake('progress'));
     const events: ServerStatus[] = [];
     const unsubscribe = session.backend.onStatus((s) => events.push(s));
     await session.backend.start();
@@ -70,14 +70,14 @@ describe('the IdeBackend port (fake server)', () => {
       },
     });
     expect(Object.getPrototypeOf(other)).toBe(Object.prototype); // not an LspBackend
-    const session = open(fake('ok'), { backend: other, eager: true });
+    const session = await open(fake('ok'), { backend: other, eager: true });
     await session.started;
     expect(starts).toBe(1);
     expect(real.servers().map((s) => s.state)).not.toContain('idle');
   });
 
   it('runs every request through middleware, outermost first, until it is removed', async () => {
-    const session = open(fake('ok'));
+    const session = await open(fake('ok'));
     const seen: string[] = [];
     const outer = session.backend.use(async (request: BackendRequest, next) => {
       seen.push(`outer ${request.method} ${request.target}`);
@@ -100,7 +100,7 @@ describe('the IdeBackend port (fake server)', () => {
   });
 
   it('a function that requires the index gets the wait and its note from the declaration, once per program', async () => {
-    const session = open(fake('progress'), { readyTimeoutMs: 1 });
+    const session = await open(fake('progress'), { readyTimeoutMs: 1 });
     const outline = await session.evaluate('documentSymbols("main.fake")', { deadlineMs: 30_000 });
     expect(outline.notes.filter((n) => n.startsWith('results may be incomplete — still indexing: fake not ready after'))).toHaveLength(1);
     // findDefinitions needs the wait's result itself: it reuses the wait of its declaration.
@@ -112,7 +112,7 @@ describe('the IdeBackend port (fake server)', () => {
   });
 
   it('a missing server reaches the outcome as server-not-found with a hint, not function-failed', async () => {
-    const session = open(fake('ok', 'dialect-no-such-language-server'));
+    const session = await open(fake('ok', 'dialect-no-such-language-server'));
     const outcome = await session.evaluate('documentSymbols("main.fake")', { deadlineMs: 30_000 });
     if (outcome.kind !== 'error') throw new Error(`expected an error, got ${outcome.kind}`);
     expect(outcome.error.code).toBe('server-not-found');
@@ -121,7 +121,7 @@ describe('the IdeBackend port (fake server)', () => {
   });
 
   it('a server that keeps crashing is server-crashed at the port, a DialectError with a hint', async () => {
-    const session = open(fake('crash'));
+    const session = await open(fake('crash'));
     const error = await session.backend.hover('main.fake', { line: 1, column: 7 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DialectError);
     expect((error as DialectError).code).toBe('server-crashed');

@@ -102,7 +102,7 @@ function steady(status: ServerStatus): Omit<ServerStatus, 'memoryBytes'> {
  * port) and expects the same outcomes.
  */
 async function sameOutcomes(served: Served, programs: readonly string[]): Promise<void> {
-  const [direct, remote] = [served.direct, served.remote].map((backend) => IdeSession.open({ workspaceRoot: backend.workspace.root, backend, eager: false }));
+  const [direct, remote] = await Promise.all([served.direct, served.remote].map((backend) => IdeSession.open({ workspaceRoot: backend.workspace.root, backend, eager: false })));
   for (const program of programs) {
     const [a, b] = [await direct!.evaluate(program, { deadlineMs: READY_TIMEOUT_MS }), await remote!.evaluate(program, { deadlineMs: READY_TIMEOUT_MS })];
     expect(a.kind, program).toBe('value');

@@ -66,7 +66,7 @@ describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependen
 
   beforeAll(async () => {
     copy = await copyFixture('rust-workspace');
-    session = IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: READY_TIMEOUT_MS });
+    session = await IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: READY_TIMEOUT_MS });
   });
   afterAll(async () => {
     await session?.shutdown();
@@ -114,7 +114,7 @@ describe.skipIf(binary === undefined)('a workspace that cannot be loaded at all 
     await chmod(join(bin, 'cargo'), 0o755);
     copy = await copyFixture('rust-workspace');
     clearDiscoveryCache();
-    session = IdeSession.open({
+    session = await IdeSession.open({
       workspaceRoot: copy.root,
       // HOME and CARGO_HOME away from ~/.cargo, so neither we nor rust-analyzer find another cargo.
       env: { PATH: bin, HOME: base, CARGO_HOME: join(base, 'cargo-home'), CARGO: undefined, RUSTC: undefined },
@@ -157,7 +157,7 @@ describe.skipIf(binary === undefined)('a degraded standard library (std sources 
     await writeFile(join(root, 'Cargo.toml'), '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n');
     await writeFile(join(root, 'src', 'lib.rs'), 'pub fn answer() -> String { String::from("42") }\n');
     // No offline std aid: std's own `cargo metadata` fails as it does for a user without network.
-    const session = IdeSession.open({
+    const session = await IdeSession.open({
       workspaceRoot: root,
       env: { PATH: `/usr/bin:${process.env.PATH ?? ''}`, CARGO_HOME: join(base, 'cargo-home'), CARGO_NET_OFFLINE: 'true' },
       readyTimeoutMs: READY_TIMEOUT_MS,

@@ -141,7 +141,7 @@ describe.skipIf(tsBinary === undefined)('tsgo faults (real server, fixtures/ts-a
 describe.skipIf(tsBinary === undefined)('200 concurrent calls in one evaluation (real tsgo, fixtures/ts-app)', () => {
   it('evaluates a program of 200 concurrent IDE calls without a MaxListenersExceededWarning', async () => {
     const workspace = await copyFixture('ts-app');
-    const session = IdeSession.open({ workspaceRoot: workspace.root });
+    const session = await IdeSession.open({ workspaceRoot: workspace.root });
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);

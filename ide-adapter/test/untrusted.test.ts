@@ -101,7 +101,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
 
   it('untrusted: no build script, rustc-wrapper or configured rustc runs, answers still come, and they say what was off', async () => {
     const crate = await crateWithBuildScript('untrusted');
-    const session = IdeSession.open({ workspaceRoot: crate.root, env: offline, readyTimeoutMs: 120_000 });
+    const session = await IdeSession.open({ workspaceRoot: crate.root, env: offline, readyTimeoutMs: 120_000 });
     try {
       const o = await referencesOfUser(session);
       const notes = o.notes.filter((n) => n.startsWith('untrusted workspace'));
@@ -117,7 +117,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
 
   it('trusted: the build script, the rustc-wrapper and the configured rustc run as today', async () => {
     const crate = await crateWithBuildScript('trusted');
-    const session = IdeSession.open({ workspaceRoot: crate.root, env: offline, readyTimeoutMs: 120_000, trusted: true });
+    const session = await IdeSession.open({ workspaceRoot: crate.root, env: offline, readyTimeoutMs: 120_000, trusted: true });
     try {
       const o = await referencesOfUser(session);
       expect(o.notes.some((n) => n.startsWith('untrusted workspace'))).toBe(false);
@@ -145,7 +145,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     expect(isRustupProxy(join(proxies, 'rust-analyzer'))).toBe(true);
     const env = { ...offline, PATH: `${proxies}:${offline['PATH'] ?? ''}` };
     const untrusted = await make('toolchain-untrusted');
-    let session = IdeSession.open({ workspaceRoot: untrusted.root, env, readyTimeoutMs: 120_000 });
+    let session = await IdeSession.open({ workspaceRoot: untrusted.root, env, readyTimeoutMs: 120_000 });
     try {
       await referencesOfUser(session);
     } finally {
@@ -155,7 +155,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
 
     // Trusted, the proxy is used and follows the file: the repository's "toolchain" runs.
     const trusted = await make('toolchain-trusted');
-    session = IdeSession.open({ workspaceRoot: trusted.root, env, readyTimeoutMs: 120_000, trusted: true });
+    session = await IdeSession.open({ workspaceRoot: trusted.root, env, readyTimeoutMs: 120_000, trusted: true });
     try {
       await session.waitUntilReady({ timeoutMs: 120_000 });
       await fileAppears(trusted.marker);
@@ -177,7 +177,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     await writeFile(join(root, 'Cargo.toml'), MANIFEST);
     await writeFile(join(root, 'src', 'main.rs'), MAIN);
     await writeFile(join(root, file), content(join(root, 'evil.sh')));
-    const session = IdeSession.open({ workspaceRoot: root, env: offline, readyTimeoutMs: 60_000 });
+    const session = await IdeSession.open({ workspaceRoot: root, env: offline, readyTimeoutMs: 60_000 });
     try {
       const o = await evaluate(session, 'findDefinitions("User")');
       const text = o.notes.join('\n');
@@ -196,7 +196,7 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     await writeFile(join(root, 'Cargo.toml'), MANIFEST);
     await writeFile(join(root, 'src', 'main.rs'), MAIN);
     const missing = { ...rustAnalyzerServer, candidates: () => [join(base, 'not-installed', 'rust-analyzer')] };
-    const session = IdeSession.open({ workspaceRoot: root, definitions: [missing], trusted: true, readyTimeoutMs: 10_000 });
+    const session = await IdeSession.open({ workspaceRoot: root, definitions: [missing], trusted: true, readyTimeoutMs: 10_000 });
     try {
       const o = await evaluate(session, 'findDefinitions("User")');
       const text = o.notes.join('\n');

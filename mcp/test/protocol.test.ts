@@ -22,7 +22,7 @@ describe('MCP protocol surface (no language servers)', () => {
 
   beforeAll(async () => {
     dir = await tempDir('protocol');
-    session = nullSession(dir.path);
+    session = await nullSession(dir.path);
     c = await connect(session);
     await c.client.listTools(); // caches the output schemas: the client then validates structured content
   });

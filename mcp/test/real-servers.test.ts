@@ -131,7 +131,7 @@ describe.skipIf(!rustAvailable)('a fresh rust-analyzer: progress while indexing,
   let c: Connected;
   beforeAll(async () => {
     copy = await copyFixture('rust-app');
-    session = IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
+    session = await IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 120_000 });
     c = await connect(session, { deadlineMs: 120_000 });
   });
   afterAll(async () => {

@@ -130,7 +130,7 @@ export class NullBackend implements IdeBackend {
 }
 
 /** A session on a folder with no language servers (see {@link NullBackend}). */
-export function nullSession(root: string): IdeSession {
+export function nullSession(root: string): Promise<IdeSession> {
   return IdeSession.open({ workspaceRoot: root, backend: new NullBackend(root) });
 }
 

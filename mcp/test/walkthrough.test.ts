@@ -62,8 +62,8 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
     c = await connect(f.session, {
       outputDir: out.path,
       deadlineMs: 90_000,
-      openSession: (root) => {
-        const session = IdeSession.open({ workspaceRoot: root, readyTimeoutMs: 60_000 });
+      openSession: async (root) => {
+        const session = await IdeSession.open({ workspaceRoot: root, readyTimeoutMs: 60_000 });
         opened.push(session);
         return session;
       },
@@ -147,7 +147,7 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
     const pids = (opened[0]?.backend.servers() ?? []).map((s) => s.pid).filter((p): p is number => p !== undefined);
     expect(pids.length).toBeGreaterThan(0);
     // Closing the server shuts down the sessions it opened (not the caller's own session).
-    const again = await connect(f.session, { outputDir: out.path, openSession: (root) => (opened.push(IdeSession.open({ workspaceRoot: root })), opened.at(-1) as IdeSession) });
+    const again = await connect(f.session, { outputDir: out.path, openSession: async (root) => (opened.push(await IdeSession.open({ workspaceRoot: root })), opened.at(-1) as IdeSession) });
     await again.client.callTool({ name: 'present_walkthrough', arguments: { content: md, baseUri: other.root } }, undefined, { timeout: 120_000 });
     const secondPids = (opened[1]?.backend.servers() ?? []).map((s) => s.pid).filter((p): p is number => p !== undefined);
     expect(secondPids.length).toBeGreaterThan(0);

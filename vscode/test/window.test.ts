@@ -141,7 +141,7 @@ describe.skipIf(rig === undefined)('the extension in a real VS Code window serve
     const opened = await openBackend({ workspaceRoot: root, configured: await configuredServers(root, undefined, env), env });
     expect(opened.mode).toBe('editor');
     const failover = opened.backend as FailoverBackend;
-    session = IdeSession.open({ workspaceRoot: root, backend: failover });
+    session = await IdeSession.open({ workspaceRoot: root, backend: failover });
     const ask = async (): Promise<SymbolDefinition> => {
       const o = await (session as IdeSession).evaluate('findDefinition("validateToken", file: "src/util.ts")', { deadlineMs: 90_000 });
       if (o.kind !== 'value') throw new Error(`expected a value, got ${o.kind}`);

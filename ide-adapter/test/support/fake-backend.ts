@@ -589,7 +589,7 @@ const FAKE_DEADLINE_MS = 30_000;
 /** Opens an `IdeSession` over a {@link FakeBackend} of marked sources. */
 export async function openFakeSession(sources: FakeFiles, options: FakeBackendOptions = {}): Promise<FakeSession> {
   const backend = await FakeBackend.create(sources, options);
-  const session = IdeSession.open({ workspaceRoot: backend.root, backend });
+  const session = await IdeSession.open({ workspaceRoot: backend.root, backend });
   const outcome = (program: string): Promise<Outcome> => session.evaluate(program, { deadlineMs: FAKE_DEADLINE_MS });
   return {
     backend,

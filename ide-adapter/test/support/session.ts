@@ -36,7 +36,7 @@ export async function openFixtureSession(name: string, prepare?: (root: string) 
   const env = await rustOfflineEnv();
   const copy = await copyFixture(name);
   await prepare?.(copy.root);
-  const session = IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: 120_000 });
+  const session = await IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: 120_000 });
   await session.waitUntilReady({ timeoutMs: 120_000 });
   return fixtureSession(session, copy.root, copy.dispose);
 }

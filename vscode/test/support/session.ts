@@ -29,7 +29,7 @@ export async function openVsCodeSession(rig: RigPaths, fixture: string, prepare?
     window = await openVsCode(rig, copy.root);
     const workspace = new Workspace(copy.root);
     const backend = await connectRemoteBackend(window.record.socket, workspace, { timeoutMs: CONNECT_TIMEOUT_MS });
-    const session = IdeSession.open({ workspaceRoot: workspace.root, backend, readyTimeoutMs: READY_TIMEOUT_MS });
+    const session = await IdeSession.open({ workspaceRoot: workspace.root, backend, readyTimeoutMs: READY_TIMEOUT_MS });
     await session.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS });
     const opened = window;
     return { ...fixtureSession(session, workspace.root, async () => {
