@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** The folders of product code (tests, fixtures and generated files aside). */
-export const PRODUCT_FOLDERS = ['dialect', 'ide-adapter', 'walkthrough', 'mcp', 'cli'] as const;
+export const PRODUCT_FOLDERS = ['dialect', 'ide-adapter', 'walkthrough', 'mcp', 'cli', 'vscode'] as const;
 
 /** One exported declaration: where it is and its name. */
 export interface ExportedDeclaration {
