@@ -24,6 +24,8 @@ export const RemoteMethod = {
   Info: 'dialect/info',
   /** Stops the server process (the explicit way; clients never shut the language servers down). */
   Stop: 'dialect/stop',
+  /** The active editor's selection (an editor's backend only; others answer `no-editor`); null without an active editor. */
+  Selection: 'dialect/selection',
   WorkspaceSymbols: 'ide/workspaceSymbols',
   DocumentSymbols: 'ide/documentSymbols',
   Definition: 'ide/definition',
@@ -196,6 +198,7 @@ export const REQUESTS = {
   [RemoteMethod.Hello]: { params: z.object({ protocolVersion: z.number().int() }), result: HelloInfoSchema },
   [RemoteMethod.Info]: { params: Empty, result: ServerInfoSchema },
   [RemoteMethod.Stop]: { params: Empty, result: z.null() },
+  [RemoteMethod.Selection]: { params: Empty, result: LocationSchema.nullable() },
   [RemoteMethod.WorkspaceSymbols]: { params: z.object({ query: z.string() }), result: z.array(BackendSymbolSchema) },
   [RemoteMethod.DocumentSymbols]: { params: Path, result: z.array(OutlineSymbolSchema) },
   [RemoteMethod.Definition]: { params: Positional, result: z.array(LocationSchema) },

@@ -204,6 +204,11 @@ export class RemoteBackend implements IdeBackend {
     return this.#request(RemoteMethod.Diagnostics, path ?? '(every analysed file)', { path }, options);
   }
 
+  /** The serving editor's selection; a server that is no editor answers `no-editor`. */
+  async selection(options: BackendCallOptions = {}): Promise<Location | undefined> {
+    return (await this.#request(RemoteMethod.Selection, '', {}, options)) ?? undefined;
+  }
+
   modulePath(path: string): Promise<string[][]> {
     return this.#request(RemoteMethod.ModulePath, path, { path }, {});
   }
