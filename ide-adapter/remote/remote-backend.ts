@@ -32,7 +32,8 @@ import { onAbort } from '../lsp/abort.js';
 import { asDialectError, LspClientError } from '../lsp/errors.js';
 import type { Location, Position } from '../model.js';
 import { TIMEOUTS } from '../timeouts.js';
-import type { Workspace } from '../workspace.js';
+import { Workspace } from '../workspace.js';
+import { isInside } from '../confine.js';
 import { fromResponseError, protocolMismatch, serverLost } from './errors.js';
 import { StatusBook } from './status-book.js';
 import { PROTOCOL_VERSION, REQUESTS, RemoteMethod, RemoteNotification, ServerStatusSchema, type HelloInfo, type ParamsOf, type RemoteMethodName, type ResultOf } from './protocol.js';
@@ -44,6 +45,11 @@ export interface RemoteConnectOptions {
   readonly signal?: AbortSignal;
   /** Deadline of connecting and the handshake; default `TIMEOUTS.remote.connectMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Also accept a server whose root contains the workspace (an editor window on a parent folder);
+   * the backend is then in the server's root, for `SubfolderBackend` to translate.
+   */
+  readonly containing?: boolean;
 }
 
 /** Called once when the connection closes: with the error when it was lost, without when `shutdown()` closed it. */
@@ -74,12 +80,13 @@ export async function connectRemoteBackend(socketPath: string, workspace: Worksp
     if (hello.data.protocolVersion !== PROTOCOL_VERSION) {
       throw protocolMismatch(`the background server at ${socketPath} speaks protocol ${hello.data.protocolVersion}, this client ${PROTOCOL_VERSION}`);
     }
-    if (hello.data.workspaceRoot !== workspace.root) {
-      throw protocolMismatch(`the background server at ${socketPath} serves ${hello.data.workspaceRoot}, not ${workspace.root}`);
+    const served = hello.data.workspaceRoot;
+    if (served !== workspace.root && !(options.containing === true && isInside(served, workspace.root))) {
+      throw protocolMismatch(`the background server at ${socketPath} serves ${served}, not ${options.containing === true ? 'a folder containing ' : ''}${workspace.root}`);
     }
     // The hello's snapshot is newer than any notification before it on the wire.
     book.seed(hello.data.servers);
-    return new RemoteBackend(workspace, hello.data, connection, socket, book);
+    return new RemoteBackend(served === workspace.root ? workspace : new Workspace(served), hello.data, connection, socket, book);
   } catch (error) {
     connection.dispose();
     socket.destroy();
