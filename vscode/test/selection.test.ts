@@ -3,7 +3,8 @@
  * (Quick Open, Go to Line, select word with the keyboard) is what `dialect eval 'selection()'`
  * and MCP's `get_selection` (a real MCP client over stdio) answer, with workspace-relative paths
  * and 1-based code-point positions, and `findReferences(symbolAt(selection()))` asks about it.
- * Without an active editor, or without an editor at all, `get_selection` says so with a code.
+ * Without an active editor, or without an editor at all, `get_selection` says so with a code. A
+ * `dialect` on a subfolder of the window's folder is answered by the window, in its own paths.
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -121,6 +122,8 @@ describe.skipIf(rig === undefined)('the selection of a real VS Code window', () 
     await page.keyboard.press('F1');
     await input.waitFor({ timeout: UI_MS });
     await input.fill(`:${at.line}:${at.column}`);
+    // Enter only once the picker has read the line (before that, Enter goes nowhere).
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`\\b${at.line}\\b`) }).first().waitFor({ timeout: UI_MS });
     await page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: UI_MS });
     await page.keyboard.press('Control+Shift+ArrowRight');
@@ -130,15 +133,28 @@ describe.skipIf(rig === undefined)('the selection of a real VS Code window', () 
 
   it('dialect eval selection() answers it, and findReferences(symbolAt(selection())) asks about it', async () => {
     const r = await runDialect(['eval', 'selection()', '--json', '--workspace', copy.root], { env });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
     const value = (JSON.parse(r.stdout) as { value: Location }).value;
     expect(value).toEqual({ path: 'src/service.ts', start: at, end: { line: at.line, column: at.column + SELECTED.length }, content: SELECTED });
 
     const refs = await runDialect(['eval', 'findReferences(symbolAt(selection()))', '--json', '--workspace', copy.root], { env });
-    expect(refs.code, refs.stderr).toBe(0);
+    expect(refs.code, refs.stdout + refs.stderr).toBe(0);
     const list = (JSON.parse(refs.stdout) as { value: Reference[] }).value;
     expect(list.every((ref) => ref.name === SELECTED && ref.definedAt.path === 'src/util.ts')).toBe(true);
     expect(list.map((ref) => `${ref.referencedAt.path}:${ref.referencedAt.start.line}:${ref.referencedAt.start.column}`)).toContain(`src/service.ts:${at.line}:${at.column}`);
+  });
+
+  it('a dialect on a subfolder of the window\'s folder finds the window by its record and gets answers in its own paths', async () => {
+    const sub = join(copy.root, 'src');
+    const subEnv = await childEnv(state.path, { DIALECT_NO_SERVER: '0', XDG_RUNTIME_DIR: window.runtimeDir });
+    const r = await runDialect(['eval', 'selection()', '--json', '--workspace', sub], { env: subEnv });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { value: Location }).value).toMatchObject({ path: 'service.ts', start: at, content: SELECTED });
+    const def = await runDialect(['eval', 'findDefinition("validateToken", file: "util.ts")', '--json', '--workspace', sub], { env: subEnv });
+    expect(def.code, def.stdout + def.stderr).toBe(0);
+    const json = JSON.parse(def.stdout) as { value: { definedAt: Location }; indexing: { backend: string } };
+    expect(json.value.definedAt.path).toBe('util.ts');
+    expect(json.indexing.backend).toBe('vscode');
   });
 
   it('get_selection answers it through a real MCP client, and null with a code once no editor is active', async () => {
