@@ -33,7 +33,8 @@ export function registerSelectionFunctions(registry: Registry<IdeHost>): void {
     description:
       "The active editor's selection (VS Code with the Dialect extension) as a location; its `content` is the selected text. Compose it: findReferences(symbolAt(selection())). Fails with no-editor when no editor answers.",
     category: 'navigation',
-    requires: 'workspace',
+    // The editor's backend, not its index: the selection is there at once.
+    requires: 'editor',
     parameters: [],
     returns: 'location',
     examples: [{ program: 'selection()' }, { program: 'findReferences(symbolAt(selection()))', description: 'every use of the selected symbol' }],
