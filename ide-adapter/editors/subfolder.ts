@@ -7,6 +7,7 @@
  * as any backend leaves out places outside its workspace (libraries, other folders).
  */
 import { posix } from 'node:path';
+import { noEditor } from '../backend.js';
 import type {
   BackendCallOptions,
   BackendKind,
@@ -153,8 +154,9 @@ export class SubfolderBackend implements IdeBackend {
   handles(path: string): boolean {
     return this.#inner.handles(this.#in(path));
   }
+  /** The window's selection when it is in this workspace (a file elsewhere in the window is no active editor of it). */
   async selection(options?: BackendCallOptions): Promise<Location | undefined> {
-    if (this.#inner.selection === undefined) return undefined;
+    if (this.#inner.selection === undefined) throw noEditor('the backend of the containing folder is no editor');
     const selection = await this.#inner.selection(options);
     return selection !== undefined ? this.#location(selection) : undefined;
   }
