@@ -4,7 +4,7 @@
  * timing of every backend request for `.timing on`.
  */
 import { performance } from 'node:perf_hooks';
-import { type Expr } from '../dialect/index.js';
+import { type Expr, type Requirement } from '../dialect/index.js';
 // Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
 import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
 import { createIdeRegistry } from '../ide-adapter/functions/index.js';
@@ -209,9 +209,9 @@ export class CliSession {
     return { ok: true, text: `${servers.map((s) => s.displayName).join(', ')} ready` };
   }
 
-  /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`). */
+  /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`), so the index is waited for. */
   needsServers(ast: Expr): boolean {
-    return asksServers(this.session.registry, ast);
+    return asksServers(this.session.registry, ast, INDEX);
   }
 
   /**
@@ -251,20 +251,25 @@ export class CliSession {
 
 type IdeRegistry = ReturnType<typeof createIdeRegistry>;
 
-/** Whether a function the program calls declares `requires: 'index'` in `registry`. */
-function asksServers(registry: IdeRegistry, ast: Expr): boolean {
-  return calledFunctions(ast).some((name) => registry.lookup(name)?.requires === 'index');
+/** Requirements that need language servers' index. */
+const INDEX: ReadonlySet<Requirement> = new Set(['index']);
+/** Requirements that need the backend (an editor's, a background server's or our own servers). */
+const BACKEND: ReadonlySet<Requirement> = new Set(['index', 'editor']);
+
+/** Whether a function the program calls declares one of `requirements` in `registry`. */
+function asksServers(registry: IdeRegistry, ast: Expr, requirements: ReadonlySet<Requirement>): boolean {
+  return calledFunctions(ast).some((name) => requirements.has(registry.lookup(name)?.requires ?? 'none'));
 }
 
 let registry: IdeRegistry | undefined;
 
 /**
- * Whether evaluating this program asks a language server, before any session is open (so a
- * program that asks none neither starts nor needs the background server).
+ * Whether evaluating this program asks a language server or the editor, before any session is
+ * open (so a program that asks neither neither starts nor needs the background server).
  */
 export function programNeedsServers(ast: Expr): boolean {
   registry ??= createIdeRegistry();
-  return asksServers(registry, ast);
+  return asksServers(registry, ast, BACKEND);
 }
 
 /** The names of every function a program calls, outermost first. */

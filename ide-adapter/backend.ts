@@ -24,6 +24,23 @@ export const CapabilityCode = {
   NoLanguageServer: 'no-language-server',
 } as const;
 
+/** Error codes of the editor's selection ({@link IdeBackend.selection}). */
+export const SelectionCode = {
+  /** No editor answers this workspace (Dialect uses its own servers), so there is no selection to read. */
+  NoEditor: 'no-editor',
+  /** The editor answers, but no editor tab of a workspace file is active. */
+  NoActiveEditor: 'no-active-editor',
+} as const;
+
+/** The `no-editor` error: `why` says what answers instead (e.g. Dialect's own language servers). */
+export function noEditor(why: string): DialectError {
+  return new DialectError({
+    code: SelectionCode.NoEditor,
+    message: `no editor is connected, so there is no selection: ${why}`,
+    hint: 'open the folder in VS Code with the Dialect extension (see the README, "In VS Code") and run dialect from there, or pass a place: symbolAt(path, line, column)',
+  });
+}
+
 /** The requests a server may lack, with what to use instead. */
 const ALTERNATIVES: Readonly<Record<string, string>> = {
   'type definition': 'getSymbolInfo(…) shows the type in the signature; findDefinition("TypeName") then finds it',
@@ -222,6 +239,13 @@ export interface IdeBackend {
 
   /** Whether a file's language has a server. */
   handles(path: string): boolean;
+
+  /**
+   * The active editor's selection (its text in `content`); undefined when the editor has no active
+   * editor on a workspace file. Only an editor's backend has it; absent means there is no editor
+   * (`no-editor`), and a backend that forwards may throw that too.
+   */
+  selection?(options?: BackendCallOptions): Promise<Location | undefined>;
 
   /**
    * Starts the servers the workspace needs, without waiting for indexing. Never throws for a

@@ -4,7 +4,7 @@
  * named here; a layer that needs the same meaning reuses that object's member.
  */
 import type { CodeDocs, CodeOf } from '../dialect/index.js';
-import type { CapabilityCode } from './backend.js';
+import type { CapabilityCode, SelectionCode } from './backend.js';
 import type { ConfigCode } from './config.js';
 import type { IndexCode } from './functions/host.js';
 import type { DiagnosticsCode } from './functions/diagnostics.js';
@@ -22,6 +22,7 @@ import type { WorkspaceCode } from './workspace.js';
 /** Every code the IDE adapter's errors carry, the language-server client's included. */
 export type IdeCode =
   | CodeOf<typeof CapabilityCode>
+  | CodeOf<typeof SelectionCode>
   | ConfigCode
   | CodeOf<typeof IndexCode>
   | CodeOf<typeof DiagnosticsCode>
@@ -47,6 +48,8 @@ declare module '../dialect/codes.js' {
 export const IDE_CODE_DOCS: CodeDocs<IdeCode> = {
   'unsupported-by-server': "The file's language server does not offer the request the function needs; the hint names an alternative function.",
   'no-language-server': "No language server handles the file's language (see dialect.json to add one).",
+  'no-editor': 'No editor answers the workspace (Dialect uses its own language servers), so there is no selection; open the folder in VS Code with the Dialect extension.',
+  'no-active-editor': 'The editor answers, but no tab showing a workspace file is active, so there is no selection.',
   'config-not-found': 'DIALECT_CONFIG names a configuration file that cannot be read.',
   'invalid-config': 'dialect.json is not JSON or not a valid configuration; the message lists each problem.',
   'workspace-not-loaded': 'A language server could not load the workspace, so its empty answers mean nothing; the message says why.',

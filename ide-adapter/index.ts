@@ -22,11 +22,12 @@ export type {
 } from './backend.js';
 export { isIncomplete, SETTLED_STATES, statusLine } from './status.js';
 export { indexingOf, type IndexingState } from './indexing.js';
-export { CapabilityCode, unsupportedByServer, type BackendKind, type DiagnosticReport, type TypeItem } from './backend.js';
+export { CapabilityCode, noEditor, SelectionCode, unsupportedByServer, type BackendKind, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
 export { TIMEOUTS } from './timeouts.js';
 export { packageFile, packageVersion } from './package-files.js';
 export { createIdeRegistry, type IdeHost } from './functions/index.js';
+export { readSelection } from './functions/selection.js';
 export { gitDiff, parseUnifiedDiff, type GitDiffOptions } from './git.js';
 export { LspBackend, type LspBackendOptions } from './lsp-backend.js';
 export * from './model.js';

@@ -1,6 +1,7 @@
 /**
- * The Dialect MCP server: the `ide_operation`, `present_walkthrough` and `expand_reference` tools
- * and the `walkthrough-format.md` and `dialect-reference.md` resources, over one IDE session.
+ * The Dialect MCP server: the `ide_operation`, `present_walkthrough`, `expand_reference` and
+ * `get_selection` tools and the `walkthrough-format.md` and `dialect-reference.md` resources,
+ * over one IDE session.
  * Every call shares the session's one pool of language servers.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { readGuidance } from './guidance.js';
 import { DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
 import { defaultPagesFolder, preparePagesFolder } from './pages-folder.js';
+import { getSelectionOutputSchema, runGetSelection } from './selection-tool.js';
 import { SessionCache } from './sessions.js';
 import { outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough } from './walkthrough-tool.js';
 
@@ -175,6 +177,19 @@ export class DialectMcpServer {
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       ({ id }) => track(async () => runExpandReference(this.references, docs, id)),
+    );
+
+    this.mcp.registerTool(
+      'get_selection',
+      {
+        title: "The editor's selection",
+        description:
+          'The text selected in the active editor of VS Code (with the Dialect extension) as {selectedText, path, start, end}: a workspace-relative path, 1-based lines, columns in characters, end exclusive. selection is null, with a reason and code (no-editor, no-active-editor), when no editor is connected or no file is open. In ide_operation, selection() is the same place: findReferences(symbolAt(selection())).',
+        inputSchema: {},
+        outputSchema: getSelectionOutputSchema,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      (_args, extra) => track(() => runGetSelection(session, extra.signal)),
     );
 
     for (const doc of docs) {

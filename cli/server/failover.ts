@@ -27,6 +27,7 @@ import type {
 import type { Location, Position } from '../../ide-adapter/model.js';
 import type { Workspace } from '../../ide-adapter/workspace.js';
 import { RemoteCode } from '../../ide-adapter/remote/codes.js';
+import { noEditor } from '../../ide-adapter/backend.js';
 
 /** How the in-process backend is made and how long a failed-over call lets it index. */
 export interface FailoverOptions {
@@ -87,6 +88,21 @@ export class FailoverBackend implements IdeBackend {
   onFailover(listener: (notice: string) => void): () => void {
     this.#failoverListeners.add(listener);
     return () => this.#failoverListeners.delete(listener);
+  }
+
+  /**
+   * The editor's selection, never failed over: Dialect's own servers have no editor, so after a
+   * failover (or when the connection is lost now) it is `no-editor`.
+   */
+  async selection(options?: BackendCallOptions): Promise<Location | undefined> {
+    const remote = this.#remote;
+    if (this.#local !== undefined || remote.selection === undefined) throw noEditor(this.#notice ?? 'Dialect answers with its own language servers');
+    try {
+      return await remote.selection(options);
+    } catch (error) {
+      if (isServerLost(error)) throw noEditor(`the editor stopped answering (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : ''})`);
+      throw error;
+    }
   }
 
   workspaceSymbols(query: string, options?: BackendCallOptions): Promise<BackendSymbol[]> {

@@ -2,13 +2,18 @@
  * Finds the editor window that has a workspace open and connects to the backend it serves (the
  * Dialect extension for VS Code, see vscode/): first the socket `DIALECT_IDE` names (set in the
  * window's integrated terminals), then the discovery records of the user's private runtime folder
- * for the same folder, newest window first. A window that does not answer, or serves another
- * folder, is passed over; none answering is `undefined` and the caller uses its own servers.
+ * for every window whose folder is the workspace or contains it, the deepest first (see
+ * choice.ts). A window on a containing folder is asked through `SubfolderBackend`, which
+ * translates the paths. A window that does not answer, or serves a folder that does not contain
+ * the workspace, is passed over; none answering is `undefined` and the caller uses its own servers.
  */
 import { existsSync } from 'node:fs';
-import { connectRemoteBackend, type RemoteBackend } from '../remote/remote-backend.js';
+import type { IdeBackend } from '../backend.js';
+import { connectRemoteBackend } from '../remote/remote-backend.js';
 import type { Workspace } from '../workspace.js';
+import { containingRecords } from './choice.js';
 import { discoveryDirPath, readRecords, unsafeFolder } from './discovery.js';
+import { SubfolderBackend } from './subfolder.js';
 
 /** The variable naming the editor's socket (the extension sets it in its terminals); `off` turns editors off. */
 export const DIALECT_IDE_ENV = 'DIALECT_IDE';
@@ -20,7 +25,8 @@ export const EDITOR_CONNECT_TIMEOUT_MS = 3_000;
 
 /** A connection to an editor window's backend. */
 export interface EditorConnection {
-  readonly backend: RemoteBackend;
+  /** The window's backend, in the workspace's paths (translated when the window's folder contains the workspace). */
+  readonly backend: IdeBackend;
   /** The socket it answers on. */
   readonly socket: string;
   /** The editor, as its record names it (`code-server 1.139.1`), when a record led to it. */
@@ -46,19 +52,20 @@ export function editorCandidates(workspace: Workspace, env: Readonly<Record<stri
   const dir = discoveryDirPath(env);
   // Records are read only from a private folder: anyone who could write there could pose as the editor.
   if (existsSync(dir) && unsafeFolder(dir) === undefined) {
-    for (const record of readRecords(dir)) {
-      if (record.workspaceRoot !== workspace.root || !alive(record.pid) || candidates.some((c) => c.socket === record.socket)) continue;
+    for (const record of containingRecords(readRecords(dir), workspace.root)) {
+      if (!alive(record.pid) || candidates.some((c) => c.socket === record.socket)) continue;
       candidates.push({ socket: record.socket, editor: record.editor });
     }
   }
   return candidates;
 }
 
-/** Connects to the first editor window that serves `workspace`; undefined when none answers. */
+/** Connects to the first editor window that serves `workspace` or a folder containing it; undefined when none answers. */
 export async function connectEditor(workspace: Workspace, env: Readonly<Record<string, string | undefined>> = process.env, timeoutMs: number = EDITOR_CONNECT_TIMEOUT_MS): Promise<EditorConnection | undefined> {
   for (const candidate of editorCandidates(workspace, env)) {
     try {
-      const backend = await connectRemoteBackend(candidate.socket, workspace, { timeoutMs });
+      const remote = await connectRemoteBackend(candidate.socket, workspace, { timeoutMs, containing: true });
+      const backend = remote.workspace.root === workspace.root ? remote : new SubfolderBackend(workspace, remote);
       return { backend, ...candidate };
     } catch {
       // Gone, refused, another folder or another protocol: the next window, or our own servers.

@@ -7,6 +7,7 @@ import { registerFileFunctions } from './files.js';
 import { prepareRequirement, type IdeHost } from './host.js';
 import { registerNavigation } from './navigation.js';
 import { registerPositionFunctions } from './positions.js';
+import { registerSelectionFunctions } from './selection.js';
 import { registerDiagnostics } from './diagnostics.js';
 import { registerTypeFunctions } from './types-hierarchy.js';
 import { registerIdeTypes } from './types.js';
@@ -18,6 +19,7 @@ export function createIdeRegistry(): Registry<IdeHost> {
   registerIdeTypes(registry);
   registerNavigation(registry);
   registerPositionFunctions(registry);
+  registerSelectionFunctions(registry);
   registerTypeFunctions(registry);
   registerDiagnostics(registry);
   registerFileFunctions(registry);

@@ -4,7 +4,7 @@
  * identifier at the position — never a keyword, never the line's first token — and ask the
  * server where it is defined.
  */
-import { codePointCount, DialectError, truncate, type CallContext, type Registry } from '../../dialect/index.js';
+import { codePointCount, DialectError, EvalCode, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
 import type { Location, Position, SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
@@ -185,12 +185,12 @@ export function registerPositionFunctions(registry: Registry<IdeHost>): void {
     name: 'symbolAt',
     aliases: ['symbolAtPosition'],
     description:
-      'The symbol named at a position (1-based line, column in characters), as its definition: a use of `User` on line 12 gives the `User` struct. Without a column, the first name on the line that is a symbol. Compose it: findReferences(symbolAt(…)).',
+      'The symbol named at a position (1-based line, column in characters), as its definition: a use of `User` on line 12 gives the `User` struct. Without a column, the first name on the line that is a symbol. A location instead of a path (a search match, selection()) gives the symbol it covers. Compose it: findReferences(symbolAt(…)).',
     category: 'navigation',
     requires: 'index',
     parameters: [
-      { name: 'path', type: 'string', description: 'a workspace file', aliases: ['file', 'in'] },
-      { name: 'line', type: 'number', description: 'the line (from 1)' },
+      { name: 'path', type: 'string | location', description: 'a workspace file, or a location (e.g. selection())', aliases: ['file', 'in', 'at'] },
+      { name: 'line', type: 'number', optional: true, description: 'the line (from 1); required with a path' },
       { name: 'column', type: 'number', optional: true, description: 'the column (from 1, in characters); omitted: the first symbol on the line', aliases: ['col', 'character'] },
     ],
     returns: 'symbol',
@@ -199,10 +199,13 @@ export function registerPositionFunctions(registry: Registry<IdeHost>): void {
       { program: 'findReferences(symbolAt("src/model.rs", 25, 12))', description: 'every use of the symbol at that place' },
     ],
     implementation: async (args, ctx) => {
-      const line = args['line'] as number;
+      const place = args['path'];
+      if (typeof place !== 'string') return symbolAtTarget(ctx, place as Location);
+      const line = args['line'];
+      if (typeof line !== 'number') return ctx.fail(EvalCode.MissingArgument, 'symbolAt(path, …) needs the line', `for example: symbolAt(${JSON.stringify(place)}, 12, 5), or pass a location: symbolAt(selection())`);
       const column = args['column'] as number | undefined;
-      if (column !== undefined) return symbolAtTarget(ctx, { path: args['path'] as string, start: { line, column } });
-      return symbolAtTarget(ctx, { path: args['path'] as string, start: { line, column: 1 }, end: { line: line + 1, column: 1 } });
+      if (column !== undefined) return symbolAtTarget(ctx, { path: place, start: { line, column } });
+      return symbolAtTarget(ctx, { path: place, start: { line, column: 1 }, end: { line: line + 1, column: 1 } });
     },
   });
 }

@@ -15,6 +15,8 @@ export const RemoteMethod = {
   Info: 'dialect/info',
   /** Stops the server process (the explicit way; clients never shut the language servers down). */
   Stop: 'dialect/stop',
+  /** The active editor's selection (an editor's backend only; others answer `no-editor`); null without an active editor. */
+  Selection: 'dialect/selection',
   WorkspaceSymbols: 'ide/workspaceSymbols',
   DocumentSymbols: 'ide/documentSymbols',
   Definition: 'ide/definition',

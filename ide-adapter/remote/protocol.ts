@@ -156,6 +156,7 @@ export const REQUESTS = {
   [RemoteMethod.Hello]: { params: z.object({ protocolVersion: z.number().int() }), result: HelloInfoSchema },
   [RemoteMethod.Info]: { params: Empty, result: ServerInfoSchema },
   [RemoteMethod.Stop]: { params: Empty, result: z.null() },
+  [RemoteMethod.Selection]: { params: Empty, result: LocationSchema.nullable() },
   [RemoteMethod.WorkspaceSymbols]: { params: z.object({ query: z.string() }), result: z.array(BackendSymbolSchema) },
   [RemoteMethod.DocumentSymbols]: { params: Path, result: z.array(OutlineSymbolSchema) },
   [RemoteMethod.Definition]: { params: Positional, result: z.array(LocationSchema) },

@@ -32,7 +32,8 @@ import { onAbort } from '../lsp/abort.js';
 import { asDialectError, LspClientError } from '../lsp/errors.js';
 import type { Location, Position } from '../model.js';
 import { TIMEOUTS } from '../timeouts.js';
-import type { Workspace } from '../workspace.js';
+import { Workspace } from '../workspace.js';
+import { isInside } from '../confine.js';
 import { fromResponseError, protocolMismatch, serverLost } from './errors.js';
 import { StatusBook } from './status-book.js';
 import { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type RemoteMethodName } from './methods.js';
@@ -46,6 +47,11 @@ export interface RemoteConnectOptions {
   readonly signal?: AbortSignal;
   /** Deadline of connecting and the handshake; default `TIMEOUTS.remote.connectMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Also accept a server whose root contains the workspace (an editor window on a parent folder);
+   * the backend is then in the server's root, for `SubfolderBackend` to translate.
+   */
+  readonly containing?: boolean;
 }
 
 /** Called once when the connection closes: with the error when it was lost, without when `shutdown()` closed it. */
@@ -77,12 +83,13 @@ export async function connectRemoteBackend(socketPath: string, workspace: Worksp
     }
     const hello = checkHello(raw);
     if (typeof hello === 'string') throw protocolMismatch(`the background server at ${socketPath} sent an invalid handshake: ${hello}`);
-    if (hello.workspaceRoot !== workspace.root) {
-      throw protocolMismatch(`the background server at ${socketPath} serves ${hello.workspaceRoot}, not ${workspace.root}`);
+    const served = hello.workspaceRoot;
+    if (served !== workspace.root && !(options.containing === true && isInside(served, workspace.root))) {
+      throw protocolMismatch(`the background server at ${socketPath} serves ${served}, not ${options.containing === true ? 'a folder containing ' : ''}${workspace.root}`);
     }
     // The hello's snapshot is newer than any notification before it on the wire.
     book.seed(hello.servers);
-    return new RemoteBackend(workspace, hello, connection, socket, book);
+    return new RemoteBackend(served === workspace.root ? workspace : new Workspace(served), hello, connection, socket, book);
   } catch (error) {
     connection.dispose();
     socket.destroy();
@@ -205,6 +212,11 @@ export class RemoteBackend implements IdeBackend {
 
   diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
     return this.#request(RemoteMethod.Diagnostics, path ?? '(every analysed file)', { path }, options);
+  }
+
+  /** The serving editor's selection; a server that is no editor answers `no-editor`. */
+  async selection(options: BackendCallOptions = {}): Promise<Location | undefined> {
+    return (await this.#request(RemoteMethod.Selection, '', {}, options)) ?? undefined;
   }
 
   modulePath(path: string): Promise<string[][]> {

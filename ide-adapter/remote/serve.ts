@@ -8,7 +8,7 @@
  */
 import type { CancellationToken, Disposable, MessageConnection } from 'vscode-jsonrpc/node';
 import type { DialectError } from '../../dialect/outcome.js';
-import type { IdeBackend } from '../backend.js';
+import { noEditor, type IdeBackend } from '../backend.js';
 import { asDialectError, LspClientError } from '../lsp/errors.js';
 import { protocolMismatch, toResponseError } from './errors.js';
 import { REQUESTS, RemoteMethod, RemoteNotification, type HelloInfo, type ParamsOf, type RemoteMethodName, type ServerInfo } from './protocol.js';
@@ -55,6 +55,10 @@ export function serveBackend(backend: IdeBackend, connection: MessageConnection,
       // After the answer is queued on the socket, so the client hears it before the process goes.
       if (options.onStop !== undefined) setImmediate(options.onStop);
       return null;
+    },
+    [RemoteMethod.Selection]: async (_p, signal) => {
+      if (backend.selection === undefined) throw noEditor('this server answers with its own language servers, not an editor');
+      return (await backend.selection({ signal })) ?? null;
     },
     [RemoteMethod.WorkspaceSymbols]: (p, signal) => backend.workspaceSymbols(p.query, { signal }),
     [RemoteMethod.DocumentSymbols]: (p, signal) => backend.documentSymbols(p.path, { signal }),

@@ -37,9 +37,9 @@ describe('MCP protocol surface (no language servers)', () => {
     return { result, text: textOf(result), data: result.structuredContent as IdeOperationResult };
   };
 
-  it('lists the three tools, with descriptions generated from the registry', async () => {
+  it('lists the four tools, with descriptions generated from the registry', async () => {
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['expand_reference', 'ide_operation', 'present_walkthrough']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['expand_reference', 'get_selection', 'ide_operation', 'present_walkthrough']);
     // None of them can change workspace trust: only the user grants it (dialect trust, --trust).
     expect(tools.filter((t) => /trust/i.test(`${t.name} ${JSON.stringify(t.inputSchema)}`))).toEqual([]);
     const ide = tools.find((t) => t.name === 'ide_operation');

@@ -126,6 +126,21 @@ export class EditorBackend implements IdeBackend {
     return this.#request('vscode.languages.getDiagnostics', path ?? '(every analysed file)', () => this.#diagnostics(path, options));
   }
 
+  /**
+   * The active editor's selection (the primary one) as the editor shows it — unsaved edits
+   * included, so positions come from the document, not the file on disk; undefined when the
+   * active editor shows no file of this workspace or none is active.
+   */
+  async selection(): Promise<Location | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    const uri = editor?.document.uri;
+    if (editor === undefined || uri === undefined || uri.scheme !== 'file' || !this.workspace.contains(uri.fsPath)) return undefined;
+    const document = editor.document;
+    const lines: LineSource = { lineText: (line) => (line >= 1 && line <= document.lineCount ? document.lineAt(line - 1).text : '') };
+    const r = fromEditorRange(lines, editor.selection);
+    return { path: this.workspace.relative(uri.fsPath), start: r.start, end: r.end, content: document.getText(editor.selection) };
+  }
+
   waitUntilReady(options: ReadyOptions = {}): Promise<Completeness> {
     return this.#request(WAIT_FOR_INDEX, '', () => this.#waitUntilReady(options));
   }
