@@ -77,6 +77,8 @@ export interface VsCodeWindow {
 export interface OpenOptions {
   /** An unpacked extension folder to install instead of a bundle of the current sources. */
   readonly extension?: string;
+  /** Variables added to code-server's environment (its extension host and the servers it spawns inherit them). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Opens `folder` in a fresh code-server with our extension, and waits (bounded) until the extension serves it. */
@@ -95,7 +97,7 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
     rig.node,
     [rig.codeServer, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', extensions, folder],
     // Its own process group, so every process it starts (extension host, servers) is stopped with it.
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir } },
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(options.env ?? {}), XDG_RUNTIME_DIR: runtimeDir } },
   );
   const collect = (chunk: Buffer): void => {
     output += chunk.toString();
