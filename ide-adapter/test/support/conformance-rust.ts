@@ -6,6 +6,9 @@
  * (vscode/test/rust.test.ts). Expected positions come from the fixture text (the same assertions
  * as functions-rust.test.ts).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Reference, SymbolDefinition } from '../../model.js';
 import type { OpenSession } from './conformance.js';
@@ -73,5 +76,42 @@ export function rustAppConformance(open: OpenSession): void {
     const byName = (await f.value('findReferences("Task")')) as Reference[];
     expect(new Set(byName.map((r) => r.referencedAt.path)).size).toBeGreaterThanOrEqual(3);
     expect(byName.every((r) => r.name === 'Task' && r.definedAt.path === 'src/model.rs')).toBe(true);
+  });
+}
+
+/**
+ * An environment in which rust-analyzer cannot load std: an empty CARGO_HOME and cargo offline
+ * (std's own dependencies come from crates.io), with Debian's cargo and rustc first on PATH.
+ * `dispose` removes the CARGO_HOME.
+ */
+export async function stdlessEnv(): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
+  const cargoHome = await mkdtemp(join(tmpdir(), 'dialect-empty-cargo-home-'));
+  return {
+    env: { CARGO_HOME: cargoHome, CARGO_NET_OFFLINE: 'true', PATH: `/usr/bin:${process.env.PATH ?? ''}` },
+    dispose: () => rm(cargoHome, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Without std (see {@link stdlessEnv}, which `open` must use), the answers are never called
+ * complete: the server's health warning reaches the completeness warnings as the std warning.
+ */
+export function rustStdMissingConformance(open: OpenSession): void {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await open('rust-app');
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  it('std not loaded: incomplete, with the std warning, and the workspace still answers', async () => {
+    const completeness = await f.session.backend.waitUntilReady({ timeoutMs: READY_CHECK_MS });
+    expect(completeness.complete).toBe(false);
+    expect(completeness.warnings.filter((w) => w.includes('could not fully load the Rust standard library'))).toHaveLength(1);
+    const rust = completeness.servers.find((s) => s.id === 'rust-analyzer');
+    expect(rust?.health?.level).toBe('warning');
+    const defs = (await f.value('findDefinitions("User")')) as SymbolDefinition[];
+    expect(defs.map((d) => d.definedAt.path)).toEqual(['src/model.rs']);
   });
 }
