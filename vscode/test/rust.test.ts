@@ -4,10 +4,11 @@
  * provider commands answer .rs files through it. The Rust conformance suite (the same questions
  * and expected answers as the rust-analyzer `dialect` spawns, ide-adapter/test/conformance-rust.test.ts)
  * runs in a real code-server with headless Chromium, with the offline std environment given to
- * code-server (its extension host and the server inherit it).
+ * code-server (its extension host and the server inherit it) — and without it, where the server's
+ * health warning (std not loaded) must reach the completeness warnings as it does for `dialect`.
  */
 import { describe, expect, it } from 'vitest';
-import { rustAppConformance } from '../../ide-adapter/test/support/conformance-rust.js';
+import { rustAppConformance, rustStdMissingConformance, stdlessEnv } from '../../ide-adapter/test/support/conformance-rust.js';
 import { rustOfflineEnv } from '../../ide-adapter/test/support/rust-offline.js';
 import { requireServer } from '../../ide-adapter/test/support/servers.js';
 import { rustAnalyzerServer } from '../../ide-adapter/lsp/servers.js';
@@ -29,5 +30,18 @@ describe.skipIf(rig === undefined || rustAnalyzer === undefined)('Rust answered 
     const status = opened?.session.backend.servers().find((s) => s.id === 'rust-analyzer');
     expect(status?.state).toBe('ready');
     expect(status?.displayName).toContain('spawned by Dialect');
+  });
+});
+
+describe.skipIf(rig === undefined || rustAnalyzer === undefined)('Rust without std, answered by the rust-analyzer the extension spawns in VS Code', () => {
+  rustStdMissingConformance(async (fixture, prepare) => {
+    const { env: stdless, dispose } = await stdlessEnv();
+    try {
+      const opened = await openVsCodeSession(rig as NonNullable<typeof rig>, fixture, prepare, { env: stdless });
+      return { ...opened, dispose: () => opened.dispose().finally(dispose) };
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
   });
 });
