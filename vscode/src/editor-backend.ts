@@ -211,7 +211,7 @@ export class EditorBackend implements IdeBackend {
       waitedMs: Date.now() - started,
       // A spawned server's own warnings (std not loaded, …), as the spawned servers of `dialect` report them.
       warnings: [...missing, ...this.languages.warnings()],
-      notes: [],
+      notes: this.languages.notes(),
     };
   }
 

@@ -74,6 +74,11 @@ class ProviderReadiness {
     return this.#spawned?.warnings ?? [];
   }
 
+  /** What the window's trust holds back of a spawned server that runs; undefined otherwise. */
+  get note(): string | undefined {
+    return this.#status.state === 'unavailable' ? undefined : this.#spawned?.note;
+  }
+
   #set(status: Omit<ServerStatus, 'id' | 'displayName' | 'languages'>): void {
     this.#status = { id: this.#status.id, displayName: this.#status.displayName, languages: this.#status.languages, ...status };
     this.emit(this.#status);
@@ -214,6 +219,11 @@ export class EditorLanguages {
   /** The one-time warnings of every provider (a spawned server's known problems). */
   warnings(): string[] {
     return this.#known.flatMap((p) => p.warnings);
+  }
+
+  /** The notes of every provider (an untrusted window's restrictions of a spawned server). */
+  notes(): string[] {
+    return this.#known.flatMap((p) => (p.note !== undefined ? [p.note] : []));
   }
 
   /** Keeps one document of every project of every language open (see the module comment). */

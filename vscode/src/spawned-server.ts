@@ -38,6 +38,8 @@ export interface SpawnedServer {
   readonly status: ServerStatus;
   /** One-time warnings (known problems such as "std not loaded", unhealthy status messages). */
   readonly warnings: readonly string[];
+  /** What the window's trust holds back, for the answers' notes; `undefined` when trusted. */
+  readonly note: string | undefined;
   /** Calls `listener` on every status change; returns the unsubscribe function. */
   onStatus(listener: (status: ServerStatus) => void): () => void;
   /** Resolves when the server is ready, could not start or stopped — or at `deadline` (epoch ms). */
@@ -61,7 +63,14 @@ export function definitionFor(definition: ServerDefinition, trusted: boolean, en
 
 /** Starts `definition`'s server for the folder `root` with `vscode-languageclient` (in the background). */
 export function spawnServer(definition: ServerDefinition, root: string, host: SpawnHost): SpawnedServer {
-  return new LanguageClientServer(definitionFor(definition, host.trusted(), host.env), root, host);
+  const trusted = host.trusted();
+  return new LanguageClientServer(definitionFor(definition, trusted, host.env), root, host, trusted ? undefined : untrustedWindowNote(definition));
+}
+
+/** The note of a server restricted by an untrusted window (the window's trust, not `dialect trust`, lifts it). */
+function untrustedWindowNote(definition: ServerDefinition): string {
+  const held = definition.id === 'rust-analyzer' ? ' without build scripts, proc macros and cargo check' : ' restricted';
+  return `untrusted VS Code window: ${definition.displayName} runs${held}. To lift this, trust the folder in VS Code (Manage Workspace Trust) and reload the window.`;
 }
 
 /** States after which waiting for readiness is over. */
@@ -77,6 +86,7 @@ class LanguageClientServer implements SpawnedServer {
     private readonly definition: ServerDefinition,
     private readonly root: string,
     private readonly host: SpawnHost,
+    readonly note: string | undefined,
   ) {
     this.#tracker = new StatusTracker(definition, () => undefined);
     this.#started = this.#start().catch((error: unknown) => {

@@ -63,7 +63,7 @@ function fileAppears(path: string, ms: number): Promise<void> {
 }
 
 /** Opens `root` in VS Code (trusted or not) and asks for the references of `User` through the extension. */
-async function referencesOfUser(root: string, untrusted: boolean): Promise<{ refs: Reference[]; close: () => Promise<void> }> {
+async function referencesOfUser(root: string, untrusted: boolean): Promise<{ refs: Reference[]; notes: readonly string[]; close: () => Promise<void> }> {
   const window = await openVsCode(rig as NonNullable<typeof rig>, root, { env, untrusted });
   try {
     const backend = await connectRemoteBackend(window.record.socket, new Workspace(root), { timeoutMs: CONNECT_TIMEOUT_MS });
@@ -73,6 +73,7 @@ async function referencesOfUser(root: string, untrusted: boolean): Promise<{ ref
     if (o.kind !== 'value') throw new Error(`expected references, got ${JSON.stringify(o)}`);
     return {
       refs: o.value as Reference[],
+      notes: o.notes,
       close: async () => {
         await session.shutdown();
         await window.close();
@@ -93,9 +94,13 @@ describe.skipIf(rig === undefined || rustAnalyzer === undefined)("the extension'
 
   it('untrusted window: answers come, and neither the build script nor the rustc-wrapper ever runs', async () => {
     const crate = await hostileCrate(base, 'untrusted');
-    const { refs, close } = await referencesOfUser(crate.root, true);
+    const { refs, notes, close } = await referencesOfUser(crate.root, true);
     try {
       expect(refs.map((r) => r.referencedAt.path)).toEqual(['src/main.rs']);
+      // The answer says what the window's trust held back, and how to lift it.
+      expect(notes.filter((n) => n.startsWith('untrusted VS Code window'))).toEqual([
+        'untrusted VS Code window: rust-analyzer runs without build scripts, proc macros and cargo check. To lift this, trust the folder in VS Code (Manage Workspace Trust) and reload the window.',
+      ]);
     } finally {
       await close();
     }
@@ -105,9 +110,10 @@ describe.skipIf(rig === undefined || rustAnalyzer === undefined)("the extension'
 
   it('trusted window: the build script and the rustc-wrapper run, as the workspace configures', async () => {
     const crate = await hostileCrate(base, 'trusted');
-    const { refs, close } = await referencesOfUser(crate.root, false);
+    const { refs, notes, close } = await referencesOfUser(crate.root, false);
     try {
       expect(refs.map((r) => r.referencedAt.path)).toEqual(['src/main.rs']);
+      expect(notes.filter((n) => n.startsWith('untrusted'))).toEqual([]);
       await fileAppears(crate.wrapper, MARKER_WAIT_MS);
       await fileAppears(crate.build, MARKER_WAIT_MS);
     } finally {
