@@ -2,7 +2,9 @@
  * The Dialect extension for VS Code: for every workspace folder of the window, an `EditorBackend`
  * (the editor's own language features) served on a private socket and advertised two ways — a
  * discovery record keyed by the folder (for `dialect` processes started outside the editor) and
- * `DIALECT_IDE` in the window's integrated terminals (the socket of the terminal's folder).
+ * `DIALECT_IDE` in the window's integrated terminals (the socket of the terminal's folder). For
+ * Rust without the rust-analyzer extension it starts rust-analyzer itself (`spawned-server.ts`),
+ * and stops it with the window.
  */
 import * as vscode from 'vscode';
 import { Workspace } from '../../ide-adapter/workspace.js';
@@ -31,9 +33,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A socket lives as long as this window's extension host: never restore it into a later window.
   collection.persistent = false;
   collection.description = 'Lets `dialect` in this terminal ask VS Code (the Dialect extension).';
-  const spawn = (definition: Parameters<typeof spawnServer>[0], root: string): SpawnedServer => {
+  const spawn = (definition: Parameters<typeof spawnServer>[0], root: string): SpawnedServer | undefined => {
     const server = spawnServer(definition, root, { log, trusted: () => vscode.workspace.isTrusted });
-    spawned.push(server);
+    if (server !== undefined) spawned.push(server);
     return server;
   };
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');

@@ -21,10 +21,12 @@ import { StatusTracker } from '../../ide-adapter/lsp/status-tracker.js';
 import { defaultRustToolchain, restrictServers } from '../../ide-adapter/lsp/untrusted.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
 
-/** The extension that provides a server's languages in VS Code, by server id: when it is missing, we spawn. */
-export const SPAWNABLE_SERVERS: Readonly<Record<string, { readonly extensionId: string }>> = {
-  'rust-analyzer': { extensionId: 'rust-lang.rust-analyzer' },
-};
+/**
+ * The servers the extension starts itself when their editor extension is missing: rust-analyzer
+ * (one binary, found like `dialect` finds it). The TypeScript server is `dialect`'s bundled tsgo,
+ * which the extension does not ship; VS Code's built-in TypeScript features answer instead.
+ */
+export const SPAWNABLE_SERVERS: ReadonlySet<string> = new Set(['rust-analyzer']);
 
 /** rust-analyzer's status notification (the client asks for it through `experimentalCapabilities`). */
 const SERVER_STATUS_NOTIFICATION = 'experimental/serverStatus';
@@ -61,8 +63,9 @@ export function definitionFor(definition: ServerDefinition, trusted: boolean, en
   return restrictServers([definition], trusted, trusted ? {} : defaultRustToolchain(env))[0] as ServerDefinition;
 }
 
-/** Starts `definition`'s server for the folder `root` with `vscode-languageclient` (in the background). */
-export function spawnServer(definition: ServerDefinition, root: string, host: SpawnHost): SpawnedServer {
+/** Starts `definition`'s server for the folder `root` with `vscode-languageclient` (in the background); undefined when the extension cannot spawn it. */
+export function spawnServer(definition: ServerDefinition, root: string, host: SpawnHost): SpawnedServer | undefined {
+  if (!SPAWNABLE_SERVERS.has(definition.id)) return undefined;
   const trusted = host.trusted();
   return new LanguageClientServer(definitionFor(definition, trusted, host.env), root, host, trusted ? undefined : untrustedWindowNote(definition));
 }
