@@ -16,6 +16,12 @@ import { fileURLToPath } from 'node:url';
 /** The package's name in its `package.json`: how the root is recognised. */
 const PACKAGE_NAME = 'dialect';
 
+/**
+ * The VS Code extension's name: its bundle runs the same modules, and `vscode/build.ts` copies the
+ * files they look up (the untrusted toolchain shims) below the extension's root.
+ */
+const EXTENSION_PACKAGE_NAME = 'dialect-vscode';
+
 /** The folder of the bundle, below the package root (written by `scripts/bundle.mjs`). */
 const BUNDLE_DIR = join('dist', 'bundle');
 
@@ -50,7 +56,7 @@ function locate(): { readonly root: string; readonly manifest: PackageManifest }
   for (;;) {
     const file = join(dir, 'package.json');
     const manifest = existsSync(file) ? readManifest(file) : undefined;
-    if (manifest?.name === PACKAGE_NAME) return (found = { root: dir, manifest });
+    if (manifest?.name === PACKAGE_NAME || manifest?.name === EXTENSION_PACKAGE_NAME) return (found = { root: dir, manifest });
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package.json in any folder above ${HERE}: the package is incomplete, reinstall it`);
     dir = parent;
@@ -60,7 +66,7 @@ function locate(): { readonly root: string; readonly manifest: PackageManifest }
 /**
  * A file or folder of the package, by its path from the package root (`packageFile('mcp',
  * 'guidance')`); `packageFile()` is the root itself: the nearest folder above the running module
- * whose `package.json` is named "dialect".
+ * whose `package.json` is named "dialect" (or "dialect-vscode", in the extension's bundle).
  */
 export function packageFile(...segments: string[]): string {
   return join(locate().root, ...segments);

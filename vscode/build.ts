@@ -2,9 +2,9 @@
  * Bundles the extension into one CommonJS file (`dist/extension.cjs`) with esbuild, so it needs no
  * `node_modules` at run time: the editor loads it with `require`, and only the module `vscode`
  * (the editor's own) stays outside. `tsx vscode/build.ts [folder]` writes an unpacked extension
- * (package.json + dist/) into the folder (default: `vscode/` itself) and prints the folder.
+ * (package.json, dist/ and the package files it looks up) into the folder (default: `vscode/` itself) and prints the folder.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, cp, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -14,6 +14,17 @@ export const EXTENSION_SOURCE_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** The bundle's path inside an unpacked extension, as `main` in package.json names it. */
 const BUNDLE = join('dist', 'extension.cjs');
+
+/**
+ * Files of the package the bundled modules look up below the extension's root (see
+ * ide-adapter/package-files.ts): the untrusted toolchain shims, without which the extension's own
+ * rust-analyzer could not start in an untrusted window. Symlinks become files (a .vsix is a zip);
+ * the shims tell cargo from rustc by their file name.
+ */
+const PACKAGE_FILES = [join('ide-adapter', 'lsp', 'untrusted-toolchain')];
+
+/** The repository root, where {@link PACKAGE_FILES} are. */
+const REPOSITORY_ROOT = dirname(EXTENSION_SOURCE_DIR);
 
 /** The Node the editor's extension host runs (VS Code 1.90+ ships Node 20 or later). */
 const TARGET = 'node20';
@@ -36,6 +47,7 @@ export async function buildExtension(outDir: string = EXTENSION_SOURCE_DIR): Pro
     define: { 'import.meta.url': '__dialectImportMetaUrl' },
     banner: { js: "const __dialectImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  for (const file of PACKAGE_FILES) await cp(join(REPOSITORY_ROOT, file), join(outDir, file), { recursive: true, dereference: true, force: true });
   if (resolve(outDir) !== resolve(EXTENSION_SOURCE_DIR)) await copyFile(join(EXTENSION_SOURCE_DIR, 'package.json'), join(outDir, 'package.json'));
   return outDir;
 }

@@ -41,7 +41,7 @@ import { waitForDiagnostics } from './diagnostics-wait.js';
 import { EDITOR_LIMITS } from './limits.js';
 import { nameRange } from './names.js';
 import { fromEditorRange, toEditorPosition, type EditorPosition, type EditorRange } from './positions.js';
-import { EditorLanguages, plainName } from './readiness.js';
+import { EditorLanguages, plainName, type SpawnServer } from './readiness.js';
 
 /** A hierarchy item as plain data: where its name is, so the editor can be asked about it again. */
 interface HierarchyHandle {
@@ -69,8 +69,12 @@ export class EditorBackend implements IdeBackend {
   #middleware: readonly BackendMiddleware[] = [];
   #stopped = false;
 
-  constructor(readonly workspace: Workspace) {
-    this.languages = new EditorLanguages(workspace.root);
+  /** `spawn` starts Dialect's own server for a language the window has no extension for (rust-analyzer). */
+  constructor(
+    readonly workspace: Workspace,
+    spawn?: SpawnServer,
+  ) {
+    this.languages = new EditorLanguages(workspace.root, spawn);
   }
 
   workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
@@ -220,8 +224,9 @@ export class EditorBackend implements IdeBackend {
       complete: servers.every((s) => s.state === 'ready' && s.health === undefined),
       servers,
       waitedMs: Date.now() - started,
-      warnings: missing,
-      notes: [],
+      // A spawned server's own warnings (std not loaded, …), as the spawned servers of `dialect` report them.
+      warnings: [...missing, ...this.languages.warnings()],
+      notes: this.languages.notes(),
     };
   }
 

@@ -2,17 +2,22 @@
  * The Dialect extension for VS Code: for every workspace folder of the window, an `EditorBackend`
  * (the editor's own language features) served on a private socket and advertised two ways — a
  * discovery record keyed by the folder (for `dialect` processes started outside the editor) and
- * `DIALECT_IDE` in the window's integrated terminals (the socket of the terminal's folder).
+ * `DIALECT_IDE` in the window's integrated terminals (the socket of the terminal's folder). For
+ * Rust without the rust-analyzer extension it starts rust-analyzer itself (`spawned-server.ts`),
+ * and stops it with the window.
  */
 import * as vscode from 'vscode';
 import { Workspace } from '../../ide-adapter/workspace.js';
 import { openBridge, type Bridge } from './bridge.js';
 import { EditorBackend } from './editor-backend.js';
+import { spawnServer, type SpawnedServer } from './spawned-server.js';
 
 /** The variable integrated terminals get: the socket of their folder's backend. */
 export const DIALECT_IDE_VARIABLE = 'DIALECT_IDE';
 
 const bridges: Bridge[] = [];
+/** Servers the extension started itself (for languages without an editor extension): stopped with the window. */
+const spawned: SpawnedServer[] = [];
 
 /** Called by VS Code once the window has started (`onStartupFinished`). */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -28,10 +33,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A socket lives as long as this window's extension host: never restore it into a later window.
   collection.persistent = false;
   collection.description = 'Lets `dialect` in this terminal ask VS Code (the Dialect extension).';
+  const spawn = (definition: Parameters<typeof spawnServer>[0], root: string): SpawnedServer | undefined => {
+    const server = spawnServer(definition, root, { log, trusted: () => vscode.workspace.isTrusted });
+    if (server !== undefined) spawned.push(server);
+    return server;
+  };
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   for (const folder of folders) {
     try {
-      const bridge = await openBridge(new EditorBackend(new Workspace(folder.uri.fsPath)), identity);
+      const bridge = await openBridge(new EditorBackend(new Workspace(folder.uri.fsPath), spawn), identity);
       bridges.push(bridge);
       // Each folder's terminals get their own folder's socket; the window's first folder is the default.
       collection.getScoped({ workspaceFolder: folder }).replace(DIALECT_IDE_VARIABLE, bridge.socket);
@@ -53,7 +63,7 @@ export async function deactivate(): Promise<void> {
 
 async function closeBridges(): Promise<void> {
   const open = bridges.splice(0);
-  await Promise.all(open.map((b) => b.close()));
+  await Promise.all([...open.map((b) => b.close()), ...spawned.splice(0).map((s) => s.stop())]);
 }
 
 /** The `version` of the extension's package.json (typed `any` by the API). */

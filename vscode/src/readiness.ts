@@ -7,6 +7,10 @@
  * A language is `ready` only when every probe answered; otherwise it stays `indexing` and answers
  * carry a note (never "complete" when unsure).
  *
+ * For a language whose extension is missing but which Dialect can serve itself (rust-analyzer:
+ * `spawned-server.ts`), the provider spawns the server in the window and its readiness is the
+ * server's own status (quiescent, health, warnings) — no probing.
+ *
  * The anchors are kept open as documents: the TypeScript extension searches workspace symbols in
  * the projects that have an open file only, and VS Code closes documents no editor shows after a
  * few minutes — so they are opened again before every workspace-wide question (`keepOpen`), the way
@@ -17,6 +21,13 @@ import { builtinServers, detectServers, type ServerDefinition } from '../../ide-
 import type { ServerStatus } from '../../ide-adapter/status.js';
 import { runCommand, withDeadline } from './commands.js';
 import { EDITOR_LIMITS } from './limits.js';
+import type { SpawnedServer } from './spawned-server.js';
+
+/** Starts Dialect's own server for a definition in a folder when the editor has no extension for it; undefined when it cannot. */
+export type SpawnServer = (definition: ServerDefinition, root: string) => SpawnedServer | undefined;
+
+/** How people see a server the extension spawned itself. */
+const SPAWNED_SUFFIX = ' (spawned by Dialect in VS Code)';
 
 /** The editor extension that provides a built-in server's languages. */
 interface EditorProvider {
@@ -42,18 +53,30 @@ export function plainName(name: string): string {
 class ProviderReadiness {
   #status: ServerStatus;
   #probe: Promise<void> | undefined;
+  #spawned: SpawnedServer | undefined;
 
   constructor(
     readonly definition: ServerDefinition,
     readonly provider: EditorProvider,
     private readonly root: string,
     private readonly emit: (status: ServerStatus) => void,
+    private readonly spawn?: SpawnServer,
   ) {
     this.#status = { id: definition.id, displayName: provider.displayName, languages: definition.languages.map((l) => l.languageId), state: 'idle' };
   }
 
   get status(): ServerStatus {
     return this.#status;
+  }
+
+  /** One-time warnings of a server the extension spawned (std not loaded, …); none for the editor's own. */
+  get warnings(): readonly string[] {
+    return this.#spawned?.warnings ?? [];
+  }
+
+  /** What the window's trust holds back of a spawned server that runs; undefined otherwise. */
+  get note(): string | undefined {
+    return this.#status.state === 'unavailable' ? undefined : this.#spawned?.note;
   }
 
   #set(status: Omit<ServerStatus, 'id' | 'displayName' | 'languages'>): void {
@@ -88,6 +111,12 @@ class ProviderReadiness {
 
   async #run(): Promise<void> {
     const extension = vscode.extensions.getExtension(this.provider.extensionId);
+    if (extension === undefined && this.#spawned === undefined) this.#startSpawned();
+    if (this.#spawned !== undefined) {
+      await this.keepOpen();
+      await this.#spawned.settled(Date.now() + EDITOR_LIMITS.defaultReadyTimeoutMs);
+      return;
+    }
     if (extension === undefined) {
       this.#set({ state: 'unavailable', detail: `VS Code has no ${this.provider.extensionId} extension, so its files get text search only: ${this.provider.installHint}` });
       return;
@@ -116,6 +145,19 @@ class ProviderReadiness {
       await new Promise((resolve) => setTimeout(resolve, EDITOR_LIMITS.probeIntervalMs));
     }
     this.#set({ state: 'ready' });
+  }
+
+  /** Spawns Dialect's own server (once) and mirrors its status as this provider's. */
+  #startSpawned(): void {
+    const spawned = this.spawn?.(this.definition, this.root);
+    if (spawned === undefined) return;
+    this.#spawned = spawned;
+    const mirror = (status: ServerStatus): void => {
+      this.#status = { ...status, displayName: `${this.definition.displayName}${SPAWNED_SUFFIX}` };
+      this.emit(this.#status);
+    };
+    spawned.onStatus(mirror);
+    mirror(spawned.status);
   }
 }
 
@@ -148,7 +190,11 @@ export class EditorLanguages {
   #providers: Promise<ProviderReadiness[]> | undefined;
   #known: readonly ProviderReadiness[] = [];
 
-  constructor(private readonly root: string) {}
+  /** `spawn` starts Dialect's own server for a language whose editor extension is missing. */
+  constructor(
+    private readonly root: string,
+    private readonly spawn?: SpawnServer,
+  ) {}
 
   /** The built-in server definitions whose languages the editor may answer (for `handles`, module paths). */
   readonly definitions: readonly ServerDefinition[] = builtinServers();
@@ -159,7 +205,7 @@ export class EditorLanguages {
       this.#known = detected
         .map((d) => d.definition)
         .filter((d) => EDITOR_PROVIDERS[d.id] !== undefined)
-        .map((d) => new ProviderReadiness(d, EDITOR_PROVIDERS[d.id] as EditorProvider, this.root, (s) => this.#emit(s)));
+        .map((d) => new ProviderReadiness(d, EDITOR_PROVIDERS[d.id] as EditorProvider, this.root, (s) => this.#emit(s), this.spawn));
       return [...this.#known];
     });
     return this.#providers;
@@ -168,6 +214,16 @@ export class EditorLanguages {
   /** The status of every provider found so far. */
   statuses(): ServerStatus[] {
     return this.#known.map((p) => p.status);
+  }
+
+  /** The one-time warnings of every provider (a spawned server's known problems). */
+  warnings(): string[] {
+    return this.#known.flatMap((p) => p.warnings);
+  }
+
+  /** The notes of every provider (an untrusted window's restrictions of a spawned server). */
+  notes(): string[] {
+    return this.#known.flatMap((p) => (p.note !== undefined ? [p.note] : []));
   }
 
   /** Keeps one document of every project of every language open (see the module comment). */

@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, watch } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +77,13 @@ export interface VsCodeWindow {
 export interface OpenOptions {
   /** An unpacked extension folder to install instead of a bundle of the current sources. */
   readonly extension?: string;
+  /** Variables added to code-server's environment (its extension host and the servers it spawns inherit them). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Open the folder as an UNTRUSTED workspace (restricted mode): workspace trust on, with no
+   * start-up prompt, so the folder stays untrusted. Default: trust off (every folder trusted).
+   */
+  readonly untrusted?: boolean;
 }
 
 /** Opens `folder` in a fresh code-server with our extension, and waits (bounded) until the extension serves it. */
@@ -86,6 +93,10 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   const extensions = join(base, 'extensions');
   const runtimeDir = join(base, 'runtime');
   await mkdir(runtimeDir, { mode: 0o700 });
+  if (options.untrusted === true) {
+    await mkdir(join(userData, 'User'), { recursive: true });
+    await writeFile(join(userData, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }));
+  }
   if (options.extension !== undefined) await cp(options.extension, join(extensions, EXTENSION_FOLDER), { recursive: true });
   else await buildExtension(join(extensions, EXTENSION_FOLDER));
   const port = await freePort();
@@ -93,9 +104,9 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   let browser: Browser | undefined;
   const child = spawn(
     rig.node,
-    [rig.codeServer, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', extensions, folder],
+    [rig.codeServer, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.untrusted === true ? [] : ['--disable-workspace-trust']), '--user-data-dir', userData, '--extensions-dir', extensions, folder],
     // Its own process group, so every process it starts (extension host, servers) is stopped with it.
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir } },
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(options.env ?? {}), XDG_RUNTIME_DIR: runtimeDir } },
   );
   const collect = (chunk: Buffer): void => {
     output += chunk.toString();

@@ -8,7 +8,7 @@ import { IdeSession } from '../../../ide-adapter/session.js';
 import { fixtureSession, type FixtureSession } from '../../../ide-adapter/test/support/session.js';
 import { copyFixture } from '../../../ide-adapter/test/support/servers.js';
 import { Workspace } from '../../../ide-adapter/workspace.js';
-import { openVsCode, type RigPaths, type VsCodeWindow } from './rig.js';
+import { openVsCode, type OpenOptions, type RigPaths, type VsCodeWindow } from './rig.js';
 
 /** How long a session waits for VS Code's language features to load the fixture. */
 const READY_TIMEOUT_MS = 90_000;
@@ -20,13 +20,13 @@ export interface VsCodeFixtureSession extends FixtureSession {
   readonly window: VsCodeWindow;
 }
 
-/** Opens a copy of `fixture` (changed by `prepare` first) in VS Code and a session asking it. */
-export async function openVsCodeSession(rig: RigPaths, fixture: string, prepare?: (root: string) => Promise<void>): Promise<VsCodeFixtureSession> {
+/** Opens a copy of `fixture` (changed by `prepare` first) in VS Code (with `options`) and a session asking it. */
+export async function openVsCodeSession(rig: RigPaths, fixture: string, prepare?: (root: string) => Promise<void>, options: OpenOptions = {}): Promise<VsCodeFixtureSession> {
   const copy = await copyFixture(fixture);
   let window: VsCodeWindow | undefined;
   try {
     await prepare?.(copy.root);
-    window = await openVsCode(rig, copy.root);
+    window = await openVsCode(rig, copy.root, options);
     const workspace = new Workspace(copy.root);
     const backend = await connectRemoteBackend(window.record.socket, workspace, { timeoutMs: CONNECT_TIMEOUT_MS });
     const session = await IdeSession.open({ workspaceRoot: workspace.root, backend, readyTimeoutMs: READY_TIMEOUT_MS });

@@ -1,0 +1,31 @@
+/**
+ * The Rust conformance suite (support/conformance-rust.ts) against the rust-analyzer `dialect`
+ * spawns itself (`LspBackend`); vscode/test/rust.test.ts asks the same of the extension's own.
+ */
+import { describe } from 'vitest';
+import { IdeSession } from '../session.js';
+import { rustAppConformance, rustStdMissingConformance, stdlessEnv } from './support/conformance-rust.js';
+import { copyFixture } from './support/servers.js';
+import { fixtureSession, openFixtureSession, serversAvailable } from './support/session.js';
+
+/** How long a session without std may take to load (it gives up on std quickly). */
+const READY_TIMEOUT_MS = 120_000;
+
+const available = await serversAvailable('rust');
+
+describe.skipIf(!available)('Rust conformance answered by the spawned rust-analyzer (fixtures/rust-app)', () => {
+  rustAppConformance((fixture, prepare) => openFixtureSession(fixture, prepare));
+});
+
+describe.skipIf(!available)('Rust without std, answered by the spawned rust-analyzer (fixtures/rust-app)', () => {
+  rustStdMissingConformance(async (fixture) => {
+    const { env, dispose } = await stdlessEnv();
+    const copy = await copyFixture(fixture);
+    const session = await IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: READY_TIMEOUT_MS });
+    await session.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS });
+    return fixtureSession(session, copy.root, async () => {
+      await copy.dispose();
+      await dispose();
+    });
+  });
+});
