@@ -30,14 +30,5 @@ fi
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v git >/dev/null 2>&1 || need="$need git"
 
-if [ -n "$need" ]; then
-  if [ "$(id -u)" = 0 ]; then sudo=""
-  elif command -v sudo >/dev/null 2>&1; then sudo="sudo"
-  else
-    log "missing system packages:$need — install them with: apt-get install -y$need"
-    exit 1
-  fi
-  log "installing system packages:$need"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
-fi
+# shellcheck disable=SC2086 # one word per package
+sh scripts/apt-install.sh $need

@@ -21,24 +21,12 @@ if [ -f "$marker" ]; then
 fi
 # `--check`: only say whether the rig is installed (the tests ask; they never install).
 if [ "${1:-}" = "--check" ]; then
-  log "not installed: run sh scripts/vscode-rig.sh (or npm run setup)"
+  log "not installed: run sh scripts/vscode-rig.sh (npm test does)"
   exit 1
 fi
 
 # kerberos (a code-server dependency) compiles against Debian's krb5 headers.
-if ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then sudo=""
-  elif command -v sudo >/dev/null 2>&1; then sudo="sudo"
-  else
-    log "missing system package libkrb5-dev — install it with: apt-get install -y libkrb5-dev"
-    exit 1
-  fi
-  log "installing libkrb5-dev"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libkrb5-dev >/dev/null 2>&1 || {
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libkrb5-dev >/dev/null
-  }
-fi
+dpkg -s libkrb5-dev >/dev/null 2>&1 || sh "$(dirname "$0")/apt-install.sh" libkrb5-dev
 
 mkdir -p "$rig/node" "$rig/code-server"
 
