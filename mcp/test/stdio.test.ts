@@ -87,7 +87,7 @@ describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', { timeo
 
   it('lists the tools (every registry function in the description) and the resources', async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['expand_reference', 'ide_operation', 'present_walkthrough']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['expand_reference', 'get_selection', 'ide_operation', 'present_walkthrough']);
     const description = tools.find((t) => t.name === 'ide_operation')?.description ?? '';
     const registry = createIdeRegistry();
     for (const fn of registry.functions) expect(description).toContain(`- ${registry.signature(fn)}`);
