@@ -23,6 +23,16 @@ const rustEnv = await rustOfflineEnv();
 const rustBinary = await requireServer(rustAnalyzerServer, rustEnv);
 
 /** Live (non-zombie) processes in a process group, from /proc. */
+/** A process's state letter from /proc (`R`, `S`, `T` when stopped…), or undefined when it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    // The state follows the command name, which is in parentheses and may itself hold spaces.
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
 function groupMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -112,13 +122,15 @@ describe.skipIf(tsBinary === undefined)('tsgo faults (real server, fixtures/ts-a
     const states: string[] = [];
     const subscription = server.onStatus((s) => states.push(s.state));
     process.kill(hungPid, 'SIGSTOP');
+    // The kernel reports the stop in /proc: wait for it, so the request below goes to a stopped process.
+    await eventually(() => processState(hungPid) === 'T', 10_000);
     const timeoutMs = 1000;
     /** Scheduling slack on a loaded machine. */
     const slackMs = 3000;
     const began = Date.now();
     const error = await configNames(timeoutMs).catch((e: unknown) => e);
     const took = Date.now() - began;
-    expect(isLspClientError(error, 'server-unresponsive'), String(error)).toBe(true);
+    expect(isLspClientError(error, 'server-unresponsive'), `${String(error)} — after ${took} ms; pid ${hungPid} → ${server.pid}; states ${states.join(' → ')}`).toBe(true);
     expect((error as LspClientError).message).toContain(`pid ${hungPid}`);
     expect((error as LspClientError).message).toContain('restarted');
     expect(took).toBeGreaterThanOrEqual(timeoutMs + LIVENESS_PROBE_TIMEOUT_MS - 20);
