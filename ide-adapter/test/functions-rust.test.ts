@@ -17,19 +17,13 @@ describe.skipIf(!available)('IDE functions on rust-analyzer (fixtures/rust-app)'
     await f?.dispose();
   });
 
-  /** The expected `definedAt` start of a definition: the name inside its declaration line. */
-  async function nameIn(path: string, declaration: string, name: string): Promise<{ line: number; column: number }> {
-    const decl = await f.at(path, declaration);
-    const lineText = (await f.text(path)).split('\n')[decl.line - 1] ?? '';
-    return { line: decl.line, column: [...lineText.slice(0, lineText.indexOf(name, lineText.indexOf(declaration)))].length + 1 };
-  }
 
   it('findDefinitions finds exact names only, at the name, without re-exports', async () => {
     const defs = (await f.value('findDefinitions("User")')) as SymbolDefinition[];
     expect(defs).toHaveLength(1);
     expect(defs[0]?.kind).toBe('struct');
     expect(defs[0]?.definedAt.path).toBe('src/model.rs');
-    expect(defs[0]?.definedAt.start).toEqual(await nameIn('src/model.rs', 'pub struct User', 'User'));
+    expect(defs[0]?.definedAt.start).toEqual(await f.nameIn('src/model.rs', 'pub struct User', 'User'));
     expect(defs[0]?.definedAt.content).toContain('pub struct User');
     // `User` fuzzily matches UserId-like names; none may appear.
     expect(((await f.value('findDefinitions("Use")')) as unknown[]).length).toBe(0);
@@ -55,7 +49,7 @@ describe.skipIf(!available)('IDE functions on rust-analyzer (fixtures/rust-app)'
     for (const r of o.refinements) {
       const def = (await f.value(r.program)) as SymbolDefinition;
       const file = def.definedAt.path;
-      expect(def.definedAt.start).toEqual(await nameIn(file, 'pub fn validate_token', 'validate_token'));
+      expect(def.definedAt.start).toEqual(await f.nameIn(file, 'pub fn validate_token', 'validate_token'));
     }
   });
 
@@ -83,7 +77,7 @@ describe.skipIf(!available)('IDE functions on rust-analyzer (fixtures/rust-app)'
     for (const r of refs) {
       const line = (await f.text(r.referencedAt.path)).split('\n')[r.referencedAt.start.line - 1] ?? '';
       expect([...line].slice(r.referencedAt.start.column - 1).join('')).toMatch(/^validate_token/);
-      expect(r.referencedAt.start).not.toEqual(await nameIn('src/util.rs', 'pub fn validate_token', 'validate_token'));
+      expect(r.referencedAt.start).not.toEqual(await f.nameIn('src/util.rs', 'pub fn validate_token', 'validate_token'));
     }
   });
 

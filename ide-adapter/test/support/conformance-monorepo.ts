@@ -36,17 +36,11 @@ export function typeScriptMonorepoConformance(open: OpenSession, known: KnownDif
     await f?.dispose();
   });
 
-  /** The position of `name` inside the first occurrence of `declaration` in a file. */
-  async function nameIn(path: string, declaration: string, name: string): Promise<{ line: number; column: number }> {
-    const decl = await f.at(path, declaration);
-    return { line: decl.line, column: decl.column + declaration.indexOf(name) };
-  }
-
   // First in the file: the first query of a fresh session must already see every project.
   it('the cold first query finds the class in packages/core, not the app import bindings', async () => {
     const defs = (await f.value('findDefinitions("Subject")')) as SymbolDefinition[];
     expect(defs.map((d) => [d.kind, d.definedAt.path])).toEqual([['class', 'packages/core/src/subject.ts']]);
-    expect(defs[0]?.definedAt.start).toEqual(await nameIn('packages/core/src/subject.ts', 'class Subject', 'Subject'));
+    expect(defs[0]?.definedAt.start).toEqual(await f.nameIn('packages/core/src/subject.ts', 'class Subject', 'Subject'));
     // The class and the namespace merged with it are one symbol.
     expect(defs[0]?.declarations?.map((d) => d.kind)).toEqual(['class', 'namespace']);
   });
@@ -63,10 +57,10 @@ export function typeScriptMonorepoConformance(open: OpenSession, known: KnownDif
     const defs = (await f.value('findDefinitions("Position")')) as SymbolDefinition[];
     expect(defs).toHaveLength(1);
     expect(defs[0]?.kind).toBe('interface');
-    expect(defs[0]?.definedAt.start).toEqual(await nameIn('packages/core/src/position.ts', 'interface Position', 'Position'));
+    expect(defs[0]?.definedAt.start).toEqual(await f.nameIn('packages/core/src/position.ts', 'interface Position', 'Position'));
     expect(defs[0]?.declarations?.map((d) => [d.kind, d.definedAt.start])).toEqual([
-      ['interface', await nameIn('packages/core/src/position.ts', 'interface Position', 'Position')],
-      ['namespace', await nameIn('packages/core/src/position.ts', 'namespace Position', 'Position')],
+      ['interface', await f.nameIn('packages/core/src/position.ts', 'interface Position', 'Position')],
+      ['namespace', await f.nameIn('packages/core/src/position.ts', 'namespace Position', 'Position')],
     ]);
     expect((await f.outcome('findDefinition("Position")')).kind).toBe('value');
     // Either declaration's kind selects the one symbol.
@@ -74,8 +68,8 @@ export function typeScriptMonorepoConformance(open: OpenSession, known: KnownDif
     // An enum merged with a namespace, likewise.
     const style = (await f.value('findDefinition("Style")')) as SymbolDefinition;
     expect(style.declarations?.map((d) => [d.kind, d.definedAt.start])).toEqual([
-      ['enum', await nameIn('packages/core/src/format.ts', 'enum Style', 'Style')],
-      ['namespace', await nameIn('packages/core/src/format.ts', 'namespace Style', 'Style')],
+      ['enum', await f.nameIn('packages/core/src/format.ts', 'enum Style', 'Style')],
+      ['namespace', await f.nameIn('packages/core/src/format.ts', 'namespace Style', 'Style')],
     ]);
   });
 
@@ -129,9 +123,9 @@ export function typeScriptMonorepoConformance(open: OpenSession, known: KnownDif
 
   it('Type.method matches the class, never the file name', async () => {
     const linked = (await f.value('findDefinitions("LinkedMap.get")')) as SymbolDefinition[];
-    expect(linked.map((d) => [d.container, d.definedAt.start])).toEqual([['LinkedMap', await nameIn('packages/group/lib/src/linkedMap.ts', 'get(key: K)', 'get')]]);
+    expect(linked.map((d) => [d.container, d.definedAt.start])).toEqual([['LinkedMap', await f.nameIn('packages/group/lib/src/linkedMap.ts', 'get(key: K)', 'get')]]);
     const lru = (await f.value('findDefinitions("LRUCache.get")')) as SymbolDefinition[];
-    expect(lru.map((d) => [d.container, d.definedAt.start])).toEqual([['LRUCache', await nameIn('packages/group/lib/src/linkedMap.ts', 'override get(', 'get')]]);
+    expect(lru.map((d) => [d.container, d.definedAt.start])).toEqual([['LRUCache', await f.nameIn('packages/group/lib/src/linkedMap.ts', 'override get(', 'get')]]);
     const create = (await f.value('findDefinitions("Position.create")')) as SymbolDefinition[];
     expect(create.map((d) => d.definedAt.path)).toEqual(['packages/core/src/position.ts']);
   });

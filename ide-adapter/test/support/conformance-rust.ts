@@ -27,12 +27,6 @@ export function rustAppConformance(open: OpenSession): void {
     await f?.dispose();
   });
 
-  /** The expected `definedAt` start of a definition: the name inside its declaration line. */
-  async function nameIn(path: string, declaration: string, name: string): Promise<{ line: number; column: number }> {
-    const decl = await f.at(path, declaration);
-    const lineText = (await f.text(path)).split('\n')[decl.line - 1] ?? '';
-    return { line: decl.line, column: [...lineText.slice(0, lineText.indexOf(name, lineText.indexOf(declaration)))].length + 1 };
-  }
 
   it('the workspace loaded completely (std included)', async () => {
     const completeness = await f.session.backend.waitUntilReady({ timeoutMs: READY_CHECK_MS });
@@ -45,7 +39,7 @@ export function rustAppConformance(open: OpenSession): void {
     expect(defs).toHaveLength(1);
     expect(defs[0]?.kind).toBe('struct');
     expect(defs[0]?.definedAt.path).toBe('src/model.rs');
-    expect(defs[0]?.definedAt.start).toEqual(await nameIn('src/model.rs', 'pub struct User', 'User'));
+    expect(defs[0]?.definedAt.start).toEqual(await f.nameIn('src/model.rs', 'pub struct User', 'User'));
   });
 
   it('a name defined twice is an ambiguity whose refinements select each definition', async () => {
@@ -57,14 +51,14 @@ export function rustAppConformance(open: OpenSession): void {
     ]);
     for (const r of o.refinements) {
       const def = (await f.value(r.program)) as SymbolDefinition;
-      expect(def.definedAt.start).toEqual(await nameIn(def.definedAt.path, 'pub fn validate_token', 'validate_token'));
+      expect(def.definedAt.start).toEqual(await f.nameIn(def.definedAt.path, 'pub fn validate_token', 'validate_token'));
     }
   });
 
   it('findReferences of one definition: every use, at the name, none of the namesake', async () => {
     const refs = (await f.value('findReferences(findDefinition("validate_token", file: "src/auth.rs"))')) as Reference[];
     expect(refs.map((r) => r.referencedAt.start)).toContainEqual(await f.at('src/auth.rs', 'validate_token(token)?'));
-    const namesake = await nameIn('src/util.rs', 'pub fn validate_token', 'validate_token');
+    const namesake = await f.nameIn('src/util.rs', 'pub fn validate_token', 'validate_token');
     for (const r of refs) {
       const line = (await f.text(r.referencedAt.path)).split('\n')[r.referencedAt.start.line - 1] ?? '';
       expect([...line].slice(r.referencedAt.start.column - 1).join('')).toMatch(/^validate_token/);

@@ -14,6 +14,8 @@ export interface FixtureSession {
   text(path: string): Promise<string>;
   /** 1-based position (code-point column) of the nth occurrence of `needle` in a file. */
   at(path: string, needle: string, nth?: number): Promise<{ line: number; column: number }>;
+  /** Where a definition's `definedAt` starts: `name` inside the first line holding `declaration` (code-point column). */
+  nameIn(path: string, declaration: string, name: string): Promise<{ line: number; column: number }>;
   /** Evaluates and returns the value, failing with the rendered outcome otherwise. */
   value(program: string): Promise<unknown>;
   outcome(program: string): Promise<Outcome>;
@@ -55,6 +57,12 @@ export function fixtureSession(session: IdeSession, root: string, cleanup: () =>
     at: async (path, needle, nth = 0) => {
       const p = positionOf(await text(path), needle, nth);
       return { line: p.line, column: p.column };
+    },
+    nameIn: async (path, declaration, name) => {
+      const source = await text(path);
+      const decl = positionOf(source, declaration, 0);
+      const lineText = source.split('\n')[decl.line - 1] ?? '';
+      return { line: decl.line, column: [...lineText.slice(0, lineText.indexOf(name, lineText.indexOf(declaration)))].length + 1 };
     },
     outcome,
     value: async (program) => {
