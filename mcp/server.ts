@@ -4,6 +4,7 @@
  * over one IDE session.
  * Every call shares the session's one pool of language servers.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { IdeSession, loadWorkspaceConfig, packageVersion, TIMEOUTS } from '../ide-adapter/index.js';
 import { walkthroughLimits, type WalkthroughLimits } from '../walkthrough/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
+import { EditorPresenter } from './editor-presenter.js';
 import { readGuidance } from './guidance.js';
 import { DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutputSchema, runIdeOperation, watchStartup } from './ide-operation.js';
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
@@ -54,7 +56,16 @@ export interface DialectMcpOptions {
   readonly maxExtraSessions?: number;
   /** Diagnostic lines (never stdout: that is the protocol). Default: dropped. */
   readonly log?: (line: string) => void;
+  /**
+   * Where `present_walkthrough` looks for an editor window to show walkthroughs in (the
+   * environment of `DIALECT_IDE` and the runtime folder's records). Default: this process's
+   * environment; `DIALECT_IDE=off` there writes pages only.
+   */
+  readonly editorEnv?: Readonly<Record<string, string | undefined>>;
 }
+
+/** Random bytes in the id of a message from the editor (ids are not guessable by other clients' readers). */
+const REFERENCE_ID_BYTES = 4;
 
 /** Calls in flight and done, for health checks and tests. */
 export interface ServerStats {
@@ -68,6 +79,8 @@ export class DialectMcpServer {
   readonly session: IdeSession;
   readonly references = new ReferenceStore();
   readonly #sessions: SessionCache;
+  readonly #editor: EditorPresenter;
+  #messages = 0;
   #active = 0;
   #completed = 0;
   readonly #statsListeners = new Set<(stats: ServerStats) => void>();
@@ -143,7 +156,15 @@ export class DialectMcpServer {
     );
 
     const limits = walkthroughLimits(options.walkthroughLimits);
+    // What the reader sends from the editor (replies, actions) is kept here for expand_reference.
+    this.#editor = new EditorPresenter((message) => {
+      this.#messages += 1;
+      const id = `walkthrough-${message.kind}-${this.#messages}-${randomBytes(REFERENCE_ID_BYTES).toString('hex')}`;
+      this.references.set(id, message);
+      return id;
+    }, options.editorEnv ?? process.env);
     const walkthroughContext = {
+      editor: this.#editor,
       sessions: this.#sessions,
       limits,
       deadlineMs: ideContext.deadlineMs,
@@ -237,6 +258,7 @@ export class DialectMcpServer {
    */
   async close(): Promise<void> {
     try {
+      this.#editor.close();
       await this.mcp.close();
     } finally {
       await this.#sessions.shutdown();

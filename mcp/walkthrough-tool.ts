@@ -15,6 +15,8 @@ import { DialectError } from '../dialect/index.js';
 import { statusLine } from '../ide-adapter/index.js';
 import { environmentFor, renderWalkthrough, WalkthroughError, WalkthroughErrorCode, type WalkthroughJson, type WalkthroughLimits } from '../walkthrough/index.js';
 import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
+import type { PresentResult } from '../walkthrough/editor-protocol.js';
+import type { EditorPresenter } from './editor-presenter.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 import { folderFromUri, ToolInputError, type SessionCache } from './sessions.js';
 
@@ -55,8 +57,17 @@ const problemSchema = z.object({
 
 /** The structured content of a `present_walkthrough` result. */
 export const presentWalkthroughOutputSchema = z.object({
-  path: z.string().describe('the HTML page written'),
-  uri: z.string().describe('the page as a file:// URI'),
+  shownIn: z
+    .object({
+      editor: z.string().describe('the editor window that shows it, e.g. "code-server 1.139.1"'),
+      panel: z.string().describe("the panel's title"),
+      threads: z.array(z.object({ comment: z.string(), path: z.string(), line: z.number() })).describe('each comment placed as a comment thread in the editor, on its line'),
+      opened: z.object({ path: z.string(), line: z.number() }).nullable().describe('the file opened beside the panel'),
+    })
+    .nullable()
+    .describe('where the editor shows the walkthrough (a panel beside the code, comments as threads on their lines); null when it was written as a page instead'),
+  path: z.string().nullable().describe('the HTML page written (null when the editor shows it)'),
+  uri: z.string().nullable().describe('the page as a file:// URI (null when the editor shows it)'),
   title: z.string().nullable(),
   workspace: z.string().describe('the folder locations were resolved in'),
   counts: z.object({
@@ -88,6 +99,8 @@ export interface WalkthroughToolContext {
   /** How much work one walkthrough may cause. */
   readonly limits: WalkthroughLimits;
   readonly log: (line: string) => void;
+  /** Shows walkthroughs in the editor that has their folder open; without it, pages are written. */
+  readonly editor?: EditorPresenter;
 }
 
 let pageCounter = 0;
@@ -100,6 +113,9 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
   let unsubscribe: (() => void) | undefined;
   try {
     const root = await folderFromUri(baseUri, ctx.sessions.workspaceRoot);
+    // The editor that has the folder open shows it beside the code; otherwise, a page.
+    const inEditor = ctx.editor !== undefined ? await ctx.editor.present(content, root, signal) : undefined;
+    if (inEditor?.shown === true) return editorResult(inEditor.result, root);
     const session = await ctx.sessions.sessionFor(root);
     progress.report(`resolving the walkthrough's locations in ${root}`);
     if (progress.enabled) unsubscribe = session.backend.onStatus((status) => progress.report(statusLine(status)));
@@ -114,12 +130,9 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     await writeFile(path, rendered.html, { encoding: 'utf8', flag: 'wx' });
     const uri = pathToFileURL(path).href;
     const indexing = indexingState(session);
-    const structured: PresentWalkthroughResult = { path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };
-    const fix =
-      structured.problems.length > 0
-        ? `\n\nFix the comments above and call present_walkthrough again with the whole walkthrough. A program with "double quotes" goes as is into a \`\`\`comment block's location: line, or into a single-quoted attribute: location='findDefinition("name", file: "src/a.rs")'.`
-        : '';
-    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, '', rendered.summary + fix, '', indexingLine(indexing)].join('\n');
+    const structured: PresentWalkthroughResult = { shownIn: null, path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };
+    const notShown = inEditor !== undefined && inEditor.shown === false && inEditor.tried ? [`(No editor showed it: ${inEditor.reason})`] : [];
+    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, ...notShown, '', rendered.summary + fixHint(structured.problems.length), '', indexingLine(indexing)].join('\n');
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {
     if (error instanceof ToolInputError) return toolError(error.message);
@@ -134,6 +147,39 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     unsubscribe?.();
     progress.dispose();
   }
+}
+
+/** What to do about problems, for the text of a result. */
+function fixHint(problems: number): string {
+  return problems > 0
+    ? `\n\nFix the comments above and call present_walkthrough again with the whole walkthrough. A program with "double quotes" goes as is into a \`\`\`comment block's location: line, or into a single-quoted attribute: location='findDefinition("name", file: "src/a.rs")'.`
+    : '';
+}
+
+/** The result of a walkthrough the editor shows. */
+function editorResult(result: PresentResult, root: string): CallToolResult {
+  const json = result.json as unknown as WalkthroughJson;
+  const { shown } = result;
+  const structured: PresentWalkthroughResult = {
+    shownIn: { editor: shown.editor, panel: shown.panel, threads: shown.threads.map((t) => ({ comment: t.comment, path: t.path, line: t.line })), opened: shown.opened },
+    path: null,
+    uri: null,
+    title: json.title,
+    workspace: root,
+    counts: countsOf(json),
+    problems: problemsOf(json),
+    warnings: warningsOf(json),
+    indexing: result.indexing,
+  };
+  const placed = shown.threads.length;
+  const text = [
+    `The walkthrough is shown in ${shown.editor}: the panel "${shown.panel}" beside the code, with ${placed} comment${placed === 1 ? '' : 's'} placed as comment threads on their lines${shown.opened !== null ? ` (${shown.opened.path}:${shown.opened.line} is open beside it)` : ''}. Replies the reader writes in a thread and action buttons come back to you as <dialect-ref id="…"/> tags: read them with expand_reference.`,
+    '',
+    result.summary + fixHint(structured.problems.length),
+    '',
+    indexingLine(result.indexing),
+  ].join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
 function countsOf(json: WalkthroughJson): PresentWalkthroughResult['counts'] {

@@ -5,6 +5,7 @@
  * (package.json, dist/ and the package files it looks up) into the folder (default: `vscode/` itself) and prints the folder.
  */
 import { copyFile, cp, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -25,6 +26,21 @@ const PACKAGE_FILES = [join('ide-adapter', 'lsp', 'untrusted-toolchain')];
 
 /** The repository root, where {@link PACKAGE_FILES} are. */
 const REPOSITORY_ROOT = dirname(EXTENSION_SOURCE_DIR);
+
+/**
+ * The walkthrough page's files, copied to `dist/walkthrough/` (the panel loads them from there:
+ * a webview gets nothing from the network): the page's own script and stylesheet, and the
+ * browser bundles of mermaid and DOMPurify from their npm packages.
+ */
+function pageAssets(): { readonly from: string; readonly name: string }[] {
+  const require = createRequire(join(REPOSITORY_ROOT, 'package.json'));
+  return [
+    { from: join(REPOSITORY_ROOT, 'walkthrough', 'assets', 'page.js'), name: 'page.js' },
+    { from: join(REPOSITORY_ROOT, 'walkthrough', 'assets', 'page.css'), name: 'page.css' },
+    { from: require.resolve('mermaid/dist/mermaid.min.js'), name: 'mermaid.min.js' },
+    { from: require.resolve('dompurify/dist/purify.min.js'), name: 'purify.min.js' },
+  ];
+}
 
 /** The Node the editor's extension host runs (VS Code 1.90+ ships Node 20 or later). */
 const TARGET = 'node20';
@@ -47,6 +63,8 @@ export async function buildExtension(outDir: string = EXTENSION_SOURCE_DIR): Pro
     define: { 'import.meta.url': '__dialectImportMetaUrl' },
     banner: { js: "const __dialectImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  await mkdir(join(outDir, 'dist', 'walkthrough'), { recursive: true });
+  for (const asset of pageAssets()) await copyFile(asset.from, join(outDir, 'dist', 'walkthrough', asset.name));
   for (const file of PACKAGE_FILES) await cp(join(REPOSITORY_ROOT, file), join(outDir, file), { recursive: true, dereference: true, force: true });
   if (resolve(outDir) !== resolve(EXTENSION_SOURCE_DIR)) await copyFile(join(EXTENSION_SOURCE_DIR, 'package.json'), join(outDir, 'package.json'));
   return outDir;

@@ -52,7 +52,15 @@ export async function renderWalkthrough(markdown: string, env: WalkthroughEnviro
 /** Resolves and renders a parsed walkthrough (see {@link renderWalkthrough}). */
 export async function renderWalkthroughDocument(document: WalkthroughDocument, env: WalkthroughEnvironment, options: RenderWalkthroughOptions = {}): Promise<RenderedWalkthrough> {
   const limits = options.limits ?? DEFAULT_WALKTHROUGH_LIMITS;
-  const resolved = await resolveWalkthrough(document, env, { ...options, limits });
+  return renderResolved(await resolveWalkthrough(document, env, { ...options, limits }), options);
+}
+
+/**
+ * Renders a resolved walkthrough in every form, within the limits (the page size is estimated
+ * before the page is built and checked after).
+ */
+export function renderResolved(resolved: ResolvedWalkthrough, options: RenderHtmlOptions & { readonly limits?: WalkthroughLimits } = {}): RenderedWalkthrough {
+  const limits = options.limits ?? DEFAULT_WALKTHROUGH_LIMITS;
   checkResolvedSize(resolved, limits);
   let html: string;
   try {

@@ -8,11 +8,11 @@
  */
 export { parseWalkthrough } from './parse.js';
 export { resolveWalkthrough, describeLink, CommentErrorCode, type ResolveOptions } from './resolve.js';
-export { renderWalkthroughHtml, contentSecurityPolicy, createNonce, type RenderHtmlOptions } from './render-html.js';
+export { renderWalkthroughHtml, contentSecurityPolicy, createNonce, type RenderHtmlOptions, type WebviewAssets } from './render-html.js';
 export { walkthroughToJson, WALKTHROUGH_JSON_VERSION, type CommentJson, type WalkthroughJson } from './json.js';
 export { summarizeWalkthrough } from './summary.js';
 export {
-  loadWalkthroughFile, parseWithinLimits, renderWalkthrough, renderWalkthroughDocument, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
+  loadWalkthroughFile, parseWithinLimits, renderResolved, renderWalkthrough, renderWalkthroughDocument, type LoadedWalkthrough, type RenderWalkthroughOptions, type RenderedWalkthrough,
 } from './file.js';
 export { environmentFor, type WalkthroughSession } from './environment.js';
 export type { GitDiffRequest, WalkthroughEnvironment } from './environment-types.js';

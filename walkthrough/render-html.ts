@@ -33,14 +33,32 @@ export interface RenderHtmlOptions {
    * parent page of the walkthrough's own origin (see `assets/page.js`).
    */
   readonly hostOrigin?: string;
+  /**
+   * Render for a VS Code webview: the stylesheet and scripts are loaded from the extension's files
+   * (`asWebviewUri`) instead of being inlined, and the policy lets the webview's own origin
+   * (`cspSource`) serve them. Scripts still need this render's nonce.
+   */
+  readonly webview?: WebviewAssets;
 }
 
-/** The Content-Security-Policy of a page. */
-export function contentSecurityPolicy(nonce: string, hasDiagrams: boolean): string {
+/** Where a webview loads the page's files from: `webview.asWebviewUri` of each, and `webview.cspSource`. */
+export interface WebviewAssets {
+  readonly cspSource: string;
+  readonly style: string;
+  readonly script: string;
+  readonly mermaid: string;
+  readonly dompurify: string;
+}
+
+/**
+ * The Content-Security-Policy of a page. With `cspSource` (a webview's), files of that origin may
+ * serve stylesheets; scripts still need the nonce.
+ */
+export function contentSecurityPolicy(nonce: string, hasDiagrams: boolean, cspSource?: string): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
+    `style-src ${cspSource !== undefined ? `${cspSource} ` : ''}'nonce-${nonce}'`,
     ...(hasDiagrams ? ["style-src-attr 'unsafe-inline'"] : []),
     "base-uri 'none'",
     "form-action 'none'",
@@ -57,6 +75,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
   const nonce = options.nonce ?? createNonce();
   if (!/^[A-Za-z0-9+/_-]{16,}={0,2}$/.test(nonce)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, 'the nonce must be base64 with at least 16 characters');
   const hostOrigin = options.hostOrigin !== undefined ? checkedOrigin(options.hostOrigin) : undefined;
+  const webview = options.webview !== undefined ? checkedAssets(options.webview) : undefined;
   const context = new RenderContext(resolved);
   const model = walkthroughToJson(resolved, context);
   const hasDiagrams = resolved.diagrams.length > 0;
@@ -78,14 +97,12 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
 <html lang="en" data-theme="auto"${hostOrigin !== undefined ? ` data-host-origin="${escapeHtml(hostOrigin)}"` : ''}>
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, hasDiagrams))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, hasDiagrams, webview?.cspSource))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">
-${inlineStyle(pageStyle(), 'the page stylesheet')}
-</style>
+${webview !== undefined ? `<link rel="stylesheet" href="${escapeHtml(webview.style)}">` : `<style nonce="${nonce}">\n${inlineStyle(pageStyle(), 'the page stylesheet')}\n</style>`}
 </head>
 <body>
 <header class="wt-header"><span class="wt-header-title">${escapeHtml(title)}</span><span class="wt-counts">${counts}</span><button type="button" class="wt-theme-toggle">Theme</button></header>
@@ -97,12 +114,35 @@ ${context.bodyHtml()}
 </div>
 <span class="wt-toast wt-global-toast" role="status" aria-live="polite" hidden></span>
 <script type="application/json" id="wt-data">${jsonForScript(model)}</script>
-${hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n<script nonce="${nonce}">${inlineScript(dompurifyScript(), 'DOMPurify')}</script>\n` : ''}<script nonce="${nonce}">
-${inlineScript(pageScript(), 'the page script')}
-</script>
+${scripts(nonce, hasDiagrams, webview)}
 </body>
 </html>
 `;
+}
+
+/** The page's scripts: inlined, or (in a webview) loaded from the extension's files; all with the nonce. */
+function scripts(nonce: string, hasDiagrams: boolean, webview: WebviewAssets | undefined): string {
+  if (webview !== undefined) {
+    const tag = (src: string): string => `<script nonce="${nonce}" src="${escapeHtml(src)}"></script>\n`;
+    return `${hasDiagrams ? tag(webview.mermaid) + tag(webview.dompurify) : ''}${tag(webview.script)}`;
+  }
+  const diagrams = hasDiagrams ? `<script nonce="${nonce}">${inlineScript(mermaidScript(), 'mermaid')}</script>\n<script nonce="${nonce}">${inlineScript(dompurifyScript(), 'DOMPurify')}</script>\n` : '';
+  return `${diagrams}<script nonce="${nonce}">\n${inlineScript(pageScript(), 'the page script')}\n</script>`;
+}
+
+/**
+ * Webview asset addresses, refused unless each file is an absolute URL and the source is a list of
+ * sources with nothing that could end its directive (`;`, `,`, a line break).
+ */
+function checkedAssets(assets: WebviewAssets): WebviewAssets {
+  if (!/^[^;,\r\n]+$/.test(assets.cspSource)) {
+    throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `the webview's cspSource ${JSON.stringify(assets.cspSource)} is not a list of sources`);
+  }
+  const files: Record<string, string> = { style: assets.style, script: assets.script, mermaid: assets.mermaid, dompurify: assets.dompurify };
+  for (const [name, url] of Object.entries(files)) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `the webview asset ${name} is not a URL: ${JSON.stringify(url)}`);
+  }
+  return assets;
 }
 
 /** An origin as the browser writes it (`https://host:port`), or an `invalid-option` error. */

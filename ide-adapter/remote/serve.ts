@@ -23,6 +23,12 @@ export interface ServeOptions {
   readonly onStop?: () => void;
   /** Called when a request starts and when it ends (an idle timer's cue). */
   readonly onActivity?: () => void;
+  /**
+   * Adds handlers of another protocol to the same connection before it listens (the editor's
+   * walkthrough methods, `walkthrough/editor-protocol.ts`); what it returns is disposed with the
+   * connection.
+   */
+  readonly extend?: (connection: MessageConnection) => Disposable;
 }
 
 /** One request's implementation over the backend; the result goes out as it is (the client validates it). */
@@ -113,6 +119,8 @@ export function serveBackend(backend: IdeBackend, connection: MessageConnection,
     for (const registration of registrations) registration.dispose();
     connection.dispose();
   };
+  const extension = options.extend?.(connection);
+  if (extension !== undefined) registrations.push(extension);
   connection.onClose(dispose);
   connection.listen();
   return { dispose };

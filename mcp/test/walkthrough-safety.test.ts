@@ -115,7 +115,7 @@ describe('present_walkthrough stays inside the workspace and within its limits (
     expect(atRoot.data?.workspace).toBe(root);
     expect(atRoot.text).toContain('Everything resolved.');
     // Written to the user's pages folder, where the week-old page is gone; nothing in the temp dir.
-    expect(atRoot.data?.path.startsWith(`${pages()}/walkthrough-notes-`)).toBe(true);
+    expect(atRoot.data?.path?.startsWith(`${pages()}/walkthrough-notes-`)).toBe(true);
     expect(readdirSync(pages()).filter((n) => !n.startsWith('walkthrough-notes-')).sort()).toEqual(['notes.html', 'walkthrough-recent-1.html']);
     expect(readdirSync(join(base, 'tmp')).filter((n) => n.startsWith('dialect-walkthroughs-'))).toEqual([]);
 

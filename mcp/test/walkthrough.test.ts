@@ -84,6 +84,8 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
   it('writes the page and lists what did not resolve, with the programs that fix it', async () => {
     const { result, text, data } = await present(WALKTHROUGH, f.root);
     expect(result.isError).toBeUndefined();
+    expect(data.shownIn).toBeNull();
+    if (data.path === null) throw new Error('no page was written');
     expect(data.path.startsWith(out.path)).toBe(true);
     expect(data.uri).toBe(pathToFileURL(data.path).href);
     expect(data.title).toBe('How tokens are checked');
@@ -160,7 +162,7 @@ describe.skipIf(!available)('present_walkthrough', { timeout: 120_000 }, () => {
     const md = '# Ünïcode & <Title>!\n\nText.\n';
     const { data } = await present(md, f.root);
     expect(data.path).toMatch(/walkthrough-unicode-title-[a-z0-9]+-\d+\.html$/);
-    expect(fileURLToPath(data.uri)).toBe(data.path);
+    expect(fileURLToPath(data.uri ?? '')).toBe(data.path);
   });
 
   it('the examples of walkthrough-format.md resolve (on fixtures/rust-app)', async () => {

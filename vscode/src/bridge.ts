@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { PROTOCOL_VERSION, type HelloInfo } from '../../ide-adapter/remote/protocol.js';
 import { serveBackend } from '../../ide-adapter/remote/serve.js';
 import { socketConnection } from '../../ide-adapter/remote/transport.js';
+import type { MessageConnection, Disposable } from 'vscode-jsonrpc/node';
 import type { EditorBackend } from './editor-backend.js';
 import { DISCOVERY_VERSION, ensureDiscoveryDir, removeRecord, writeRecord } from '../../ide-adapter/editors/discovery.js';
 
@@ -29,6 +30,8 @@ export interface BridgeIdentity {
   readonly editor: string;
   /** Whether the editor trusts the folder. */
   readonly trusted: () => boolean;
+  /** Adds the window's other methods (walkthroughs) to each connection, for this folder's backend. */
+  readonly extend?: (connection: MessageConnection, backend: EditorBackend) => Disposable;
 }
 
 /** A running bridge. */
@@ -63,7 +66,8 @@ export async function openBridge(backend: EditorBackend, identity: BridgeIdentit
     socket.on('close', () => sockets.delete(socket));
     // A client that resets its socket must not take the extension host down.
     socket.on('error', () => socket.destroy());
-    const served = serveBackend(backend, socketConnection(socket), { hello });
+    const extend = identity.extend;
+    const served = serveBackend(backend, socketConnection(socket), { hello, ...(extend !== undefined ? { extend: (connection: MessageConnection) => extend(connection, backend) } : {}) });
     socket.on('close', () => served.dispose());
   });
   await new Promise<void>((resolve, reject) => {

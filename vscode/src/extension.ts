@@ -11,6 +11,7 @@ import { Workspace } from '../../ide-adapter/workspace.js';
 import { openBridge, type Bridge } from './bridge.js';
 import { EditorBackend } from './editor-backend.js';
 import { spawnServer, type SpawnedServer } from './spawned-server.js';
+import { WalkthroughPresenter } from './walkthrough/presenter.js';
 
 /** The variable integrated terminals get: the socket of their folder's backend. */
 export const DIALECT_IDE_VARIABLE = 'DIALECT_IDE';
@@ -23,11 +24,16 @@ const spawned: SpawnedServer[] = [];
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Dialect', { log: true });
   context.subscriptions.push(log);
+  const editor = `${vscode.env.appName} ${vscode.version}`;
+  // Walkthroughs presented through any folder's bridge show in this window's one panel.
+  const presenter = new WalkthroughPresenter(context.extensionUri, editor, log);
+  context.subscriptions.push(presenter);
   const identity = {
     version: manifestVersion(context.extension.packageJSON),
     installPath: context.extensionPath,
-    editor: `${vscode.env.appName} ${vscode.version}`,
+    editor,
     trusted: () => vscode.workspace.isTrusted,
+    extend: presenter.serve.bind(presenter),
   };
   const collection = context.environmentVariableCollection;
   // A socket lives as long as this window's extension host: never restore it into a later window.

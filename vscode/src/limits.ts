@@ -19,4 +19,8 @@ export const EDITOR_LIMITS = {
   maxProbedProjects: 8,
   /** How long an editor extension providing a language may take to activate. */
   activationTimeoutMs: 30 * SECOND,
+  /** The longest one walkthrough comment's location may take to evaluate (the MCP tool's own deadline is longer). */
+  walkthroughCommentMs: 30 * SECOND,
+  /** After the last change to a file, a shown walkthrough waits this long before it re-resolves its comments. */
+  livingDebounceMs: 400,
 } as const;

@@ -240,7 +240,7 @@
     if (first) first.focus();
   }
 
-  function choose(comment, index) {
+  function choose(comment, index, fromHost) {
     comment.setAttribute('data-placed', String(index));
     comment.classList.add('wt-placed');
     var choices = comment.querySelector(':scope > .wt-choices');
@@ -254,8 +254,8 @@
     hideContexts(comment);
     var model = commentData(comment);
     var choice = model && model.choices ? model.choices[index] : undefined;
-    post({ type: 'placeComment', comment: comment.getAttribute('data-comment'), choice: index, location: choice ? choice.location : undefined, program: choice ? choice.program : undefined });
-    toggleContext(comment, true);
+    if (!fromHost) post({ type: 'placeComment', comment: comment.getAttribute('data-comment'), choice: index, location: choice ? choice.location : undefined, program: choice ? choice.program : undefined });
+    toggleContext(comment, !fromHost);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -443,6 +443,32 @@
       root.setAttribute('data-mermaid', 'done');
     });
     return renderChain;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inside VS Code: the editor's theme, the scroll position across re-renders, and what the
+  // extension tells the page (a location chosen in the editor's Quick Pick).
+
+  if (vscode) {
+    var body = document.body.classList;
+    var themeButton = document.querySelector('.wt-theme-toggle');
+    if (themeButton) themeButton.hidden = true;
+    root.setAttribute('data-theme', body.contains('vscode-light') || body.contains('vscode-high-contrast-light') ? 'light' : 'dark');
+    var state = vscode.getState() || {};
+    if (typeof state.scrollY === 'number') window.scrollTo(0, state.scrollY);
+    var scrollTimer;
+    window.addEventListener('scroll', function () {
+      clearTimeout(scrollTimer);
+      scrollTimer = setTimeout(function () { vscode.setState({ scrollY: window.scrollY }); }, 100);
+    });
+    window.addEventListener('message', function (event) {
+      var message = event.data;
+      if (!message || message.source !== 'dialect-extension') return;
+      if (message.type === 'placed' && typeof message.comment === 'string' && typeof message.choice === 'number') {
+        var target = document.querySelector('.wt-comment[data-comment="' + message.comment.replace(/[^a-z0-9-]/gi, '') + '"]');
+        if (target && target.classList.contains('wt-ambiguous')) choose(target, message.choice, true);
+      }
+    });
   }
 
   renderDiagrams();
