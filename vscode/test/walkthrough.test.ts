@@ -210,10 +210,10 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     // The chosen comment's file is in front now; reply on its thread.
     const widget = page.locator('.review-widget', { hasText: 'The check the login form calls' }).first();
     await widget.locator('.review-thread-reply-button').click({ timeout: UI_MS });
-    await widget.locator('.comment-form .monaco-editor').first().click();
+    await widget.locator('.comment-form .monaco-editor').first().click({ timeout: UI_MS });
     const reply = 'Why are there two of these?';
     await page.keyboard.type(reply);
-    await widget.locator('.comment-form .monaco-button', { hasText: 'Send to the agent' }).click({ timeout: UI_MS });
+    await widget.locator('.monaco-button', { hasText: 'Send to the agent' }).click({ timeout: UI_MS });
     let text = '';
     await eventually(async () => /<dialect-ref id="([^"]+)"\/>/.test((text = await readFile(typed, 'utf8'))), UI_MS, 'the reference to be typed into the agent terminal');
     const id = /<dialect-ref id="([^"]+)"\/>/.exec(text)?.[1] ?? '';
@@ -226,6 +226,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
       reply,
     });
     await widget.locator('.review-comment', { hasText: reply }).waitFor({ timeout: UI_MS });
+    await shot('walkthrough-reply');
   });
 
   it('moves comments with their code when a file changes above them, and says so when a program no longer resolves', async () => {
