@@ -61,7 +61,7 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
         )
         .join('');
       details =
-        `<span class="wt-choices" role="group" aria-label="Choose where this comment belongs"><span class="wt-choices-title">${escapeHtml(resolution.message)}: choose where this comment belongs.</span>${list}</span>` +
+        `<span class="wt-choices" role="group" aria-label="Choose where this comment belongs"><span class="wt-choices-title">${escapeHtml(resolution.message)}: choose where this comment belongs.${shownOf(choices.length, resolution.omitted)}</span>${list}</span>` +
         choices.map((c, i) => renderContext(c.location, c.program ?? element.location, i)).join('');
       break;
     }
@@ -70,14 +70,19 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
       details = `<span class="wt-error" role="note"><span class="wt-error-text">${escapeHtml(resolution.error.text)}</span></span>`;
       break;
   }
-  const notes = comment.notes.length > 0 ? `<span class="wt-notes">${comment.notes.map((n) => `<span class="wt-note">note: ${escapeHtml(n)}</span>`).join('')}</span>` : '';
   const open = `<${tag} class="wt-comment wt-${resolution.status}${element.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${element.id}`, 'data-comment': element.id })}>`;
   // Inline comments read as text: icon, what the comment says, then where.
   const inner =
     element.form === 'inline'
       ? `${icon}${bodyHtml}<span class="wt-comment-head">${head}</span>${details}`
       : `<span class="wt-comment-head">${icon}${head}</span>${bodyHtml}${details}`;
-  return `${open}${inner}${notes}${renderWarnings(ctx.warningsFor(element.id))}</${tag}>`;
+  // The evaluation's notes are for the agent: the summary and the page footer carry them, not the comment.
+  return `${open}${inner}${renderWarnings(ctx.warningsFor(element.id))}</${tag}>`;
+}
+
+/** For a choice list cut at the limit, how much of it is shown (the reader's part of the resolver's note). */
+function shownOf(shown: number, omitted: number | undefined): string {
+  return omitted !== undefined && omitted > 0 ? ` The first ${shown} of ${shown + omitted} places are listed.` : '';
 }
 
 function locationButton(location: CodeLocation, choice: number | undefined, hidden: boolean): string {

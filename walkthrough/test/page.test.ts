@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inlineScript, jsonForScript, escapeHtml } from '../html.js';
 import {
-  contentSecurityPolicy, iconEmoji, mermaidPath, parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, WalkthroughError,
+  contentSecurityPolicy, iconEmoji, mermaidPath, parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, summarizeWalkthrough, walkthroughToJson, WalkthroughError,
 } from '../index.js';
 import { renderWalkthroughFile } from './support/render-file.js';
 import { RUST_APP, fixtureEnvironment } from './support/fixture-env.js';
@@ -75,6 +75,47 @@ describe('the page', () => {
     expect(iconEmoji('nonsense')).toBeUndefined();
     expect(iconEmoji('🚀')).toBe('🚀');
     expect(iconEmoji('🚀🚀')).toBeUndefined();
+  });
+});
+
+describe("the language servers' notes", () => {
+  const NOTE = 'rust-analyzer could not load the Rust standard library: its sources are not installed; std names are not found. Fix: apt-get install -y rust-web-src.';
+  const noted = fixtureEnvironment(RUST_APP, { indexNote: NOTE });
+  const markdown = [
+    '# Notes',
+    '',
+    '<comment location=\'findDefinition("authenticate")\'>First.</comment>',
+    '',
+    '<comment location=\'findDefinition("validate_token")\'>Second, ambiguous.</comment>',
+    '',
+    'Inline: <comment location=\'findDefinition("Config", file: "src/config.rs")\'>third</comment>.',
+    '',
+  ].join('\n');
+  /** The page without its scripts (the JSON model keeps each comment's notes, for hosts). */
+  const markup = (html: string): string => html.replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/g, '$1</script>');
+
+  it('are not inside any comment; the page footer shows each once, and the summary lists it once', async () => {
+    const resolved = await resolveWalkthrough(parseWalkthrough(markdown), noted);
+    expect(resolved.comments.map((c) => c.notes.filter((n) => n === NOTE).length)).toEqual([1, 1, 1]);
+    const page = markup(renderWalkthroughHtml(resolved));
+    const body = page.slice(page.indexOf('<main'), page.indexOf('</main>'));
+    expect(body).not.toContain('wt-note');
+    expect(body).not.toContain('standard library');
+    const footer = /<footer class="wt-footer">[\s\S]*?<\/footer>/.exec(page)?.[0] ?? '';
+    expect(footer).toContain('Notes from the language servers:');
+    expect(footer.match(/<li class="wt-note">/g)).toHaveLength(1);
+    expect(page.split(escapeHtml(NOTE)).length - 1).toBe(1);
+    const summary = summarizeWalkthrough(resolved);
+    expect(summary.split(NOTE).length - 1).toBe(1);
+    expect(summary).toContain('Notes from the language servers');
+    // The JSON keeps them per comment, as before.
+    expect(walkthroughToJson(resolved).comments.map((c) => c.notes)).toEqual([[NOTE], [NOTE], [NOTE]]);
+  });
+
+  it('a walkthrough without notes has no footer and no notes section', async () => {
+    const resolved = await resolveWalkthrough(parseWalkthrough(markdown), env);
+    expect(renderWalkthroughHtml(resolved)).not.toContain('<footer');
+    expect(summarizeWalkthrough(resolved)).not.toContain('Notes from');
   });
 });
 

@@ -157,7 +157,7 @@ describe.skipIf(!available)('XSS corpus in Chromium', () => {
     // Every user text is escaped, so the only tags are ours: list them and check their attributes.
     const tags = body.match(/<[a-zA-Z][^>]*>/g) ?? [];
     expect(new Set(tags.map((t) => /^<([a-zA-Z0-9]+)/.exec(t)?.[1]?.toLowerCase()))).toEqual(
-      new Set(['body', 'header', 'span', 'button', 'div', 'section', 'details', 'summary', 'ul', 'li', 'code', 'main', 'h1', 'p', 'a', 'table', 'thead', 'tr', 'th', 'tbody', 'td']),
+      new Set(['body', 'header', 'span', 'button', 'div', 'section', 'details', 'summary', 'ul', 'li', 'code', 'main', 'h1', 'p', 'a', 'table', 'thead', 'tr', 'th', 'tbody', 'td', 'footer']),
     );
     for (const tag of tags) {
       // Attribute values are escaped (no raw quote can end them early), so names are what is left.
