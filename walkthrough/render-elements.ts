@@ -5,6 +5,7 @@
  */
 import { formatCodeLocation } from './locations.js';
 import { attributes, escapeHtml } from './html.js';
+import { iconSvg, pageIcon } from './icons.js';
 import type { ActionElement, CodeLocation, MermaidElement, ResolvedComment, ResolvedDiff, WalkthroughWarning } from './model.js';
 import { renderDiffBody } from './render-diff.js';
 
@@ -25,7 +26,7 @@ export function renderWarning(warning: WalkthroughWarning | undefined, brief = f
   const where = warning.line !== undefined ? `line ${warning.line}: ` : '';
   const sentence = /^.*?[.!?](?=\s|$)/s.exec(warning.message)?.[0];
   const text = brief && sentence !== undefined ? sentence : warning.message;
-  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}[${warning.code}] ${warning.message}` })}><span class="wt-warning-icon" aria-hidden="true">⚠</span> ${escapeHtml(text)}</span>`;
+  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}[${warning.code}] ${warning.message}` })}>${iconSvg('warning')} ${escapeHtml(text)}</span>`;
 }
 
 function renderWarnings(warnings: readonly WalkthroughWarning[]): string {
@@ -38,7 +39,9 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
   const tag = wrapper(element.form);
   const body = ctx.contentHtml(element.id);
   const bodyHtml = element.form === 'inline' ? `<span class="wt-comment-body">${body}</span>` : `<div class="wt-comment-body">${body}</div>`;
-  const icon = `<span class="wt-icon" aria-hidden="true">${escapeHtml(element.emoji)}</span>`;
+  // Drawn, not an emoji (an empty box without an emoji font); the name is there for screen readers.
+  const { drawing, label } = pageIcon(element.icon);
+  const icon = `<span class="wt-icon">${iconSvg(drawing)}<span class="wt-sr-only">${escapeHtml(label)}</span></span>`;
   const expression = element.location !== undefined ? `<code class="wt-expr" title="location expression">${escapeHtml(element.location)}</code>` : '';
   let head: string;
   let details = '';
@@ -52,7 +55,7 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
       head =
         `<span class="wt-badge wt-badge-ambiguous">${choices.length} possible locations</span>` +
         choices.map((c, i) => locationButton(c.location, i, true)).join('') +
-        `<button type="button" class="wt-magnifier" hidden title="Choose another location" aria-label="Choose another location">🔍</button>`;
+        `<button type="button" class="wt-magnifier" hidden title="Choose another location" aria-label="Choose another location">${iconSvg('magnifier')}</button>`;
       const list = choices
         .map(
           (c, i) =>

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { dompurifyScript, mermaidScript, pageScript, pageStyle } from './assets.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from './html.js';
+import { iconSvg } from './icons.js';
 import { walkthroughToJson } from './json.js';
 import type { ResolvedWalkthrough } from './model.js';
 import { walkthroughNotes } from './notes.js';
@@ -72,7 +73,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
   const warnings =
     resolved.warnings.length === 0
       ? ''
-      : `<section class="wt-warnings" aria-label="Warnings"><details open><summary>⚠ ${resolved.warnings.length} warning${resolved.warnings.length === 1 ? '' : 's'} about this walkthrough</summary><ul>${resolved.warnings
+      : `<section class="wt-warnings" aria-label="Warnings"><details open><summary>${iconSvg('warning')} ${resolved.warnings.length} warning${resolved.warnings.length === 1 ? '' : 's'} about this walkthrough</summary><ul>${resolved.warnings
           .map((w) => `<li>${w.line !== undefined ? `line ${w.line}: ` : ''}<code>${escapeHtml(w.code)}</code> ${escapeHtml(w.message)}</li>`)
           .join('')}</ul></details></section>`;
   const notes = walkthroughNotes(resolved);
