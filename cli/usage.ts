@@ -149,7 +149,11 @@ ${WORKSPACE_HELP}
       --open            open the HTML with xdg-open afterwards
 ${TRUST_HELP}
 ${NO_SERVER_HELP}
-  -h, --help            show this help`,
+  -h, --help            show this help
+
+Exit codes: 0 the page (or the JSON) was made, even with comments for the reader to choose or
+that did not resolve (one line on stderr says so); 1 no page could be made (the file could not be
+read, a limit, the page could not be written); 3 a usage error; 130 interrupted, 143 terminated.`,
   },
   {
     name: 'mcp',

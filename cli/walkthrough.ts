@@ -1,15 +1,18 @@
 /**
  * `dialect walkthrough render FILE.md`: resolves a walkthrough's Dialect programs against the
  * workspace and writes the page (or prints the JSON), with the summary of what did not resolve
- * on stderr. The exit code follows `eval`: 0 everything resolved, 1 something is unresolved (or a
- * diff failed), 2 some comments are ambiguous.
+ * on stderr. A page (or the JSON) was made: exit 0, with one line on stderr saying what was written
+ * and what the reader still meets (comments to choose, comments that did not resolve, failed
+ * diffs) — a page with choices for the reader is a success. Exit 1 only when nothing could be made
+ * (the file could not be read, a limit, the page could not be written); a usage error keeps 3 and
+ * an interruption its signal's code.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { environmentFor, loadWalkthroughFile, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough } from '../walkthrough/index.js';
+import { environmentFor, loadWalkthroughFile, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough, type ResolvedWalkthrough } from '../walkthrough/index.js';
 import { showControls } from '../dialect/index.js';
 import { TIMEOUTS } from '../ide-adapter/index.js';
 import { CliSession } from './session.js';
@@ -45,9 +48,9 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   try {
     loaded = await loadWalkthroughFile(file);
   } catch (error) {
-    if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.ReadFailed) throw new UsageError(error.message);
-    if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.LimitExceeded) {
-      io.stderr.write(`${s.red('dialect walkthrough:')} ${options.file}: ${error.message}\n`);
+    // No page can be made: exit 1 (the read error names the file itself).
+    if (error instanceof WalkthroughError && (error.code === WalkthroughErrorCode.ReadFailed || error.code === WalkthroughErrorCode.LimitExceeded)) {
+      io.stderr.write(`${s.red('dialect walkthrough:')} ${error.code === WalkthroughErrorCode.ReadFailed ? '' : `${options.file}: `}${error.message}\n`);
       return ExitCode.Error;
     }
     throw error;
@@ -78,19 +81,41 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     if (options.json) io.stdout.write(`${JSON.stringify(rendered.json, null, 2)}\n`);
     const out = options.output !== undefined ? resolve(options.output) : !options.json || options.open ? join(dirname(file), `${basename(file, extname(file))}.html`) : undefined;
     if (out !== undefined) {
-      await writeFile(out, rendered.html);
-      io.stderr.write(`${s.green('✓')} wrote ${out}\n`);
-      if (options.open) await openInBrowser(out, io);
+      try {
+        await writeFile(out, rendered.html);
+      } catch (error) {
+        io.stderr.write(`${s.red('dialect walkthrough:')} could not write the page ${out}: ${error instanceof Error ? error.message : String(error)}; choose another place with -o OUT.html\n`);
+        return ExitCode.Error;
+      }
     }
-    const statuses = rendered.resolved.comments.map((c) => c.resolution.status);
-    if (statuses.includes('unresolved') || rendered.resolved.diffs.some((d) => d.error !== undefined)) return ExitCode.Error;
-    if (statuses.includes('ambiguous')) return ExitCode.Ambiguity;
+    const made = out !== undefined ? `wrote ${out}` : 'printed the JSON';
+    io.stderr.write(`${s.green('✓')} ${showControls(made)}${outcomeSuffix(rendered.resolved)}\n`);
+    if (out !== undefined && options.open) await openInBrowser(out, io);
     return ExitCode.Value;
   } finally {
     live.clear();
     interrupt.dispose();
     await cli.shutdown();
   }
+}
+
+/**
+ * What the reader of a written page still meets, as the tail of the one "✓ wrote" line
+ * (` — 2 comments ask the reader to choose a location; 1 comment did not resolve (see above)`),
+ * or nothing when everything resolved.
+ */
+export function outcomeSuffix(resolved: ResolvedWalkthrough): string {
+  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  const statuses = resolved.comments.map((c) => c.resolution.status);
+  const ambiguous = statuses.filter((status) => status === 'ambiguous').length;
+  const unresolved = statuses.filter((status) => status === 'unresolved').length;
+  const failedDiffs = resolved.diffs.filter((d) => d.error !== undefined).length;
+  const parts = [
+    ...(ambiguous > 0 ? [`${count(ambiguous, 'comment asks', 'comments ask')} the reader to choose a location`] : []),
+    ...(unresolved > 0 ? [`${count(unresolved, 'comment', 'comments')} did not resolve (see above)`] : []),
+    ...(failedDiffs > 0 ? [`${count(failedDiffs, 'diff', 'diffs')} could not be made (see above)`] : []),
+  ];
+  return parts.length > 0 ? ` — ${parts.join('; ')}` : '';
 }
 
 /** Opens a file with xdg-open when there is one; otherwise says where it is. */

@@ -111,7 +111,7 @@ export function buildElement(input: ElementInput): { element: WalkthroughElement
       let emoji = iconEmoji(icon);
       if (emoji === undefined) {
         const near = closest(icon, ICON_NAMES);
-        warn(WarningCode.UnknownIcon, `unknown icon "${icon}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (known: ${ICON_NAMES.join(', ')}); using ${DEFAULT_EMOJI}`);
+        warn(WarningCode.UnknownIcon, `unknown icon "${icon}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (known: ${ICON_NAMES.join(', ')}); using the default icon, "${DEFAULT_ICON}"`);
         emoji = DEFAULT_EMOJI;
       }
       if (content.trim() === '') warn(WarningCode.EmptyContent, `<comment> has no text; write what the reader should notice between <comment …> and </comment>`);

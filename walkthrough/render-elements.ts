@@ -5,6 +5,7 @@
  */
 import { formatCodeLocation } from './locations.js';
 import { attributes, escapeHtml } from './html.js';
+import { iconSvg, pageIcon } from './icons.js';
 import type { ActionElement, CodeLocation, MermaidElement, ResolvedComment, ResolvedDiff, WalkthroughWarning } from './model.js';
 import { renderDiffBody } from './render-diff.js';
 
@@ -25,7 +26,7 @@ export function renderWarning(warning: WalkthroughWarning | undefined, brief = f
   const where = warning.line !== undefined ? `line ${warning.line}: ` : '';
   const sentence = /^.*?[.!?](?=\s|$)/s.exec(warning.message)?.[0];
   const text = brief && sentence !== undefined ? sentence : warning.message;
-  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}[${warning.code}] ${warning.message}` })}><span class="wt-warning-icon" aria-hidden="true">⚠</span> ${escapeHtml(text)}</span>`;
+  return `<span class="wt-warning" role="note"${attributes({ 'data-code': warning.code, title: `${where}[${warning.code}] ${warning.message}` })}>${iconSvg('warning')} ${escapeHtml(text)}</span>`;
 }
 
 function renderWarnings(warnings: readonly WalkthroughWarning[]): string {
@@ -38,7 +39,9 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
   const tag = wrapper(element.form);
   const body = ctx.contentHtml(element.id);
   const bodyHtml = element.form === 'inline' ? `<span class="wt-comment-body">${body}</span>` : `<div class="wt-comment-body">${body}</div>`;
-  const icon = `<span class="wt-icon" aria-hidden="true">${escapeHtml(element.emoji)}</span>`;
+  // Drawn, not an emoji (an empty box without an emoji font); the name is there for screen readers.
+  const { drawing, label } = pageIcon(element.icon);
+  const icon = `<span class="wt-icon">${iconSvg(drawing)}<span class="wt-sr-only">${escapeHtml(label)}</span></span>`;
   const expression = element.location !== undefined ? `<code class="wt-expr" title="location expression">${escapeHtml(element.location)}</code>` : '';
   let head: string;
   let details = '';
@@ -52,7 +55,7 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
       head =
         `<span class="wt-badge wt-badge-ambiguous">${choices.length} possible locations</span>` +
         choices.map((c, i) => locationButton(c.location, i, true)).join('') +
-        `<button type="button" class="wt-magnifier" hidden title="Choose another location" aria-label="Choose another location">🔍</button>`;
+        `<button type="button" class="wt-magnifier" hidden title="Choose another location" aria-label="Choose another location">${iconSvg('magnifier')}</button>`;
       const list = choices
         .map(
           (c, i) =>
@@ -61,7 +64,7 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
         )
         .join('');
       details =
-        `<span class="wt-choices" role="group" aria-label="Choose where this comment belongs"><span class="wt-choices-title">${escapeHtml(resolution.message)}: choose where this comment belongs.</span>${list}</span>` +
+        `<span class="wt-choices" role="group" aria-label="Choose where this comment belongs"><span class="wt-choices-title">${escapeHtml(resolution.message)}: choose where this comment belongs.${shownOf(choices.length, resolution.omitted)}</span>${list}</span>` +
         choices.map((c, i) => renderContext(c.location, c.program ?? element.location, i)).join('');
       break;
     }
@@ -70,14 +73,19 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
       details = `<span class="wt-error" role="note"><span class="wt-error-text">${escapeHtml(resolution.error.text)}</span></span>`;
       break;
   }
-  const notes = comment.notes.length > 0 ? `<span class="wt-notes">${comment.notes.map((n) => `<span class="wt-note">note: ${escapeHtml(n)}</span>`).join('')}</span>` : '';
   const open = `<${tag} class="wt-comment wt-${resolution.status}${element.form === 'inline' ? ' wt-inline' : ''}"${attributes({ id: `wt-${element.id}`, 'data-comment': element.id })}>`;
   // Inline comments read as text: icon, what the comment says, then where.
   const inner =
     element.form === 'inline'
       ? `${icon}${bodyHtml}<span class="wt-comment-head">${head}</span>${details}`
       : `<span class="wt-comment-head">${icon}${head}</span>${bodyHtml}${details}`;
-  return `${open}${inner}${notes}${renderWarnings(ctx.warningsFor(element.id))}</${tag}>`;
+  // The evaluation's notes are for the agent: the summary and the page footer carry them, not the comment.
+  return `${open}${inner}${renderWarnings(ctx.warningsFor(element.id))}</${tag}>`;
+}
+
+/** For a choice list cut at the limit, how much of it is shown (the reader's part of the resolver's note). */
+function shownOf(shown: number, omitted: number | undefined): string {
+  return omitted !== undefined && omitted > 0 ? ` The first ${shown} of ${shown + omitted} places are listed.` : '';
 }
 
 function locationButton(location: CodeLocation, choice: number | undefined, hidden: boolean): string {

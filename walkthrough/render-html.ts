@@ -17,8 +17,10 @@ import { randomBytes } from 'node:crypto';
 import { dompurifyScript, mermaidScript, pageScript, pageStyle } from './assets.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from './html.js';
+import { iconSvg } from './icons.js';
 import { walkthroughToJson } from './json.js';
 import type { ResolvedWalkthrough } from './model.js';
+import { walkthroughNotes } from './notes.js';
 import { RenderContext } from './render-context.js';
 
 /** Options of the HTML page. */
@@ -90,9 +92,15 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
   const warnings =
     resolved.warnings.length === 0
       ? ''
-      : `<section class="wt-warnings" aria-label="Warnings"><details open><summary>⚠ ${resolved.warnings.length} warning${resolved.warnings.length === 1 ? '' : 's'} about this walkthrough</summary><ul>${resolved.warnings
+      : `<section class="wt-warnings" aria-label="Warnings"><details open><summary>${iconSvg('warning')} ${resolved.warnings.length} warning${resolved.warnings.length === 1 ? '' : 's'} about this walkthrough</summary><ul>${resolved.warnings
           .map((w) => `<li>${w.line !== undefined ? `line ${w.line}: ` : ''}<code>${escapeHtml(w.code)}</code> ${escapeHtml(w.message)}</li>`)
           .join('')}</ul></details></section>`;
+  const notes = walkthroughNotes(resolved);
+  // The language servers' notes (meant for the agent) once, discreetly, below the walkthrough.
+  const footer =
+    notes.length === 0
+      ? ''
+      : `<footer class="wt-footer"><span class="wt-footer-title">Notes from the language servers:</span><ul class="wt-notes">${notes.map((n) => `<li class="wt-note">${escapeHtml(n)}</li>`).join('')}</ul></footer>\n`;
   return `<!DOCTYPE html>
 <html lang="en" data-theme="auto"${hostOrigin !== undefined ? ` data-host-origin="${escapeHtml(hostOrigin)}"` : ''}>
 <head>
@@ -111,7 +119,7 @@ ${warnings}
 <main class="wt-body">
 ${context.bodyHtml()}
 </main>
-</div>
+${footer}</div>
 <span class="wt-toast wt-global-toast" role="status" aria-live="polite" hidden></span>
 <script type="application/json" id="wt-data">${jsonForScript(model)}</script>
 ${scripts(nonce, hasDiagrams, webview)}

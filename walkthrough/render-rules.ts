@@ -4,6 +4,7 @@
  */
 import type { MarkdownIt, Renderer, Token } from 'markdown-it';
 import { attributes, escapeHtml } from './html.js';
+import { iconSvg } from './icons.js';
 import { isFileLinkMeta, type ImageMeta } from './links.js';
 import type { ResolvedLink, WalkthroughWarning } from './model.js';
 import { ELEMENT_TOKEN, WARNING_TOKEN, type ElementTokenMeta, type WarningTokenMeta } from './parse-env.js';
@@ -25,7 +26,7 @@ export function installRenderRules(md: MarkdownIt): void {
   const rules = md.renderer.rules;
   rules[ELEMENT_TOKEN] = (tokens, idx, _options, env) => {
     const id = (tokens[idx]?.meta as ElementTokenMeta | undefined)?.id ?? '';
-    return contextOf(env)?.element(id) ?? `<span class="wt-warning">⚠ ${escapeHtml(id)} was not resolved</span>`;
+    return contextOf(env)?.element(id) ?? `<span class="wt-warning">${iconSvg('warning')} ${escapeHtml(id)} was not resolved</span>`;
   };
   rules[WARNING_TOKEN] = (tokens, idx, _options, env) => renderWarning(contextOf(env)?.documentWarning((tokens[idx]?.meta as WarningTokenMeta | undefined)?.warning ?? -1), true);
   rules['link_open'] = (tokens, idx, options, env, self) => renderLinkOpen(tokens, idx, env, self, options);
@@ -41,7 +42,7 @@ export function installRenderRules(md: MarkdownIt): void {
     const token = tokens[idx];
     const alt = token?.children !== null && token?.children !== undefined ? self.renderInlineAsText(token.children, options, env) : '';
     const warning = contextOf(env)?.documentWarning((token?.meta as ImageMeta | undefined)?.warning ?? -1);
-    return `<span class="wt-image" role="img"${attributes({ 'aria-label': alt })}>🖼 ${escapeHtml(alt)}</span>${renderWarning(warning)}`;
+    return `<span class="wt-image" role="img"${attributes({ 'aria-label': alt })}>${iconSvg('image')} ${escapeHtml(alt)}</span>${renderWarning(warning)}`;
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * The summary an agent reads after presenting a walkthrough: what resolved, and for everything
- * that did not, the expression and what to do (the error, or the programs that pick a location).
+ * that did not, the expression and what to do (the error, or the programs that pick a location);
+ * then the evaluations' notes, each once.
  */
 import type { ResolvedWalkthrough, WalkthroughWarning } from './model.js';
+import { walkthroughNotes } from './notes.js';
 import { describeDiff } from './render-diff.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -53,6 +55,12 @@ export function summarizeWalkthrough(resolved: ResolvedWalkthrough): string {
     for (const [message, lines] of groupWarnings(resolved.warnings)) out.push(`- ${lines.length > 0 ? `line ${lines.join(', ')}: ` : ''}${message}`);
   }
   if (ambiguous.length === 0 && unresolved.length === 0 && failedDiffs.length === 0 && resolved.warnings.length === 0) out.push('Everything resolved.');
+  // Notes are not problems: an all-clear walkthrough can carry them too.
+  const notes = walkthroughNotes(resolved);
+  if (notes.length > 0) {
+    out.push('', 'Notes from the language servers (the page shows them once, at its foot):');
+    for (const note of notes) out.push(`- ${note}`);
+  }
   return out.join('\n');
 }
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, type ResolvedWalkthrough, type WalkthroughEnvironment } from '../index.js';
-import { chromiumAvailable, launchChromium, screenshot, servePages, watchPage, type LaunchedBrowser, type PageServer, type PageWatch } from './support/browser.js';
+import { ICON_NAMES, parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, type ResolvedWalkthrough, type WalkthroughEnvironment } from '../index.js';
+import { ARTIFACTS, chromiumAvailable, launchChromium, screenshot, servePages, watchPage, type LaunchedBrowser, type PageServer, type PageWatch } from './support/browser.js';
 import { RUST_APP, fixtureEnvironment, locate } from './support/fixture-env.js';
 import { createSampleRepository, type SampleRepository } from './support/git-repo.js';
 
@@ -210,6 +210,67 @@ describe.skipIf(!available)('the walkthrough page in Chromium', () => {
     await screenshot(page, 'tour-dark-toggled');
     await expectClean(watch);
     await page.close();
+  });
+
+  it('every comment icon is a drawn SVG of non-zero size, never emoji text; the notes are only in the footer, once', async () => {
+    const note = 'rust-analyzer could not load the Rust standard library: its sources are not installed; std names are not found.';
+    const at = (icon: string, text: string): string => `<comment location='findDefinition("authenticate")' icon="${icon}">${text}</comment>`;
+    // Every name, an author's emoji of the table (drawn as its name) and one that is not (the default drawing), an unknown name (a warning).
+    const written = [...ICON_NAMES, '💡', '🦀', 'nonsense'];
+    const markdown = [
+      '# Icons',
+      '',
+      // The texts name no emoji: the page must show none.
+      ...written.flatMap((icon, i) => [at(icon, `Icon ${i + 1}${/^\w+$/.test(icon) ? `, **${icon}**` : ''}.`), '']),
+      `Inline: ${at('bug', 'a bug')} and ${at('🦀', 'a crab')}.`,
+      '',
+    ].join('\n');
+    const gallery = await resolveWalkthrough(parseWalkthrough(markdown), fixtureEnvironment(RUST_APP, { indexNote: note }));
+    expect(gallery.comments.every((c) => c.resolution.status === 'resolved' && c.notes.includes(note))).toBe(true);
+    const local = await servePages({ 'icons.html': renderWalkthroughHtml(gallery) });
+    try {
+      const { page, watch } = await open(local.url('icons.html'));
+      const icons = await page.evaluate<{ id: string; svgs: number; width: number; height: number; visibleText: string; label: string }[]>(`
+        [...document.querySelectorAll('.wt-comment')].map((comment) => {
+          const icon = comment.querySelector('.wt-icon');
+          const svg = icon?.querySelector(':scope > svg');
+          const box = svg?.getBoundingClientRect();
+          const visible = icon?.cloneNode(true);
+          visible?.querySelectorAll('.wt-sr-only').forEach((e) => e.remove());
+          return { id: comment.id, svgs: icon?.querySelectorAll('svg').length ?? 0, width: box?.width ?? 0, height: box?.height ?? 0, visibleText: visible?.textContent ?? '', label: icon?.querySelector('.wt-sr-only')?.textContent ?? '' };
+        })`);
+      expect(icons).toHaveLength(written.length + 2);
+      for (const icon of icons) {
+        expect(icon, icon.id).toMatchObject({ svgs: 1, visibleText: '' });
+        expect(icon.width, icon.id).toBeGreaterThan(0);
+        expect(icon.height, icon.id).toBeGreaterThan(0);
+      }
+      expect(icons.map((i) => i.label)).toEqual([...ICON_NAMES, 'lightbulb', '🦀', 'comment', 'bug', '🦀']);
+      // No emoji anywhere a reader sees in the walkthrough (labels are for screen readers only, clipped to nothing).
+      const shown = await page.evaluate<string>(`(() => {
+        const main = document.querySelector('main').cloneNode(true);
+        main.querySelectorAll('.wt-sr-only').forEach((e) => e.remove());
+        return main.textContent;
+      })()`);
+      expect(shown).not.toMatch(/\p{Extended_Pictographic}/u);
+      const labelBoxes = await page.evaluate<number[]>(`[...document.querySelectorAll('.wt-sr-only')].map((e) => { const r = e.getBoundingClientRect(); return r.width * r.height; })`);
+      expect(Math.max(...labelBoxes)).toBeLessThanOrEqual(1);
+      // The unknown icon's warning is drawn too.
+      expect(await page.locator('.wt-warning svg.wt-svg-warning').count()).toBeGreaterThan(0);
+
+      // The notes: in no comment; once in the footer; once on the whole page.
+      expect(await page.locator('.wt-comment .wt-note, .wt-comment .wt-notes').count()).toBe(0);
+      expect(await page.locator('.wt-footer .wt-note').allInnerTexts()).toEqual([note]);
+      expect((await page.evaluate<string>('document.body.innerText')).split(note).length - 1).toBe(1);
+      await screenshot(page, 'icons');
+      await page.locator('.wt-footer').screenshot({ path: join(ARTIFACTS, 'notes-footer.png') });
+      await page.locator('.wt-comment').nth(6).screenshot({ path: join(ARTIFACTS, 'icon-in-comment.png') });
+      await page.locator('p:has(.wt-comment.wt-inline)').screenshot({ path: join(ARTIFACTS, 'icons-inline.png') });
+      await expectClean(watch);
+      await page.close();
+    } finally {
+      await local.close();
+    }
   });
 
   it('a page without diagrams has no mermaid and a policy without style attributes, and still logs nothing', async () => {

@@ -54,7 +54,7 @@ describe('walkthrough limits', () => {
     const total = locateAll(RUST_APP, 'User').length;
     expect(total).toBeGreaterThan(5);
     const md = "<comment location='findAll(\"User\")'>Every use.</comment>\n";
-    const { resolved, json, summary } = await renderWalkthrough(md, fixtureEnvironment(RUST_APP), { limits: walkthroughLimits({ maxChoicesPerComment: 5 }) });
+    const { resolved, json, summary, html } = await renderWalkthrough(md, fixtureEnvironment(RUST_APP), { limits: walkthroughLimits({ maxChoicesPerComment: 5 }) });
     const comment = resolved.comments[0];
     if (comment?.resolution.status !== 'ambiguous') throw new Error('expected an ambiguous comment');
     expect(comment.resolution.choices).toHaveLength(5);
@@ -63,6 +63,10 @@ describe('walkthrough limits', () => {
     expect(json.comments[0]?.notes.some((n) => n.includes('only the first 5'))).toBe(true);
     expect(json.comments[0]?.omitted).toBe(total - 5);
     expect(summary).toContain(`… and ${total - 5} more (only 5 are listed: the limit maxChoicesPerComment)`);
+    // The reader sees the cut in the comment's choice list; the note for the author is in the footer.
+    expect(html).toContain(`: choose where this comment belongs. The first 5 of ${total} places are listed.</span>`);
+    expect(html.slice(html.indexOf('<main'), html.indexOf('</main>'))).not.toContain('only the first 5');
+    expect(html).toMatch(/<footer class="wt-footer">.*only the first 5/);
     const all = await renderWalkthrough(md, fixtureEnvironment(RUST_APP));
     const r = all.resolved.comments[0]?.resolution;
     expect(r?.status === 'ambiguous' ? r.choices.length : 0).toBe(Math.min(total, DEFAULT_WALKTHROUGH_LIMITS.maxChoicesPerComment));

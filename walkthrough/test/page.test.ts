@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inlineScript, jsonForScript, escapeHtml } from '../html.js';
 import {
-  contentSecurityPolicy, iconEmoji, mermaidPath, parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, WalkthroughError,
+  contentSecurityPolicy, ICON_NAMES, iconEmoji, iconSvg, mermaidPath, pageIcon, parseWalkthrough, renderWalkthroughHtml, resolveWalkthrough, summarizeWalkthrough, walkthroughToJson, WalkthroughError,
 } from '../index.js';
 import { renderWalkthroughFile } from './support/render-file.js';
 import { RUST_APP, fixtureEnvironment } from './support/fixture-env.js';
@@ -75,6 +75,75 @@ describe('the page', () => {
     expect(iconEmoji('nonsense')).toBeUndefined();
     expect(iconEmoji('🚀')).toBe('🚀');
     expect(iconEmoji('🚀🚀')).toBeUndefined();
+  });
+
+  it('draws every icon name as an inline SVG; an author emoji of the table is drawn as its name, any other as the default, labelled with the emoji', () => {
+    for (const name of ICON_NAMES) {
+      const { drawing, label } = pageIcon(name);
+      expect(label).toBe(name);
+      const svg = iconSvg(drawing);
+      expect(svg).toMatch(/^<svg class="wt-svg wt-svg-[a-z]+" viewBox="0 0 16 16" width="16" height="16" [^>]*aria-hidden="true" focusable="false">(<(path|circle|rect|ellipse) [^<>]*\/>)+<\/svg>$/);
+      // Nothing the CSP or an offline page would block: no style, no reference, no script.
+      expect(svg).not.toMatch(/style=|href|url\(|<script|\son[a-z]+=/i);
+      expect(svg).not.toMatch(/\p{Extended_Pictographic}/u);
+    }
+    expect(pageIcon(' Lightbulb ')).toEqual({ drawing: 'lightbulb', label: 'lightbulb' });
+    expect(pageIcon('💡')).toEqual({ drawing: 'lightbulb', label: 'lightbulb' });
+    expect(pageIcon('⚠')).toEqual({ drawing: 'warning', label: 'warning' }); // without the emoji selector too
+    expect(pageIcon('🦀')).toEqual({ drawing: 'comment', label: '🦀' });
+    expect(pageIcon('nonsense')).toEqual({ drawing: 'comment', label: 'comment' });
+  });
+
+  it('renders a comment icon as SVG with a screen-reader label, never the emoji', async () => {
+    const html = await render('<comment location=\'findDefinition("authenticate")\' icon="bug">x</comment>\n\n<comment location=\'findDefinition("authenticate")\' icon="🦀">y</comment>\n');
+    const icons = html.match(/<span class="wt-icon">[\s\S]*?<\/span><\/span>/g) ?? [];
+    expect(icons).toHaveLength(2);
+    expect(icons[0]).toContain('<svg class="wt-svg wt-svg-bug"');
+    expect(icons[0]).toContain('<span class="wt-sr-only">bug</span>');
+    expect(icons[0]).not.toContain('🐛');
+    expect(icons[1]).toContain('<svg class="wt-svg wt-svg-comment"');
+    expect(icons[1]).toContain('<span class="wt-sr-only">🦀</span>');
+  });
+});
+
+describe("the language servers' notes", () => {
+  const NOTE = 'rust-analyzer could not load the Rust standard library: its sources are not installed; std names are not found. Fix: apt-get install -y rust-web-src.';
+  const noted = fixtureEnvironment(RUST_APP, { indexNote: NOTE });
+  const markdown = [
+    '# Notes',
+    '',
+    '<comment location=\'findDefinition("authenticate")\'>First.</comment>',
+    '',
+    '<comment location=\'findDefinition("validate_token")\'>Second, ambiguous.</comment>',
+    '',
+    'Inline: <comment location=\'findDefinition("Config", file: "src/config.rs")\'>third</comment>.',
+    '',
+  ].join('\n');
+  /** The page without its scripts (the JSON model keeps each comment's notes, for hosts). */
+  const markup = (html: string): string => html.replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/g, '$1</script>');
+
+  it('are not inside any comment; the page footer shows each once, and the summary lists it once', async () => {
+    const resolved = await resolveWalkthrough(parseWalkthrough(markdown), noted);
+    expect(resolved.comments.map((c) => c.notes.filter((n) => n === NOTE).length)).toEqual([1, 1, 1]);
+    const page = markup(renderWalkthroughHtml(resolved));
+    const body = page.slice(page.indexOf('<main'), page.indexOf('</main>'));
+    expect(body).not.toContain('wt-note');
+    expect(body).not.toContain('standard library');
+    const footer = /<footer class="wt-footer">[\s\S]*?<\/footer>/.exec(page)?.[0] ?? '';
+    expect(footer).toContain('Notes from the language servers:');
+    expect(footer.match(/<li class="wt-note">/g)).toHaveLength(1);
+    expect(page.split(escapeHtml(NOTE)).length - 1).toBe(1);
+    const summary = summarizeWalkthrough(resolved);
+    expect(summary.split(NOTE).length - 1).toBe(1);
+    expect(summary).toContain('Notes from the language servers');
+    // The JSON keeps them per comment, as before.
+    expect(walkthroughToJson(resolved).comments.map((c) => c.notes)).toEqual([[NOTE], [NOTE], [NOTE]]);
+  });
+
+  it('a walkthrough without notes has no footer and no notes section', async () => {
+    const resolved = await resolveWalkthrough(parseWalkthrough(markdown), env);
+    expect(renderWalkthroughHtml(resolved)).not.toContain('<footer');
+    expect(summarizeWalkthrough(resolved)).not.toContain('Notes from');
   });
 });
 

@@ -59,6 +59,9 @@ describe('comment', () => {
     expect(doc.warnings).toHaveLength(1);
     expect(doc.warnings[0]).toMatchObject({ code: WarningCode.UnknownIcon, elementId: 'comment-1' });
     expect(doc.warnings[0]?.message).toContain('did you mean "lightbulb"');
+    // The page shows the warning: no emoji in it (an empty box without an emoji font).
+    expect(doc.warnings[0]?.message).toContain('using the default icon, "comment"');
+    expect(doc.warnings[0]?.message).not.toMatch(/\p{Extended_Pictographic}/u);
   });
 });
 

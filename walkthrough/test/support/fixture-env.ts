@@ -69,9 +69,20 @@ function definitions(root: string, name: string): SymbolDefinition[] {
     .map((l) => ({ name, kind: DECLARATION.exec([...l.content].slice(0, l.start.column - 1).join(''))?.[1] ?? 'symbol', definedAt: l }));
 }
 
+/** Options of the fixture registry. */
+export interface FixtureRegistryOptions {
+  /**
+   * A note the host adds whenever a function needs the index (`findDefinition` does), as the IDE
+   * host does when a server answers incompletely — e.g. rust-analyzer's standard-library note.
+   */
+  readonly indexNote?: string;
+}
+
 /** A registry with `findText`, `findAll` and `findDefinition` over one fixture workspace. */
-export function fixtureRegistry(root: string): Registry<undefined> {
+export function fixtureRegistry(root: string, options: FixtureRegistryOptions = {}): Registry<undefined> {
   const registry = createRegistry();
+  const { indexNote } = options;
+  if (indexNote !== undefined) registry.onRequires((requires, _args, ctx) => (requires === 'index' ? ctx.note(indexNote) : undefined));
   registry.registerFunction({
     name: 'findText',
     description: 'The first occurrence of a text in a file.',
@@ -124,6 +135,7 @@ export function fixtureRegistry(root: string): Registry<undefined> {
   registry.registerFunction({
     name: 'findDefinition',
     description: 'The declaration of a name; ambiguous when several files declare it.',
+    requires: 'index',
     parameters: [
       { name: 'name', type: 'string', description: 'the name' },
       { name: 'file', type: 'string', optional: true, description: 'the file it is declared in' },
@@ -144,8 +156,8 @@ export function fixtureRegistry(root: string): Registry<undefined> {
 }
 
 /** A walkthrough environment over a fixture (or any) folder, evaluating with the fixture registry. */
-export function fixtureEnvironment(root: string, options: { onEvaluate?: (expression: string) => void } = {}): WalkthroughEnvironment {
-  const interpreter = new Interpreter(fixtureRegistry(root));
+export function fixtureEnvironment(root: string, options: FixtureRegistryOptions & { onEvaluate?: (expression: string) => void } = {}): WalkthroughEnvironment {
+  const interpreter = new Interpreter(fixtureRegistry(root, options));
   const workspace = new Workspace(root);
   return environmentFor({
     workspace,
