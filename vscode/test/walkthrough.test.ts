@@ -204,6 +204,18 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     expect(await threadOf('comment-3')).toMatchObject({ path: 'src/util.ts', line: lines.utilValidate, state: 'placed' });
     await page.locator('.review-widget', { hasText: 'The check the login form calls' }).first().waitFor({ timeout: UI_MS });
     await shot('walkthrough-chosen');
+
+    // Chosen again later, from the Quick Pick; then back, from the panel.
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Dialect: Choose where a walkthrough comment belongs');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'src/auth.ts' }).first().click({ timeout: UI_MS });
+    await eventually(async () => (await threadOf('comment-3'))?.path === 'src/auth.ts', UI_MS, 'the Quick Pick choice to move the thread');
+    expect(await threadOf('comment-3')).toMatchObject({ line: lines.authValidate });
+    await panel().locator('.wt-comment[data-comment="comment-3"] .wt-loc:not([hidden])', { hasText: 'src/auth.ts' }).waitFor({ timeout: UI_MS });
+    await comment.locator('.wt-magnifier').click({ timeout: UI_MS });
+    await comment.locator('.wt-choice', { hasText: 'src/util.ts' }).click({ timeout: UI_MS });
+    await eventually(async () => (await threadOf('comment-3'))?.path === 'src/util.ts', UI_MS, 'the panel choice to move the thread back');
   });
 
   it('delivers a reply written in a thread to the agent, in its terminal, as a reference it expands', async () => {
@@ -227,6 +239,20 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     });
     await widget.locator('.review-comment', { hasText: reply }).waitFor({ timeout: UI_MS });
     await shot('walkthrough-reply');
+
+    // An action button in the panel goes the same way.
+    await panel().locator('.wt-action-button', { hasText: 'Add tests' }).click({ timeout: UI_MS });
+    await eventually(async () => [...(text = await readFile(typed, 'utf8')).matchAll(/<dialect-ref id="([^"]+)"\/>/g)].length === 2, UI_MS, 'the action to be typed into the agent terminal');
+    const actionId = [...text.matchAll(/<dialect-ref id="([^"]+)"\/>/g)][1]?.[1] ?? '';
+    const action = await agent.call('expand_reference', { id: actionId });
+    expect((action.structuredContent as { value: unknown }).value).toEqual({ kind: 'action', walkthrough: 'How tasks are served', button: 'Add tests', message: 'Write tests for validateToken.' });
+  });
+
+  it('opens a comment\'s file at its line when its location is clicked in the panel', async () => {
+    await panel().locator('.wt-comment[data-comment="comment-2"] .wt-loc').click({ timeout: UI_MS });
+    await page.locator('.tab.active', { hasText: 'auth.ts' }).waitFor({ timeout: UI_MS });
+    await page.locator('.review-widget', { hasText: 'validateToken turns a session token' }).first().waitFor({ timeout: UI_MS });
+    await page.locator('.editor-group-container.active .line-numbers', { hasText: String(lines.authValidate) }).first().waitFor({ timeout: UI_MS });
   });
 
   it('moves comments with their code when a file changes above them, and says so when a program no longer resolves', async () => {

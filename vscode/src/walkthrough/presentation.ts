@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { IdeSession } from '../../../ide-adapter/session.js';
 import {
-  createNonce, environmentFor, formatCodeLocation, renderResolved, resolveWalkthrough, type CommentJson, type LocationChoice, type RenderedWalkthrough, type ResolvedWalkthrough, type WalkthroughDocument,
+  createNonce, environmentFor, renderResolved, resolveWalkthrough, type CommentJson, type LocationChoice, type RenderedWalkthrough, type ResolvedWalkthrough, type WalkthroughDocument,
   type WalkthroughLimits,
 } from '../../../walkthrough/index.js';
 import type { ShownWalkthrough, ThreadInfo } from '../../../walkthrough/editor-protocol.js';
@@ -175,7 +175,7 @@ export class Presentation implements vscode.Disposable {
 
   #placeThread(comment: CommentJson, path: string, line: number, staleNote: string | undefined): void {
     const info: ThreadInfo = { comment: comment.id, path, line, state: staleNote === undefined ? 'placed' : 'stale', label: staleNote === undefined ? this.title : `${this.title} (stale)`, body: comment.content };
-    this.threads.place(info, vscode.Uri.file(this.session.workspace.resolve(path)), staleNote);
+    this.threads.place(info, vscode.Uri.file(this.session.workspace.resolve(path)), comment.icon, staleNote);
   }
 
   async #onMessage(message: PageMessage): Promise<void> {
@@ -232,10 +232,4 @@ async function showLocation(session: IdeSession, path: string, line: number, col
   const position = new vscode.Position(Math.max(0, line - 1), 0);
   const editor = await vscode.window.showTextDocument(uri, { viewColumn: column, preserveFocus, preview: false, selection: new vscode.Range(position, position) });
   editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-}
-
-/** `path:line` of a comment's first location, for Quick Pick details. */
-export function whereOf(comment: CommentJson): string {
-  const location = comment.locations[0];
-  return location !== undefined ? formatCodeLocation(location) : '';
 }

@@ -18,7 +18,7 @@ import { PresentParamsSchema, WalkthroughMethod, type PresentResult, type Status
 import { DEFAULT_WALKTHROUGH_LIMITS, parseWithinLimits, WalkthroughError, WalkthroughErrorCode } from '../../../walkthrough/index.js';
 import { EDITOR_LIMITS } from '../limits.js';
 import { AgentChannel } from './delivery.js';
-import { Presentation, whereOf } from './presentation.js';
+import { Presentation } from './presentation.js';
 import { COMMENT_CONTROLLER_ID, WalkthroughThreads } from './threads.js';
 
 /** Commands of package.json's `contributes`. */
@@ -149,7 +149,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
     const count = presentation.ambiguous().length;
     const choose = 'Choose…';
     const answer = await vscode.window.showInformationMessage(
-      `Dialect: ${count} comment${count === 1 ? '' : 's'} of “${presentation.title}” could go in several places (${presentation.ambiguous().map(whereOf).join(', ')}).`,
+      `Dialect: ${count} comment${count === 1 ? '' : 's'} of “${presentation.title}” could go in several places: choose in the panel, or here.`,
       choose,
     );
     if (answer === choose && this.#current === presentation) await this.chooseLocation();

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ThreadInfo } from '../../../walkthrough/editor-protocol.js';
+import { iconSvg, pageIcon } from '../../../walkthrough/index.js';
 
 /** The comment controller's id (`commentController == …` in package.json's menus). */
 export const COMMENT_CONTROLLER_ID = 'dialect.walkthrough';
@@ -13,6 +14,8 @@ export const COMMENT_CONTROLLER_ID = 'dialect.walkthrough';
 const AGENT_AUTHOR = 'AI agent';
 /** The name the reader's own replies are shown under. */
 const READER_AUTHOR = 'You';
+/** The colour of comment icons beside the author's name (an image cannot take the theme's text colour). */
+const ICON_COLOUR = '#3794ff';
 
 /** One comment of a thread. */
 class ThreadComment implements vscode.Comment {
@@ -43,7 +46,7 @@ export class WalkthroughThreads implements vscode.Disposable {
    * Shows `info` (a comment at `uri`, 1-based line): a new thread, or the comment's thread moved
    * and rewritten when it is already shown. `note` goes above the comment's own text (why it is stale).
    */
-  place(info: ThreadInfo, uri: vscode.Uri, note?: string): void {
+  place(info: ThreadInfo, uri: vscode.Uri, icon: string, note?: string): void {
     const range = new vscode.Range(info.line - 1, 0, info.line - 1, 0);
     const body = markdown(note !== undefined ? `${note}\n\n---\n\n${info.body}` : info.body);
     const existing = this.#threads.get(info.comment);
@@ -56,7 +59,7 @@ export class WalkthroughThreads implements vscode.Disposable {
       return;
     }
     existing?.thread.dispose();
-    const thread = this.#controller.createCommentThread(uri, range, [new ThreadComment(body, { name: AGENT_AUTHOR })]);
+    const thread = this.#controller.createCommentThread(uri, range, [new ThreadComment(body, { name: AGENT_AUTHOR, iconPath: authorIcon(icon) })]);
     thread.label = info.label;
     thread.canReply = true;
     thread.contextValue = info.comment;
@@ -102,6 +105,12 @@ export class WalkthroughThreads implements vscode.Disposable {
     this.clear();
     this.#controller.dispose();
   }
+}
+
+/** A comment's icon (the page's drawing) as an image beside the author's name. */
+function authorIcon(icon: string): vscode.Uri {
+  const svg = iconSvg(pageIcon(icon).drawing).replace('<svg ', '<svg xmlns="http://www.w3.org/2000/svg" ').replaceAll('currentColor', ICON_COLOUR);
+  return vscode.Uri.parse(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`);
 }
 
 /** Markdown from a walkthrough: no command links, no HTML (it came from an agent). */
