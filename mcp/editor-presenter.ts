@@ -9,7 +9,6 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
-import { DialectError } from '../dialect/index.js';
 import { editorCandidates } from '../ide-adapter/editors/connect.js';
 import { fromResponseError } from '../ide-adapter/remote/errors.js';
 import { socketConnection } from '../ide-adapter/remote/transport.js';
@@ -135,7 +134,7 @@ async function request(connection: MessageConnection, params: PresentParams, sig
     return await connection.sendRequest(WalkthroughMethod.Present, params, source.token);
   } catch (error) {
     if (error instanceof ResponseError) throw fromResponseError(error, WalkthroughMethod.Present);
-    throw error instanceof Error ? error : new DialectError({ code: 'internal-error', message: String(error) });
+    throw error instanceof Error ? error : new Error(String(error));
   } finally {
     signal.removeEventListener('abort', onAbort);
     source.dispose();

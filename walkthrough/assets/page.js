@@ -454,10 +454,13 @@
     var themeButton = document.querySelector('.wt-theme-toggle');
     if (themeButton) themeButton.hidden = true;
     root.setAttribute('data-theme', body.contains('vscode-light') || body.contains('vscode-high-contrast-light') ? 'light' : 'dark');
-    var state = vscode.getState() || {};
+    // The scroll position survives the panel re-rendering when comments move (living walkthroughs).
+    var keepsState = typeof vscode.getState === 'function' && typeof vscode.setState === 'function';
+    var state = (keepsState && vscode.getState()) || {};
     if (typeof state.scrollY === 'number') window.scrollTo(0, state.scrollY);
     var scrollTimer;
     window.addEventListener('scroll', function () {
+      if (!keepsState) return;
       clearTimeout(scrollTimer);
       scrollTimer = setTimeout(function () { vscode.setState({ scrollY: window.scrollY }); }, 100);
     });
