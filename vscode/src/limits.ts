@@ -23,4 +23,10 @@ export const EDITOR_LIMITS = {
   walkthroughCommentMs: 30 * SECOND,
   /** After the last change to a file, a shown walkthrough waits this long before it re-resolves its comments. */
   livingDebounceMs: 400,
+  /**
+   * After re-resolving for a change, a shown walkthrough re-resolves once more this much later: a
+   * language server that learns of a changed file late (a file not open in the editor) has caught
+   * up by then.
+   */
+  livingSettleMs: 2_000,
 } as const;

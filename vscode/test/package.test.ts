@@ -34,6 +34,8 @@ describe('npm run package:vscode', () => {
     const names = await zipEntryNames(vsix);
     expect(names).toContain('extension/package.json');
     expect(names).toContain('extension/dist/extension.cjs');
+    // The walkthrough panel's own files: a webview loads nothing from the network.
+    for (const asset of ['page.js', 'page.css', 'mermaid.min.js', 'purify.min.js']) expect(names).toContain(`extension/dist/walkthrough/${asset}`);
     expect(names).toContain('extension.vsixmanifest');
     expect(names.filter((n) => n.includes('node_modules/') || n.endsWith('.ts'))).toEqual([]);
   }, PACKAGE_MS);

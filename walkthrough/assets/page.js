@@ -476,4 +476,6 @@
 
   renderDiagrams();
   root.setAttribute('data-ready', 'true');
+  // A webview reloads when it is shown again: the host re-sends what the reader had chosen.
+  if (vscode) post({ type: 'ready' });
 })();

@@ -187,7 +187,8 @@ describe.skipIf(!available)('the walkthrough page in Chromium', () => {
       },
     });
     await page.locator('#wt-action-2 .wt-action-button').click();
-    expect(await page.evaluate<unknown[]>('window.__vscode')).toMatchObject([{ type: 'action', button: 'Explain Config', message: 'Explain the difference between the two `Config` structs.' }]);
+    // First the page says it is ready (the host re-sends the reader's choices then), then the action.
+    expect(await page.evaluate<unknown[]>('window.__vscode')).toMatchObject([{ type: 'ready' }, { type: 'action', button: 'Explain Config', message: 'Explain the difference between the two `Config` structs.' }]);
     await expectClean(watch);
     await page.close();
   });

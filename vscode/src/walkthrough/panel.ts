@@ -16,6 +16,7 @@ export const PAGE_ASSETS_DIR = ['dist', 'walkthrough'] as const;
 
 /** What the page posts (see walkthrough/assets/page.js); everything else is ignored. */
 const PageMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('revealComment'), comment: z.string() }),
   z.object({ type: z.literal('placeComment'), comment: z.string(), choice: z.number().int().nonnegative() }),
   z.object({ type: z.literal('action'), action: z.string() }),

@@ -181,6 +181,10 @@ export class Presentation implements vscode.Disposable {
   async #onMessage(message: PageMessage): Promise<void> {
     try {
       switch (message.type) {
+        case 'ready':
+          // A reloaded page shows ambiguous comments unplaced: tell it what the reader chose.
+          for (const [comment, chosen] of this.#chosen) this.#panel.post({ type: 'placed', comment, choice: chosen.index });
+          return;
         case 'revealComment': {
           const info = this.threads.infos().find((t) => t.comment === message.comment);
           if (info === undefined) return;

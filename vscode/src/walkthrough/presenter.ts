@@ -34,6 +34,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
   readonly #subscriptions: vscode.Disposable[] = [];
   #current: Presentation | undefined;
   #refreshTimer: NodeJS.Timeout | undefined;
+  #settleTimer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
 
@@ -137,6 +138,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.#refreshTimer);
+    clearTimeout(this.#settleTimer);
     this.close();
     for (const subscription of this.#subscriptions.splice(0)) subscription.dispose();
   }
@@ -170,7 +172,11 @@ export class WalkthroughPresenter implements vscode.Disposable {
   #changed(uri: vscode.Uri): void {
     if (this.#current === undefined || uri.scheme !== 'file' || uri.path.includes('/.git/')) return;
     clearTimeout(this.#refreshTimer);
-    this.#refreshTimer = setTimeout(() => void this.#refresh(), EDITOR_LIMITS.livingDebounceMs);
+    clearTimeout(this.#settleTimer);
+    this.#refreshTimer = setTimeout(() => {
+      void this.#refresh();
+      this.#settleTimer = setTimeout(() => void this.#refresh(), EDITOR_LIMITS.livingSettleMs);
+    }, EDITOR_LIMITS.livingDebounceMs);
   }
 
   async #refresh(): Promise<void> {
