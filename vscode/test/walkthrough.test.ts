@@ -6,7 +6,8 @@
  * choosing a candidate in the panel, a reply written in a thread reaches the agent's terminal as a
  * reference the agent expands, edits move the comments with the code (and a comment whose program
  * stops resolving says so), a second walkthrough replaces the first one's threads, and closing the
- * walkthrough removes them. Screenshots go to test-artifacts/vscode/.
+ * walkthrough (its tab, or the command) removes them; an agent outside the window's terminals gets
+ * the reply through the clipboard, with a notice. Screenshots go to test-artifacts/vscode/.
  */
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -18,7 +19,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { bin, requireFreshBuild } from '../../cli/test/support/cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bin, childEnv, requireFreshBuild } from '../../cli/test/support/cli.js';
 import { socketConnection } from '../../ide-adapter/remote/transport.js';
 import { copyFixture, positionOf } from '../../ide-adapter/test/support/servers.js';
 import type { PresentWalkthroughResult } from '../../mcp/walkthrough-tool.js';
@@ -61,6 +64,18 @@ const SECOND = `# Where tasks are stored
 
 <comment location='findDefinition("MemoryRepository")'>
 MemoryRepository keeps every task in a Map.
+</comment>
+
+\`\`\`mermaid
+flowchart LR
+  TaskService --> MemoryRepository
+\`\`\`
+`;
+
+const THIRD = `# Sessions
+
+<comment location='findDefinition("Session", file: "src/auth.ts")'>
+A session ties a token to a user.
 </comment>
 `;
 
@@ -108,7 +123,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
   let typed: string;
   let status: MessageConnection;
   /** 1-based lines of the places the comments name, from the fixture text. */
-  let lines: { taskService: number; authValidate: number; utilValidate: number; memoryRepository: number };
+  let lines: { taskService: number; authValidate: number; utilValidate: number; memoryRepository: number; session: number };
   let page: Page;
 
   const lineOf = async (file: string, needle: string): Promise<number> => positionOf(await readFile(join(copy.root, file), 'utf8'), needle).line;
@@ -135,6 +150,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
       authValidate: await lineOf('src/auth.ts', 'export function validateToken'),
       utilValidate: await lineOf('src/util.ts', 'export function validateToken'),
       memoryRepository: await lineOf('src/memoryRepository.ts', 'export class MemoryRepository'),
+      session: await lineOf('src/auth.ts', 'export class Session'),
     };
     window = await openVsCode(rig as NonNullable<typeof rig>, copy.root);
     page = window.page;
@@ -274,14 +290,44 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     expect(data.shownIn?.threads).toEqual([{ comment: 'comment-1', path: 'src/memoryRepository.ts', line: lines.memoryRepository }]);
     expect((await shown())?.threads.map((t) => t.body)).toEqual(['MemoryRepository keeps every task in a Map.']);
     await panel().locator('h1', { hasText: 'Where tasks are stored' }).waitFor({ timeout: UI_MS });
+    // Its diagram is drawn in the panel by the bundled mermaid, under the panel's policy.
+    await panel().locator('html[data-mermaid="done"] .wt-mermaid.wt-mermaid-rendered svg').first().waitFor({ timeout: UI_MS });
     await page.locator('.review-widget', { hasText: 'MemoryRepository keeps every task' }).first().waitFor({ timeout: UI_MS });
     expect(await page.locator('.review-widget', { hasText: 'TaskService keeps the tasks' }).count()).toBe(0);
     await shot('walkthrough-second');
 
+    // Closing the panel's tab closes the walkthrough.
+    const tab = page.locator('.tab', { hasText: 'Where tasks are stored' });
+    await tab.hover({ timeout: UI_MS });
+    await tab.getByRole('button', { name: /^Close/ }).click({ timeout: UI_MS });
+    await eventually(async () => (await shown()) === null, UI_MS, 'the walkthrough to close');
+    await page.locator('.review-widget', { hasText: 'MemoryRepository keeps every task' }).waitFor({ state: 'detached', timeout: UI_MS });
+  });
+
+  it('copies a reply with a visible notice when the agent runs in no terminal of the window; the close command removes the walkthrough', async () => {
+    // An agent started outside the editor: its MCP server finds the window by DIALECT_IDE.
+    const env = await childEnv(scratch, { DIALECT_IDE: window.record.socket, DIALECT_NO_SERVER: '0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--workspace', copy.root], env, stderr: 'pipe' });
+    const client = new Client({ name: 'dialect-outside-agent', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = (await client.callTool({ name: 'present_walkthrough', arguments: { content: THIRD, baseUri: copy.root } }, undefined, { timeout: UI_MS })) as CallToolResult;
+      expect((result.structuredContent as unknown as PresentWalkthroughResult).shownIn?.threads).toEqual([{ comment: 'comment-1', path: 'src/auth.ts', line: lines.session }]);
+      const widget = page.locator('.review-widget', { hasText: 'A session ties a token' }).first();
+      await widget.locator('.review-thread-reply-button').click({ timeout: UI_MS });
+      await widget.locator('.comment-form .monaco-editor').first().click({ timeout: UI_MS });
+      await page.keyboard.type('Is it ever renewed?');
+      await widget.locator('.monaco-button', { hasText: 'Send to the agent' }).click({ timeout: UI_MS });
+      await page.locator('.notifications-toasts', { hasText: /Dialect: .*the agent does not run in one of this window's terminals/ }).waitFor({ timeout: UI_MS });
+      await widget.locator('.review-comment', { hasText: 'copied for the agent' }).waitFor({ timeout: UI_MS });
+      await shot('walkthrough-copied');
+    } finally {
+      await client.close();
+    }
     await page.keyboard.press('F1');
     await page.keyboard.type('Dialect: Close the walkthrough');
     await page.keyboard.press('Enter');
     await eventually(async () => (await shown()) === null, UI_MS, 'the walkthrough to close');
-    await page.locator('.review-widget', { hasText: 'MemoryRepository keeps every task' }).waitFor({ state: 'detached', timeout: UI_MS });
+    await page.locator('.review-widget', { hasText: 'A session ties a token' }).waitFor({ state: 'detached', timeout: UI_MS });
   });
 });

@@ -46,8 +46,13 @@ export class AgentChannel {
     }
     const text = id !== undefined ? referenceTag(id) : readable(message);
     const why = id === undefined ? 'the agent that presented this walkthrough is no longer connected' : 'the agent does not run in one of this window\'s terminals';
-    await vscode.env.clipboard.writeText(text);
-    void vscode.window.showInformationMessage(`Dialect: copied to the clipboard (${why}); paste it into your agent's chat.`);
+    try {
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.showInformationMessage(`Dialect: copied to the clipboard (${why}); paste it into your agent's chat.`);
+    } catch {
+      // A browser may refuse the clipboard: the notice then carries the text itself.
+      void vscode.window.showInformationMessage(`Dialect: ${why}; give your agent this: ${text}`);
+    }
     return { to: 'clipboard', text, why };
   }
 
