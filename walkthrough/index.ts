@@ -18,7 +18,7 @@ export { environmentFor, type WalkthroughSession } from './environment.js';
 export type { GitDiffRequest, WalkthroughEnvironment } from './environment-types.js';
 export { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
 export { WALKTHROUGH_CODE_DOCS, type WalkthroughCode } from './codes.js';
-export { DEFAULT_WALKTHROUGH_LIMITS, walkthroughLimits, type WalkthroughLimits } from './limits.js';
+export { checkResolvedSize, DEFAULT_WALKTHROUGH_LIMITS, walkthroughLimits, type WalkthroughLimits } from './limits.js';
 export { DEFAULT_ICON, ICON_NAMES, iconEmoji, iconSvg, pageIcon, type IconDrawing, type PageIcon } from './icons.js';
 export { ELEMENT_NAMES, ELEMENT_SYNTAX } from './elements.js';
 export { parseFileHref } from './links.js';

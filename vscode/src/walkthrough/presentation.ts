@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { IdeSession } from '../../../ide-adapter/session.js';
 import {
-  createNonce, environmentFor, renderResolved, resolveWalkthrough, type CommentJson, type LocationChoice, type RenderedWalkthrough, type ResolvedWalkthrough, type WalkthroughDocument,
+  checkResolvedSize, createNonce, environmentFor, renderResolved, resolveWalkthrough, type CommentJson, type LocationChoice, type RenderedWalkthrough, type ResolvedWalkthrough, type WalkthroughDocument,
   type WalkthroughLimits,
 } from '../../../walkthrough/index.js';
 import type { ShownWalkthrough, ThreadInfo } from '../../../walkthrough/editor-protocol.js';
@@ -67,16 +67,22 @@ export class Presentation implements vscode.Disposable {
    */
   static async present(context: PresentationContext, session: IdeSession, document: WalkthroughDocument, threads: WalkthroughThreads, agent: AgentChannel, signal: AbortSignal): Promise<Presentation> {
     const resolved = await resolveFor(session, document, new Map(), context.limits, signal);
-    // The page's size is checked before anything is shown (the panel's render below is the same size).
-    renderResolved(resolved, { limits: context.limits, webview: PLACEHOLDER_ASSETS });
+    // Too large a walkthrough is refused before anything is shown.
+    checkResolvedSize(resolved, context.limits);
     const first = resolved.comments.find((c) => c.resolution.status === 'resolved');
     const firstLocation = first?.resolution.status === 'resolved' ? first.resolution.location : undefined;
     if (firstLocation !== undefined) await showLocation(session, firstLocation.path, firstLocation.line, vscode.ViewColumn.One, false);
     const presentation = new Presentation(context, session, document, threads, agent);
     presentation.#opened = firstLocation !== undefined ? { path: firstLocation.path, line: firstLocation.line } : null;
-    const rendered = presentation.#renderPage(resolved);
-    for (const comment of rendered.json.comments) if (comment.status === 'ambiguous') presentation.#ambiguous.set(comment.id, comment);
-    presentation.#show(rendered);
+    try {
+      const rendered = presentation.#renderPage(resolved);
+      for (const comment of rendered.json.comments) if (comment.status === 'ambiguous') presentation.#ambiguous.set(comment.id, comment);
+      presentation.#show(rendered);
+    } catch (error) {
+      // No empty panel left behind: the presenter writes a page or reports the error.
+      presentation.dispose();
+      throw error;
+    }
     return presentation;
   }
 
@@ -216,9 +222,6 @@ export class Presentation implements vscode.Disposable {
     this.context.onClose();
   }
 }
-
-/** Stand-in asset addresses: a page's size before the panel exists. */
-const PLACEHOLDER_ASSETS = { cspSource: 'https://webview.invalid', style: 'https://webview.invalid/page.css', script: 'https://webview.invalid/page.js', mermaid: 'https://webview.invalid/mermaid.min.js', dompurify: 'https://webview.invalid/purify.min.js' };
 
 /** Resolves a walkthrough; comments the reader placed are resolved with their choice's program. */
 async function resolveFor(session: IdeSession, document: WalkthroughDocument, chosen: ReadonlyMap<string, Choice>, limits: WalkthroughLimits, signal?: AbortSignal): Promise<ResolvedWalkthrough> {

@@ -33,6 +33,8 @@ export class WalkthroughPresenter implements vscode.Disposable {
   readonly #threads: WalkthroughThreads;
   readonly #subscriptions: vscode.Disposable[] = [];
   #current: Presentation | undefined;
+  /** Presents one at a time: a second call waits, so exactly one walkthrough is ever shown. */
+  #presenting: Promise<unknown> = Promise.resolve();
   #refreshTimer: NodeJS.Timeout | undefined;
   #settleTimer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | undefined;
@@ -76,8 +78,14 @@ export class WalkthroughPresenter implements vscode.Disposable {
     return { dispose: () => registrations.forEach((r) => r.dispose()) };
   }
 
-  /** Resolves and shows a walkthrough (replacing the one shown); answers what was shown. */
-  async present(raw: unknown, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
+  /** Resolves and shows a walkthrough (replacing the one shown, after any presentation in progress); answers what was shown. */
+  present(raw: unknown, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
+    const run = this.#presenting.then(() => this.#present(raw, backend, agent, signal));
+    this.#presenting = run.catch(() => undefined);
+    return run;
+  }
+
+  async #present(raw: unknown, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
     const parsed = PresentParamsSchema.safeParse(raw);
     if (!parsed.success) throw protocolMismatch(`invalid params of ${WalkthroughMethod.Present}: ${parsed.error.message}`);
     const params = parsed.data;
