@@ -125,8 +125,6 @@ export type AgentMessage = z.infer<typeof DeliverParamsSchema>;
 
 /** The result of `dialect/deliverToAgent`: the reference id the agent expands. */
 export const DeliverResultSchema = z.object({ id: z.string().min(1) });
-/** See {@link DeliverResultSchema}. */
-export type DeliverResult = z.infer<typeof DeliverResultSchema>;
 
 /** The tag the agent reads in its input and expands with `expand_reference`. */
 export function referenceTag(id: string): string {
