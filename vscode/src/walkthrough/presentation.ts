@@ -92,6 +92,11 @@ export class Presentation implements vscode.Disposable {
     return this.#rendered;
   }
 
+  /** Whether a file is inside the walkthrough's folder (only those can move its comments). */
+  covers(path: string): boolean {
+    return this.session.workspace.contains(path);
+  }
+
   /** What is shown now. */
   shown(): ShownWalkthrough {
     return { editor: this.context.editor, panel: this.title, revision: this.#revision, threads: this.threads.infos(), opened: this.#opened };

@@ -178,7 +178,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
 
   /** A file changed: the walkthrough shown re-resolves once changes stop for a moment. */
   #changed(uri: vscode.Uri): void {
-    if (this.#current === undefined || uri.scheme !== 'file' || uri.path.includes('/.git/')) return;
+    if (this.#current === undefined || uri.scheme !== 'file' || uri.path.includes('/.git/') || !this.#current.covers(uri.fsPath)) return;
     clearTimeout(this.#refreshTimer);
     clearTimeout(this.#settleTimer);
     this.#refreshTimer = setTimeout(() => {
