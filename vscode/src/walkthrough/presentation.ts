@@ -6,6 +6,8 @@
  * {@link Presentation.refresh}), moving threads with their code; a comment whose program stops
  * resolving keeps its thread, which says so instead of pointing at a wrong line.
  */
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { IdeSession } from '../../../ide-adapter/session.js';
 import {
@@ -92,9 +94,18 @@ export class Presentation implements vscode.Disposable {
     return this.#rendered;
   }
 
-  /** Whether a file is inside the walkthrough's folder (only those can move its comments). */
+  /**
+   * Whether a file is inside the walkthrough's folder (only those can move its comments). The
+   * folder is a real path; the editor may name files through a symlinked folder, so the file's
+   * folder is resolved too (it exists even when the file was just deleted).
+   */
   covers(path: string): boolean {
-    return this.session.workspace.contains(path);
+    if (this.session.workspace.contains(path)) return true;
+    try {
+      return this.session.workspace.contains(join(realpathSync(dirname(path)), basename(path)));
+    } catch {
+      return false;
+    }
   }
 
   /** What is shown now. */
