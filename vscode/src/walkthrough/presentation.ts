@@ -187,6 +187,8 @@ export class Presentation implements vscode.Disposable {
       }
       const shownBefore = this.threads.infos().find((t) => t.comment === comment.id);
       if (shownBefore === undefined) continue;
+      // Placed by the reader at a candidate no program selects: it stays where they put it.
+      if (comment.status === 'ambiguous' && this.#chosen.has(comment.id)) continue;
       // It was on a line; the code moved away from its program: say so where the reader looks.
       const why = comment.status === 'ambiguous' ? `it now matches ${comment.locations.length} places` : (comment.error?.message ?? 'it no longer resolves');
       const note = `⚠ **This comment may no longer be on its code**: its location \`${comment.expression ?? ''}\` was last found here, but ${why}.`;
