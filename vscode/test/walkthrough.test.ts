@@ -219,6 +219,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     await eventually(async () => (await threadOf('comment-3')) !== undefined, UI_MS, 'the chosen comment to get a thread');
     expect(await threadOf('comment-3')).toMatchObject({ path: 'src/util.ts', line: lines.utilValidate, state: 'placed' });
     await page.locator('.review-widget', { hasText: 'The check the login form calls' }).first().waitFor({ timeout: UI_MS });
+    await panel().locator('.wt-count-resolved', { hasText: '3 of 3 comments placed' }).waitFor({ timeout: UI_MS });
     await shot('walkthrough-chosen');
 
     // Chosen again later, from the Quick Pick; then back, from the panel.

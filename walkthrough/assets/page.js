@@ -254,8 +254,23 @@
     hideContexts(comment);
     var model = commentData(comment);
     var choice = model && model.choices ? model.choices[index] : undefined;
+    updateCounts();
     if (!fromHost) post({ type: 'placeComment', comment: comment.getAttribute('data-comment'), choice: index, location: choice ? choice.location : undefined, program: choice ? choice.program : undefined });
     toggleContext(comment, !fromHost);
+  }
+
+  /** The header's counts once the reader has placed ambiguous comments. */
+  function updateCounts() {
+    var total = document.querySelectorAll('.wt-comment').length;
+    var placed = document.querySelectorAll('.wt-comment.wt-resolved, .wt-comment.wt-ambiguous.wt-placed').length;
+    var open = document.querySelectorAll('.wt-comment.wt-ambiguous:not(.wt-placed)').length;
+    var resolvedCount = document.querySelector('.wt-count-resolved');
+    if (resolvedCount) resolvedCount.textContent = placed + ' of ' + total + ' comment' + (total === 1 ? '' : 's') + ' placed';
+    var ambiguousCount = document.querySelector('.wt-count-ambiguous');
+    if (ambiguousCount) {
+      ambiguousCount.textContent = open + ' ambiguous';
+      ambiguousCount.hidden = open === 0;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

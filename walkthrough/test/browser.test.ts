@@ -137,6 +137,11 @@ describe.skipIf(!available)('the walkthrough page in Chromium', () => {
     expect(await comment.locator('.wt-context[data-choice="1"]').isVisible()).toBe(true);
     expect(await comment.locator('.wt-context[data-choice="1"] .wt-target').innerText()).toContain('pub fn validate_token(token: &str) -> bool');
     expect(await comment.locator('.wt-magnifier').isVisible()).toBe(true);
+    // The header counts the comment as placed now.
+    const total = await page.locator('.wt-comment').count();
+    const placed = await page.locator('.wt-comment.wt-resolved').count();
+    expect(await page.locator('.wt-count-resolved').innerText()).toBe(`${placed + 1} of ${total} comments placed`);
+    expect(await page.locator('.wt-count-ambiguous').isVisible()).toBe(await page.locator('.wt-comment.wt-ambiguous:not(.wt-placed)').count() > 0);
     await screenshot(page, 'ambiguous-placed');
 
     await comment.locator('.wt-magnifier').click();
