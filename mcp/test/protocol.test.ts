@@ -62,6 +62,8 @@ describe('MCP protocol surface (no language servers)', () => {
 
   it('sends instructions that point agents at the tools, and its name and version', () => {
     expect(c.client.getInstructions()).toMatch(/ide_operation/);
+    // Replies from the editor arrive as reference tags: the agent is told what they are.
+    expect(c.client.getInstructions()).toMatch(/<dialect-ref id="…"\/> tag .* expand_reference/);
     expect(c.client.getServerVersion()).toEqual({ name: 'dialect', version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version });
   });
 
