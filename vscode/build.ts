@@ -42,6 +42,16 @@ function pageAssets(): { readonly from: string; readonly name: string }[] {
   ];
 }
 
+/**
+ * The file worker (`ide-adapter/file-worker.ts`: search, findFiles, every user pattern under its
+ * budget) runs as its own thread from its own file; `packageModule` finds it in the compiled
+ * layout, `dist/ide-adapter/file-worker.js`, as an ES module (the manifest's `"type": "module"`).
+ */
+const FILE_WORKER = 'ide-adapter/file-worker';
+
+/** CommonJS dependencies call `require`; the worker's ES module makes its own (as scripts/bundle.ts does). */
+const REQUIRE_BANNER = "import { createRequire as __dialectRequire } from 'node:module'; const require = __dialectRequire(import.meta.url);";
+
 /** The Node the editor's extension host runs (VS Code 1.90+ ships Node 20 or later). */
 const TARGET = 'node20';
 
@@ -62,6 +72,17 @@ export async function buildExtension(outDir: string = EXTENSION_SOURCE_DIR): Pro
     // this file's URL.
     define: { 'import.meta.url': '__dialectImportMetaUrl' },
     banner: { js: "const __dialectImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  await build({
+    entryPoints: [join(REPOSITORY_ROOT, `${FILE_WORKER}.ts`)],
+    outfile: join(outDir, 'dist', `${FILE_WORKER}.js`),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: TARGET,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    banner: { js: REQUIRE_BANNER },
   });
   await mkdir(join(outDir, 'dist', 'walkthrough'), { recursive: true });
   for (const asset of pageAssets()) await copyFile(asset.from, join(outDir, 'dist', 'walkthrough', asset.name));

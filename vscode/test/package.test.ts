@@ -36,6 +36,8 @@ describe('npm run package:vscode', () => {
     expect(names).toContain('extension/dist/extension.cjs');
     // The walkthrough panel's own files: a webview loads nothing from the network.
     for (const asset of ['page.js', 'page.css', 'mermaid.min.js', 'purify.min.js']) expect(names).toContain(`extension/dist/walkthrough/${asset}`);
+    // The file worker runs search and every user pattern under its budget, from its own file.
+    expect(names).toContain('extension/dist/ide-adapter/file-worker.js');
     expect(names).toContain('extension.vsixmanifest');
     expect(names.filter((n) => n.includes('node_modules/') || n.endsWith('.ts'))).toEqual([]);
   }, PACKAGE_MS);

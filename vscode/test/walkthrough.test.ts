@@ -57,6 +57,12 @@ And one of two checks of the same name:
 The check the login form calls.
 </comment>
 
+The journal keeps every change:
+
+<comment location='search("src/journalRepository.ts", "export class JournalRepository")'>
+JournalRepository records each save.
+</comment>
+
 <action button="Add tests">Write tests for validateToken.</action>
 `;
 
@@ -123,7 +129,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
   let typed: string;
   let status: MessageConnection;
   /** 1-based lines of the places the comments name, from the fixture text. */
-  let lines: { taskService: number; authValidate: number; utilValidate: number; memoryRepository: number; session: number };
+  let lines: { taskService: number; authValidate: number; utilValidate: number; memoryRepository: number; session: number; journal: number };
   let page: Page;
 
   const lineOf = async (file: string, needle: string): Promise<number> => positionOf(await readFile(join(copy.root, file), 'utf8'), needle).line;
@@ -151,6 +157,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
       utilValidate: await lineOf('src/util.ts', 'export function validateToken'),
       memoryRepository: await lineOf('src/memoryRepository.ts', 'export class MemoryRepository'),
       session: await lineOf('src/auth.ts', 'export class Session'),
+      journal: await lineOf('src/journalRepository.ts', 'export class JournalRepository'),
     };
     window = await openVsCode(rig as NonNullable<typeof rig>, copy.root);
     page = window.page;
@@ -192,9 +199,10 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     expect(data.shownIn?.threads).toEqual([
       { comment: 'comment-1', path: 'src/service.ts', line: lines.taskService },
       { comment: 'comment-2', path: 'src/auth.ts', line: lines.authValidate },
+      { comment: 'comment-4', path: 'src/journalRepository.ts', line: lines.journal },
     ]);
     expect(data.shownIn?.opened).toEqual({ path: 'src/service.ts', line: lines.taskService });
-    expect(data.counts).toMatchObject({ comments: 3, resolved: 2, ambiguous: 1 });
+    expect(data.counts).toMatchObject({ comments: 4, resolved: 3, ambiguous: 1 });
     expect(data.problems.map((p) => p.id)).toEqual(['comment-3']);
     expect(data.indexing.backend).toBe('vscode');
     expect((result.content[0] as { text: string }).text).toContain('The walkthrough is shown in');
@@ -207,6 +215,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     expect(threads.map((t) => [t.comment, t.label, t.state])).toEqual([
       ['comment-1', 'How tasks are served', 'placed'],
       ['comment-2', 'How tasks are served', 'placed'],
+      ['comment-4', 'How tasks are served', 'placed'],
     ]);
     expect(threads[0]?.body).toContain('TaskService keeps the tasks');
     await shot('walkthrough-panel-and-threads');
@@ -219,7 +228,7 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
     await eventually(async () => (await threadOf('comment-3')) !== undefined, UI_MS, 'the chosen comment to get a thread');
     expect(await threadOf('comment-3')).toMatchObject({ path: 'src/util.ts', line: lines.utilValidate, state: 'placed' });
     await page.locator('.review-widget', { hasText: 'The check the login form calls' }).first().waitFor({ timeout: UI_MS });
-    await panel().locator('.wt-count-resolved', { hasText: '3 of 3 comments placed' }).waitFor({ timeout: UI_MS });
+    await panel().locator('.wt-count-resolved', { hasText: '4 of 4 comments placed' }).waitFor({ timeout: UI_MS });
     await shot('walkthrough-chosen');
 
     // Chosen again later, from the Quick Pick; then back, from the panel.
@@ -273,6 +282,10 @@ describe.skipIf(rig === undefined)('walkthroughs in a real VS Code', () => {
   });
 
   it('moves comments with their code when a file changes above them, and says so when a program no longer resolves', async () => {
+    // A file no editor ever showed changes on disk (an agent's edit): its comment follows it too.
+    const journal = join(copy.root, 'src/journalRepository.ts');
+    await writeFile(journal, `// a line above\n${await readFile(journal, 'utf8')}`);
+    await eventually(async () => (await threadOf('comment-4'))?.line === lines.journal + 1, UI_MS, 'the JournalRepository comment to follow an edit of a file never opened');
     const service = join(copy.root, 'src/service.ts');
     await writeFile(service, `// one line above\n// and another\n${await readFile(service, 'utf8')}`);
     await eventually(async () => (await threadOf('comment-1'))?.line === lines.taskService + 2, UI_MS, 'the TaskService comment to move two lines down');

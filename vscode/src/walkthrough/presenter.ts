@@ -33,6 +33,8 @@ export class WalkthroughPresenter implements vscode.Disposable {
   readonly #threads: WalkthroughThreads;
   readonly #subscriptions: vscode.Disposable[] = [];
   #current: Presentation | undefined;
+  /** The file watcher of the walkthrough shown (none while nothing is shown). */
+  #watcher: vscode.Disposable | undefined;
   /** Presents one at a time: a second call waits, so exactly one walkthrough is ever shown. */
   #presenting: Promise<unknown> = Promise.resolve();
   #refreshTimer: NodeJS.Timeout | undefined;
@@ -55,8 +57,17 @@ export class WalkthroughPresenter implements vscode.Disposable {
         if (event.contentChanges.length > 0) this.#changed(event.document.uri);
       }),
     );
-    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    this.#subscriptions.push(watcher, watcher.onDidChange((uri) => this.#changed(uri)), watcher.onDidCreate((uri) => this.#changed(uri)), watcher.onDidDelete((uri) => this.#changed(uri)));
+  }
+
+  /** Watches the folder's files while a walkthrough is shown (closed files change on disk too: an agent's edits). */
+  #watch(folder: string): vscode.Disposable {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*'));
+    const listeners = [watcher.onDidChange((uri) => this.#changed(uri)), watcher.onDidCreate((uri) => this.#changed(uri)), watcher.onDidDelete((uri) => this.#changed(uri))];
+    return {
+      dispose: () => {
+        for (const disposable of [...listeners, watcher]) disposable.dispose();
+      },
+    };
   }
 
   /** Adds the walkthrough methods to a bridge connection serving `backend` (the folder's). */
@@ -111,6 +122,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
       signal,
     );
     this.#current = presentation;
+    this.#watcher = this.#watch(folder.root);
     if (presentation.ambiguous().length > 0) void this.#offerChoices(presentation);
     const rendered = presentation.rendered;
     // The JSON goes out as it is; the schema's looser type is what the other side checks.
@@ -141,6 +153,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
   close(): void {
     const current = this.#current;
     this.#current = undefined;
+    this.#stopWatching();
     current?.dispose();
   }
 
@@ -152,7 +165,14 @@ export class WalkthroughPresenter implements vscode.Disposable {
   }
 
   #forget(presentation: Presentation): void {
-    if (this.#current === presentation) this.#current = undefined;
+    if (this.#current !== presentation) return;
+    this.#current = undefined;
+    this.#stopWatching();
+  }
+
+  #stopWatching(): void {
+    this.#watcher?.dispose();
+    this.#watcher = undefined;
   }
 
   async #offerChoices(presentation: Presentation): Promise<void> {
