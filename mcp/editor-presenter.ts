@@ -6,14 +6,14 @@
  * it the editor hands back what the reader sends the agent (replies to comments, action
  * buttons), which this server keeps as references (`expand_reference`) and answers with their ids.
  */
-import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { editorCandidates } from '../ide-adapter/editors/connect.js';
 import { fromResponseError } from '../ide-adapter/remote/errors.js';
 import { socketConnection } from '../ide-adapter/remote/transport.js';
+import { processAncestry } from './process-ancestry.js';
 import { Workspace } from '../ide-adapter/workspace.js';
-import { DeliverParamsSchema, MAX_AGENT_PIDS, PresentResultSchema, WalkthroughMethod, type AgentMessage, type PresentParams, type PresentResult } from '../walkthrough/editor-protocol.js';
+import { DeliverParamsSchema, PresentResultSchema, WalkthroughMethod, type AgentMessage, type PresentParams, type PresentResult } from '../walkthrough/editor-protocol.js';
 
 /** How long connecting to one window may take before the next is tried. */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -44,7 +44,7 @@ export class EditorPresenter {
     const candidates = editorCandidates(new Workspace(folder), this.env);
     if (candidates.length === 0) return { shown: false, reason: 'no editor window with this folder open runs the Dialect extension', tried: false };
     const reasons: string[] = [];
-    const params: PresentParams = { markdown, folder, agent: { pids: agentProcesses() } };
+    const params: PresentParams = { markdown, folder, agent: { pids: processAncestry() } };
     for (const candidate of candidates) {
       try {
         const { connection } = await this.#connection(candidate.socket);
@@ -138,34 +138,5 @@ async function request(connection: MessageConnection, params: PresentParams, sig
   } finally {
     signal.removeEventListener('abort', onAbort);
     source.dispose();
-  }
-}
-
-/**
- * This process and its ancestors, nearest first: the editor finds the agent's terminal among
- * them (its shell is an ancestor of the agent, whose child this server is). On systems without
- * `/proc`, the process and its parent.
- */
-export function agentProcesses(): number[] {
-  const pids = [process.pid];
-  let pid = process.ppid;
-  while (pid > 1 && pids.length < MAX_AGENT_PIDS && !pids.includes(pid)) {
-    pids.push(pid);
-    const parent = parentOf(pid);
-    if (parent === undefined) break;
-    pid = parent;
-  }
-  return pids;
-}
-
-/** A process's parent from `/proc/PID/stat` (the field after the parenthesized command name). */
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const parent = Number(fields[1]);
-    return Number.isInteger(parent) && parent > 0 ? parent : undefined;
-  } catch {
-    return undefined;
   }
 }

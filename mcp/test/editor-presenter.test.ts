@@ -14,7 +14,7 @@ import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { socketConnection } from '../../ide-adapter/remote/transport.js';
 import { DeliverResultSchema, PresentParamsSchema, WalkthroughMethod, type PresentResult } from '../../walkthrough/editor-protocol.js';
 import type { PresentWalkthroughResult } from '../index.js';
-import { agentProcesses } from '../editor-presenter.js';
+import { procParent, processAncestry, psParent } from '../process-ancestry.js';
 import { asResult, connect, nullSession, tempDir, textOf } from './support.js';
 
 const WALKTHROUGH = '# Notes\n\nSee <comment location=\'search("notes.txt", "hello")\'>the greeting</comment>.\n';
@@ -107,7 +107,7 @@ describe('present_walkthrough and the editor', () => {
       try {
         expect(PresentParamsSchema.parse(received)).toMatchObject({ markdown: WALKTHROUGH, folder: root });
         // The editor finds the agent's terminal among these: this process and its ancestors.
-        expect(PresentParamsSchema.parse(received).agent?.pids).toEqual(agentProcesses());
+        expect(PresentParamsSchema.parse(received).agent?.pids).toEqual(processAncestry());
         expect(data.path).toBeNull();
         expect(data.shownIn).toEqual({ editor: 'Fake Editor 1.0', panel: 'Notes', threads: [{ comment: 'comment-1', path: 'notes.txt', line: 1 }], opened: { path: 'notes.txt', line: 1 } });
         expect(text).toContain('shown in Fake Editor 1.0');
@@ -127,5 +127,14 @@ describe('present_walkthrough and the editor', () => {
     } finally {
       await editor.close();
     }
+  });
+});
+
+describe('the presenter\'s process ancestry', () => {
+  it('is this process, its parent and theirs up to init, the same from /proc and from ps', () => {
+    const fromProc = processAncestry(procParent);
+    expect(fromProc.slice(0, 2)).toEqual([process.pid, process.ppid]);
+    expect(fromProc.length).toBeGreaterThan(2);
+    expect(processAncestry(psParent)).toEqual(fromProc);
   });
 });
