@@ -121,9 +121,7 @@ export class Presentation implements vscode.Disposable {
     if (this.#disposed) return;
     const rendered = this.#renderPage(await resolveFor(this.session, this.document, this.#chosen, this.context.limits, signal));
     if (this.#disposed) return;
-    const before = JSON.stringify(this.#rendered?.json.comments.map((c) => [c.status, c.locations.map((l) => [l.path, l.line])]));
-    const after = JSON.stringify(rendered.json.comments.map((c) => [c.status, c.locations.map((l) => [l.path, l.line])]));
-    if (before === after) return;
+    if (this.#rendered !== undefined && placements(this.#rendered) === placements(rendered)) return;
     this.#revision += 1;
     this.#show(rendered);
   }
@@ -185,7 +183,7 @@ export class Presentation implements vscode.Disposable {
         this.#placeThread(comment, location.path, location.line, undefined);
         continue;
       }
-      const shownBefore = this.threads.infos().find((t) => t.comment === comment.id);
+      const shownBefore = this.threads.infoOf(comment.id);
       if (shownBefore === undefined) continue;
       // Placed by the reader at a candidate no program selects: it stays where they put it.
       if (comment.status === 'ambiguous' && this.#chosen.has(comment.id)) continue;
@@ -210,7 +208,7 @@ export class Presentation implements vscode.Disposable {
           for (const [comment, chosen] of this.#chosen) this.#panel.post({ type: 'placed', comment, choice: chosen.index });
           return;
         case 'revealComment': {
-          const info = this.threads.infos().find((t) => t.comment === message.comment);
+          const info = this.threads.infoOf(message.comment);
           if (info === undefined) return;
           this.threads.expand(info.comment);
           await showLocation(this.session, info.path, info.line, vscode.ViewColumn.One, false);
@@ -239,6 +237,11 @@ export class Presentation implements vscode.Disposable {
     this.threads.clear();
     this.context.onClose();
   }
+}
+
+/** Where every comment is (status and locations), as one comparable string. */
+function placements(rendered: RenderedWalkthrough): string {
+  return JSON.stringify(rendered.json.comments.map((c) => [c.status, c.locations.map((l) => [l.path, l.line])]));
 }
 
 /** Resolves a walkthrough; comments the reader placed are resolved with their choice's program. */

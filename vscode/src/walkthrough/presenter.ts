@@ -14,7 +14,7 @@ import { protocolMismatch, toResponseError } from '../../../ide-adapter/remote/e
 import { indexingOf } from '../../../ide-adapter/indexing.js';
 import { IdeSession } from '../../../ide-adapter/session.js';
 import { Workspace, WorkspaceCode } from '../../../ide-adapter/workspace.js';
-import { PresentParamsSchema, WalkthroughMethod, type PresentResult, type StatusResult } from '../../../walkthrough/editor-protocol.js';
+import { PresentParamsSchema, WalkthroughMethod, type PresentParams, type PresentResult, type StatusResult } from '../../../walkthrough/editor-protocol.js';
 import { DEFAULT_WALKTHROUGH_LIMITS, parseWithinLimits, WalkthroughError, WalkthroughErrorCode } from '../../../walkthrough/index.js';
 import { EDITOR_LIMITS } from '../limits.js';
 import { AgentChannel } from './delivery.js';
@@ -77,7 +77,9 @@ export class WalkthroughPresenter implements vscode.Disposable {
         const controller = new AbortController();
         const cancel = token.onCancellationRequested(() => controller.abort(new WalkthroughError(WalkthroughErrorCode.Cancelled, 'the presenter cancelled the walkthrough')));
         try {
-          return await this.present(raw, backend, new AgentChannel(connection, PresentParamsSchema.safeParse(raw).data?.agent), controller.signal);
+          const parsed = PresentParamsSchema.safeParse(raw);
+          if (!parsed.success) throw protocolMismatch(`invalid params of ${WalkthroughMethod.Present}: ${parsed.error.message}`);
+          return await this.present(parsed.data, backend, new AgentChannel(connection, parsed.data.agent), controller.signal);
         } catch (error) {
           return toResponseError(error);
         } finally {
@@ -90,16 +92,13 @@ export class WalkthroughPresenter implements vscode.Disposable {
   }
 
   /** Resolves and shows a walkthrough (replacing the one shown, after any presentation in progress); answers what was shown. */
-  present(raw: unknown, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
-    const run = this.#presenting.then(() => this.#present(raw, backend, agent, signal));
+  present(params: PresentParams, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
+    const run = this.#presenting.then(() => this.#present(params, backend, agent, signal));
     this.#presenting = run.catch(() => undefined);
     return run;
   }
 
-  async #present(raw: unknown, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
-    const parsed = PresentParamsSchema.safeParse(raw);
-    if (!parsed.success) throw protocolMismatch(`invalid params of ${WalkthroughMethod.Present}: ${parsed.error.message}`);
-    const params = parsed.data;
+  async #present(params: PresentParams, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
     const folder = new Workspace(params.folder);
     if (!backend.workspace.contains(folder.root)) {
       throw new DialectError({ code: WorkspaceCode.OutsideWorkspace, message: `${folder.root} is not inside ${backend.workspace.root}, the folder this window serves here`, hint: 'present the walkthrough to the window that has its folder open' });

@@ -90,6 +90,11 @@ export class WalkthroughThreads implements vscode.Disposable {
     thread.comments = [...thread.comments, new ThreadComment(markdown(text), { name: READER_AUTHOR }, where)];
   }
 
+  /** What a comment's thread shows, when it has one. */
+  infoOf(comment: string): ThreadInfo | undefined {
+    return this.#threads.get(comment)?.info;
+  }
+
   /** What is shown, in the order comments were placed. */
   infos(): ThreadInfo[] {
     return [...this.#threads.values()].map((p) => p.info);
