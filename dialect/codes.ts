@@ -84,4 +84,5 @@ export const CORE_CODE_DOCS: CodeDocs<SyntaxCode | EvalCode> = {
   cancelled: 'The evaluation was cancelled (Ctrl-C, a closed client, or an aborted request).',
   'deadline-exceeded': 'The evaluation ran past its deadline; the message lists what was still running.',
   'invalid-argument': 'An argument has the right type but a value the function cannot use.',
+  'evaluation-budget-exceeded': 'The values of one evaluation outgrew its budget (bytes or items, `DEFAULT_EVALUATION_BUDGET`); narrow the program.',
 };

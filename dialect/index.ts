@@ -15,6 +15,7 @@ export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from 
 export { SourceText, codePointCount, type Position, type Range, type Span } from './source.js';
 export { controlPicture, ELLIPSIS, MAX_LABEL_LENGTH, showControls, truncate } from './display.js';
 export { createRegistry } from './builtins.js';
+export { DEFAULT_EVALUATION_BUDGET, ValueMeter, type EvaluationBudget } from './budget.js';
 export { planConversion, matches } from './conversions.js';
 export { firstSentence, helpFor, helpOverview, referenceMarkdown } from './help.js';
 export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions } from './interpreter.js';

@@ -7,6 +7,7 @@
  * conversions. Cancellation (an AbortSignal) and a deadline stop an evaluation promptly and
  * reach the functions it is running.
  */
+import { ValueMeter, type EvaluationBudget } from './budget.js';
 import { truncate } from './display.js';
 import { build, replaceNode, type CallExpr, type Expr, type NamedArgument } from './ast.js';
 import type { DialectCode } from './codes.js';
@@ -31,6 +32,8 @@ export interface EvaluateOptions<Host> {
   readonly deadlineMs?: number;
   /** Values for bare names, such as the REPL's `_`. */
   readonly bindings?: Readonly<Record<string, unknown>>;
+  /** What the evaluation's values may hold (default `DEFAULT_EVALUATION_BUDGET`). */
+  readonly budget?: EvaluationBudget;
 }
 
 /** The abort reason for calls still running when their evaluation has already ended. */
@@ -58,6 +61,10 @@ interface Evaluation<Host> {
   readonly bindings: Readonly<Record<string, unknown>>;
   readonly running: Set<Running>;
   readonly notes: Set<string>;
+  /** Counts every value a function or conversion produces against the budget. */
+  readonly meter: ValueMeter;
+  /** Ends the evaluation (with the budget error): the calls still running stop. */
+  readonly abort: (reason: DialectError) => void;
 }
 
 /** Evaluates Dialect programs against one registry. */
@@ -97,6 +104,8 @@ export class Interpreter<Host = undefined> {
       bindings: options.bindings ?? {},
       running: new Set(),
       notes: new Set(),
+      meter: new ValueMeter(options.budget),
+      abort: (reason) => controller.abort(reason),
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -480,6 +489,7 @@ async function applyPlan<Host>(ev: Evaluation<Host>, plan: Plan<Host>, value: un
           if (result.node === undefined) result.node = expr;
           throw new AmbiguitySignal(result);
         }
+        meter(ev, () => ev.meter.charge(result, `a conversion to ${step.toType}`), expr.span, frames);
         current = result;
       }
       return current;
@@ -507,7 +517,13 @@ async function invoke<Host>(
       throw located(new DialectError({ code, message, ...(hint !== undefined ? { hint } : {}), signature: ev.registry.signature(fn) }), call.span, frames);
     },
     note: (message) => ev.notes.add(message),
+    reserve: (bytes, items = 0) => {
+      prepaid.bytes += bytes;
+      prepaid.items += items;
+      meter(ev, () => ev.meter.reserve(bytes, items, `${fn.name}(…)`), call.span, frames);
+    },
   };
+  const prepaid = { bytes: 0, items: 0 };
   const running: Running = { frame: here[here.length - 1] as Frame, startedAt: Date.now() };
   ev.running.add(running);
   let result: unknown;
@@ -529,12 +545,29 @@ async function invoke<Host>(
   } finally {
     ev.running.delete(running);
   }
+  const counted = result instanceof Ambiguity ? result.candidates.map((c) => c.value) : result;
+  meter(ev, () => ev.meter.charge(counted, `${fn.name}(…)`, prepaid), call.span, frames);
   if (result instanceof Ambiguity) {
     if (result.node === undefined) result.node = call;
     if (acceptAmbiguity) return result;
     throw new AmbiguitySignal(result);
   }
   return result;
+}
+
+/**
+ * Runs a count against the budget; past it, the budget error (located here) also ends the
+ * evaluation, so concurrent calls stop instead of building more.
+ */
+function meter<Host>(ev: Evaluation<Host>, count: () => void, span: Span, frames: Frames): void {
+  try {
+    count();
+  } catch (error) {
+    if (!(error instanceof DialectError)) throw error;
+    const located_ = located(error, span, frames);
+    ev.abort(located_);
+    throw located_;
+  }
 }
 
 function cancellation<Host>(ev: Evaluation<Host>): DialectError {

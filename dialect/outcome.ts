@@ -23,6 +23,7 @@ export const EvalCode = {
   Cancelled: 'cancelled',
   DeadlineExceeded: 'deadline-exceeded',
   InvalidArgument: 'invalid-argument',
+  BudgetExceeded: 'evaluation-budget-exceeded',
 } as const;
 
 /** One of {@link EvalCode}. */

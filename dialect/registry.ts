@@ -62,6 +62,12 @@ export interface CallContext<Host> {
   fail(code: DialectCode, message: string, hint?: string): never;
   /** Adds a note to the outcome (shown once, e.g. "rust-analyzer was still indexing"). */
   note(message: string): void;
+  /**
+   * Counts a value this call is about to build (its estimated bytes: 2 per UTF-16 code unit)
+   * against the evaluation's budget before building it, and throws `evaluation-budget-exceeded`
+   * when it does not fit. The call's result is then counted less what it reserved.
+   */
+  reserve(bytes: number, items?: number): void;
 }
 
 /** A candidate as a function describes it: the named arguments that select it. */

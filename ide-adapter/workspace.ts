@@ -28,6 +28,8 @@ interface CachedFile {
   readonly size: number;
   readonly text: string;
   lines?: readonly string[];
+  /** Where each line starts (UTF-16 offsets), then the text's length: cuts a range without splitting the file. */
+  lineStarts?: Uint32Array;
 }
 
 /**
@@ -122,9 +124,14 @@ export class Workspace {
     return file.lines;
   }
 
-  /** Lines `start..end` (1-based, inclusive; `end` is clamped to the file). */
+  /**
+   * Lines `start..end` (1-based, inclusive; `end` is clamped to the file), cut from the file's
+   * text by an index of line starts: only the range becomes strings.
+   */
   async readLines(path: string, start: number, end: number): Promise<string[]> {
-    const all = await this.lines(path);
+    const file = await this.#load(path);
+    const starts = (file.lineStarts ??= lineStarts(file.text));
+    const count = starts.length - 1;
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
       throw new DialectError({
         code: WorkspaceCode.InvalidRange,
@@ -132,15 +139,19 @@ export class Workspace {
         hint: 'lines are numbered from 1 and the end is inclusive, e.g. lines("src/main.rs", 10, 20)',
       });
     }
-    if (start > all.length) {
-      throw new DialectError({ code: WorkspaceCode.InvalidRange, message: `${path} has only ${all.length} lines, so line ${start} does not exist`, hint: `ask for lines 1 to ${all.length}` });
+    if (start > count) {
+      throw new DialectError({ code: WorkspaceCode.InvalidRange, message: `${path} has only ${count} lines, so line ${start} does not exist`, hint: `ask for lines 1 to ${count}` });
     }
-    return all.slice(start - 1, Math.min(end, all.length));
+    const lines: string[] = [];
+    for (let line = start; line <= Math.min(end, count); line++) lines.push(lineAt(file.text, starts, line));
+    return lines;
   }
 
   /** The text of one line (1-based), or '' past the end. */
   async lineText(path: string, line: number): Promise<string> {
-    return (await this.lines(path))[line - 1] ?? '';
+    const file = await this.#load(path);
+    const starts = (file.lineStarts ??= lineStarts(file.text));
+    return Number.isInteger(line) && line >= 1 && line < starts.length ? lineAt(file.text, starts, line) : '';
   }
 
   /** Forgets cached contents (e.g. after the caller edited files). */
@@ -209,6 +220,43 @@ export class Workspace {
     this.#cache.delete(real);
     this.#cachedChars -= entry.text.length;
   }
+}
+
+/**
+ * The offset where each line of `text` starts (line breaks `\n`, `\r\n` or `\r`, as LSP counts
+ * them), followed by the text's length plus one — so line `n` spans `starts[n-1]` to
+ * `starts[n] - 1` less its break. One pass; the array grows by doubling.
+ */
+function lineStarts(text: string): Uint32Array {
+  let starts = new Uint32Array(1024);
+  let n = 0;
+  const push = (offset: number): void => {
+    if (n === starts.length) {
+      const grown = new Uint32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[n++] = offset;
+  };
+  push(0);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      push(i + 1);
+    }
+  }
+  push(text.length + 1);
+  return starts.slice(0, n);
+}
+
+/** Line `line` (1-based, present in `starts`) without its line break. */
+function lineAt(text: string, starts: Uint32Array, line: number): string {
+  const from = starts[line - 1] as number;
+  let to = (starts[line] as number) - 1; // the break's last character, or the end
+  if (to > from && text.charCodeAt(to - 1) === 13 && text.charCodeAt(to) === 10) to--; // \r\n
+  return text.slice(from, Math.min(to, text.length));
 }
 
 function missing(path: string): DialectError {

@@ -26,6 +26,9 @@ async function linesLocation(ctx: CallContext<IdeHost>, path: string, start: num
     end = start + MAX_LINES - 1;
   }
   const lines = await ctx.host.workspace.readLines(path, start, end);
+  // Counted against the evaluation's budget before the text is joined: many concurrent calls on
+  // a file of long lines must fail there, not each build its copy first.
+  ctx.reserve(2 * lines.reduce((sum, line) => sum + line.length + 1, 0));
   const last = start + lines.length - 1;
   const lastLine = lines[lines.length - 1] ?? '';
   if (last < end) ctx.note(`${path} ends at line ${last}`);
