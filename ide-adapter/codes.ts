@@ -80,6 +80,7 @@ export const IDE_CODE_DOCS: CodeDocs<IdeCode> = {
   'initialize-failed': 'The initialize handshake with the language server failed or timed out.',
   'request-timeout': 'A request got no answer within its deadline; the message names the method and what the server was doing.',
   'server-unresponsive': 'A request timed out and the server did not answer a liveness probe either: it is being restarted; ask again.',
+  'server-memory-exceeded': 'The server (with its helper processes) passed its memory bound (DIALECT_SERVER_MEMORY_MB) and was killed; it is being restarted.',
   'request-cancelled': "The caller's AbortSignal fired while a request was running.",
   'request-failed': 'The language server answered with an error response.',
   'server-crashed': 'The language server died and could not be brought back (or died again on the retried request).',

@@ -15,7 +15,6 @@
  * - A server that stops answering (a request timed out and a liveness probe got no answer) is
  *   killed and restarted like a crashed one; the caller gets `server-unresponsive`.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RequestType, ServerCapabilities } from 'vscode-languageserver-protocol/node';
 import { onAbort } from './abort.js';
@@ -47,6 +46,8 @@ import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart
 import type { HandlerHost, PublishedDiagnostics } from './handlers.js';
 import { launchSession, prepareDefinition, serverEnvironment, type LaunchHost } from './launch.js';
 import { Requests, type RequestOptions } from './requests.js';
+import { memoryReason, serverMemoryBound, treeResidentBytes, watchMemory } from './memory-bound.js';
+import { killGroup } from './discovery.js';
 
 export { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
@@ -85,6 +86,12 @@ export interface StartOptions {
    * never sent a file outside the workspace, a FIFO or a device. Default: the file on disk.
    */
   readonly readText?: (absPath: string) => Promise<string>;
+  /**
+   * Resident bytes the server (with the processes it starts) may use before it is killed and
+   * restarted (`memory-bound.ts`); default `DIALECT_SERVER_MEMORY_MB` of `env`, else
+   * `DEFAULT_SERVER_MEMORY_BYTES`.
+   */
+  readonly maxMemoryBytes?: number;
 }
 
 export type { PublishedDiagnostics } from './handlers.js';
@@ -282,16 +289,10 @@ export class LanguageServer {
     return this.#messages.tail(maxChars);
   }
 
-  /** Resident memory of the server process in bytes (from /proc), `undefined` where unavailable. */
+  /** Resident memory of the server process and its helpers in bytes (from /proc), `undefined` where unavailable. */
   memory(): number | undefined {
     const pid = this.pid;
-    if (pid === undefined) return undefined;
-    try {
-      const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      return match?.[1] !== undefined ? Number(match[1]) * 1024 : undefined;
-    } catch {
-      return undefined;
-    }
+    return pid === undefined ? undefined : treeResidentBytes(pid);
   }
 
   /**
@@ -489,7 +490,12 @@ export class LanguageServer {
         this.#stderr.append(chunk);
         this.#status.checkKnownProblems(chunk.length > KNOWN_PROBLEM_SCAN_CHARS ? chunk.slice(0, KNOWN_PROBLEM_SCAN_CHARS) : chunk);
       },
-      track: (session) => this.#sessions.add(session),
+      track: (session) => {
+        this.#sessions.add(session);
+        const bound = serverMemoryBound(this.#options.maxMemoryBytes, { ...process.env, ...this.#options.env });
+        const stop = watchMemory(session.child.pid, bound, (used) => this.#overMemory(session, memoryReason(used, bound)));
+        session.child.once('exit', stop);
+      },
       exited: (session, reason) => this.#onSessionExit(session, reason),
       stopSession: (session, timeoutMs) => this.#stopSession(session, timeoutMs),
     };
@@ -519,6 +525,16 @@ export class LanguageServer {
       },
       onDiagnostics: (published) => this.#documents.published(published),
     };
+  }
+
+  /** Kills a session past its memory bound; its exit restarts it like a crash. */
+  #overMemory(session: Session, reason: string): void {
+    if (session.exited || this.#stopping) return;
+    session.overMemory = reason;
+    session.unresponsive = reason;
+    if (session === this.#session) this.#status.setState('crashed', reason);
+    session.kill(reason);
+    killGroup(session.child.pid, 'SIGKILL');
   }
 
   #onSessionExit(session: Session, reason: string): void {

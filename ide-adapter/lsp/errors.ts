@@ -23,6 +23,8 @@ export type LspErrorCode =
    * is being restarted (the message says so; `hint`: ask again).
    */
   | 'server-unresponsive'
+  /** The server passed its memory bound (`memory-bound.ts`) and was killed; it is being restarted. */
+  | 'server-memory-exceeded'
   /** The caller's AbortSignal fired. */
   | 'request-cancelled'
   /** The server answered with an error response (`lspCode` holds the JSON-RPC code). */
@@ -80,6 +82,7 @@ const HINTS: Readonly<Record<LspErrorCode, string>> = {
   'initialize-failed': 'check that the language server runs from a shell; until then search(path, regex) finds text',
   'request-timeout': 'the server is busy (often still indexing): ask again shortly, or ask about a narrower target',
   'server-unresponsive': 'the server was restarted: ask again',
+  'server-memory-exceeded': 'the server was restarted: ask again; raise DIALECT_SERVER_MEMORY_MB if the workspace needs more',
   'request-cancelled': 'run the program again',
   'request-failed': 'the language server could not answer this: try another function (help() lists them) or search(path, regex)',
   'server-crashed': 'the server keeps crashing (the message shows its last output); search(path, regex) and lines(path, start, end) still work',

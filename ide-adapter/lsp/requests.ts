@@ -11,6 +11,7 @@ import { ConnectionError, ErrorCodes, LSPErrorCodes, ResponseError } from 'vscod
 import { onAbort } from './abort.js';
 import { killGroup } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
+import { SERVER_MEMORY_ENV } from './memory-bound.js';
 import type { ServerDefinition } from './servers.js';
 import { sleep, type RequestErrors, type Session } from './session.js';
 import { TIMEOUTS } from '../timeouts.js';
@@ -87,6 +88,8 @@ export class Requests {
         return await session.send(method, params, deadline, signal, this.errors(method, timeoutMs));
       } catch (error) {
         if (isLspClientError(error, 'request-timeout')) throw await this.#timeoutVerdict(session, error, timeoutMs, signal);
+        // Not retried: what made it grow may well make the restarted server grow again.
+        if (session.overMemory !== undefined) throw this.#overMemory(session, method, error);
         if (isLspClientError(error, 'server-crashed') && !crashRetried && !host.stopping() && !host.gaveUp()) {
           crashRetried = true;
           continue;
@@ -166,6 +169,17 @@ export class Requests {
         return new LspClientError('request-failed', `${method} failed in ${name}: ${String(error)}`, { serverId, method, cause: error });
       },
     };
+  }
+
+  #overMemory(session: Session, method: string, cause: unknown): LspClientError {
+    const { definition } = this.#host;
+    const hint = `ask again (the server is being restarted); if it grows again, the workspace is too large for the bound or holds a file that makes the server grow: raise ${SERVER_MEMORY_ENV} or narrow the workspace`;
+    return new LspClientError('server-memory-exceeded', `${definition.displayName} ${session.overMemory ?? 'used too much memory'} while handling ${method}, so it was killed`, {
+      serverId: definition.id,
+      method,
+      hint,
+      cause,
+    });
   }
 
   #cancelled(method: string): LspClientError {

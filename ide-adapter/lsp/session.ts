@@ -52,6 +52,8 @@ export class Session {
   deadReason: string | undefined;
   /** Set when the client killed the process for not answering: why, for the crash report. */
   unresponsive: string | undefined;
+  /** Set when the client killed the process for passing its memory bound: why (`memory-bound.ts`). */
+  overMemory: string | undefined;
   /** The liveness probe in flight (resolves `true` when the server answered it), shared by all callers. */
   probe: Promise<boolean> | undefined;
   #pending = new Set<(reason: string) => void>();

@@ -15,6 +15,7 @@
 //   --slow-hover            every hover waits until it is cancelled (counted in `cancelled`, like `fake/slow`)
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
+// `fake/grow` allocates memory until killed (never answers);
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw (`slow`
 // counts the `fake/slow` requests received, so a test can cancel one it knows arrived).
 import { spawn } from 'node:child_process';
@@ -132,6 +133,19 @@ connection.onRequest('fake/slow', (_params, token) => {
   stats.slow++;
   if (mode === 'hang') return new Promise(() => {});
   return cancelledOnly(token);
+});
+
+// `fake/grow` never answers: it allocates (and touches) 16 MB every 20 ms, up to 2 GB, as a
+// language server reading /dev/zero does, until the client kills it for its memory.
+const held = [];
+connection.onRequest('fake/grow', () => {
+  const grow = () => {
+    if (held.length >= 128) return;
+    held.push(Buffer.alloc(16 * 1024 * 1024, 1));
+    setTimeout(grow, 20);
+  };
+  grow();
+  return new Promise(() => {});
 });
 
 connection.onRequest('fake/stats', () => stats);

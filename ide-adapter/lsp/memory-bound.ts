@@ -1,0 +1,105 @@
+/**
+ * The memory bound of a language server: the resident memory of its process and every process
+ * it started (read from `/proc`) is polled while it runs, and a server past the bound is killed
+ * and restarted like a crashed one; requests it was handling fail with `server-memory-exceeded`.
+ *
+ * Why polling and not `RLIMIT_AS` (`prlimit`): runtimes reserve far more address space than they
+ * use — Go (tsgo) and V8 map large arenas up front — so an address-space limit that bounds real
+ * use makes them fail at start or at a random allocation, with no error we could name. Resident
+ * memory is what the machine runs out of. Where `/proc` is missing (macOS) nothing is polled.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const MIB = 1024 * 1024;
+
+/**
+ * A server using more than this (with its helper processes) is killed: four times what tsgo or
+ * rust-analyzer use on large real projects, and far less than a runaway (tsgo reading a
+ * `tsconfig.json` linked to `/dev/zero` passed 3 GB within a minute and kept growing).
+ */
+export const DEFAULT_SERVER_MEMORY_BYTES = 4096 * MIB;
+
+/** Overrides {@link DEFAULT_SERVER_MEMORY_BYTES}, in MiB. */
+export const SERVER_MEMORY_ENV = 'DIALECT_SERVER_MEMORY_MB';
+
+/** How often a server's memory is read: a runaway grows at most a few hundred MB in this time. */
+export const MEMORY_POLL_MS = 500;
+
+/** Processes followed below a server (helpers of helpers); bounds the walk whatever `/proc` says. */
+const MAX_PROCESSES = 256;
+
+/** The bound for a server: `maxMemoryBytes` when given, else the environment's, else the default. */
+export function serverMemoryBound(maxMemoryBytes: number | undefined, env: Readonly<Record<string, string | undefined>> = process.env): number {
+  if (maxMemoryBytes !== undefined) return maxMemoryBytes;
+  const mb = Number(env[SERVER_MEMORY_ENV]);
+  return Number.isFinite(mb) && mb > 0 ? mb * MIB : DEFAULT_SERVER_MEMORY_BYTES;
+}
+
+/** Resident bytes of one process (`VmRSS`), `undefined` when it is gone or `/proc` is missing. */
+export function residentBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] !== undefined ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The children of a process, from each of its threads' `children` lists (Linux). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return children;
+  }
+  for (const tid of threads) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
+    } catch {
+      // The thread ended while we looked.
+    }
+  }
+  return children;
+}
+
+/** Resident bytes of a process and its descendants, `undefined` when the process is gone. */
+export function treeResidentBytes(pid: number): number | undefined {
+  const own = residentBytes(pid);
+  if (own === undefined) return undefined;
+  let total = own;
+  const queue = childrenOf(pid);
+  const seen = new Set<number>([pid]);
+  while (queue.length > 0 && seen.size < MAX_PROCESSES) {
+    const next = queue.shift() as number;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    total += residentBytes(next) ?? 0;
+    queue.push(...childrenOf(next));
+  }
+  return total;
+}
+
+/**
+ * Polls the memory of the process tree of `pid` every {@link MEMORY_POLL_MS} until stopped (or
+ * the process is gone) and calls `exceeded` once with the bytes used when they pass `bound`.
+ * The timer never keeps the process alive. Returns the stop function.
+ */
+export function watchMemory(pid: number | undefined, bound: number, exceeded: (usedBytes: number) => void): () => void {
+  if (pid === undefined) return () => undefined;
+  const timer = setInterval(() => {
+    const used = treeResidentBytes(pid);
+    if (used === undefined) return clearInterval(timer);
+    if (used <= bound) return;
+    clearInterval(timer);
+    exceeded(used);
+  }, MEMORY_POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The reason a server was killed for its memory, for its status and the error of its requests. */
+export function memoryReason(usedBytes: number, bound: number): string {
+  return `used ${Math.round(usedBytes / MIB)} MB of memory, over its bound of ${Math.round(bound / MIB)} MB (${SERVER_MEMORY_ENV})`;
+}
