@@ -12,6 +12,7 @@ import picomatch from 'picomatch';
 import { packageRequire } from '../package-files.js';
 import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
+import { projectFilesRefusal, RUST_PROJECT_FILES, TYPESCRIPT_PROJECT_FILES, type ProjectFileRule } from './project-files.js';
 import type { CustomServerConfig } from './server-config.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
@@ -86,6 +87,11 @@ export interface ServerDefinition {
    * could make it run programs); `undefined` to start it.
    */
   preflight?(workspaceRoot: string): Promise<string | undefined>;
+  /**
+   * The project files the server reads whole at start (`project-files.ts`); its preflight refuses
+   * to start it when one is not a bounded regular file inside the workspace.
+   */
+  readonly projectFiles?: ProjectFileRule;
   /** Arguments that start the server on stdio. */
   readonly args: readonly string[];
   /** Arguments of the availability probe; `['--version']` unless given. */
@@ -190,6 +196,8 @@ export const rustAnalyzerServer: ServerDefinition = {
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),
   prepare: prepareRustWorkspace,
+  projectFiles: RUST_PROJECT_FILES,
+  preflight: (root) => projectFilesRefusal(root, 'rust-analyzer', RUST_PROJECT_FILES, true),
 };
 
 /**
@@ -236,6 +244,8 @@ export const typeScriptServer: ServerDefinition = {
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
   projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
+  projectFiles: TYPESCRIPT_PROJECT_FILES,
+  preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;

@@ -27,6 +27,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, delimiter, dirname, join, parse } from 'node:path';
 import { packageFile } from '../package-files.js';
 import { resolveCandidate } from './discovery.js';
+import { projectFilesRefusal } from './project-files.js';
 import { withSettings, type ServerDefinition } from './servers.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -158,7 +159,18 @@ export function trustCommand(root: string): string {
  */
 export function restrictServers(definitions: readonly ServerDefinition[], trusted: boolean, toolchain: ToolchainPaths = {}): ServerDefinition[] {
   if (trusted) return [...definitions];
-  return definitions.map((definition) => (definition.id === 'rust-analyzer' ? restrictRustAnalyzer(definition, toolchain) : definition));
+  return definitions.map((definition) => untrustedProjectFiles(definition.id === 'rust-analyzer' ? restrictRustAnalyzer(definition, toolchain) : definition));
+}
+
+/** Untrusted, no project file may lead out of the workspace, not even through `extends`. */
+function untrustedProjectFiles(definition: ServerDefinition): ServerDefinition {
+  const rule = definition.projectFiles;
+  if (rule === undefined) return definition;
+  const own = definition.preflight;
+  return {
+    ...definition,
+    preflight: async (root) => (await projectFilesRefusal(root, definition.displayName, rule, false)) ?? (await own?.(root)),
+  };
 }
 
 function restrictRustAnalyzer(definition: ServerDefinition, toolchain: ToolchainPaths): ServerDefinition {
@@ -199,7 +211,7 @@ function restrictRustAnalyzer(definition: ServerDefinition, toolchain: Toolchain
       : {}),
     preflight: async (root) => {
       const configs = await workspaceRustAnalyzerConfigs(root);
-      if (configs.length === 0) return undefined;
+      if (configs.length === 0) return definition.preflight?.(root);
       return (
         `rust-analyzer was not started: this untrusted workspace has ${configs.join(', ')}, which rust-analyzer ` +
         `obeys over Dialect's settings and which can make it run programs. Trust the workspace to use it: ${trustCommand(root)}`
