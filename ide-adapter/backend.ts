@@ -102,6 +102,8 @@ export interface HoverInfo {
   readonly signature?: string;
   /** The documentation, as Markdown; links into the workspace read `path:line:column`. */
   readonly documentation?: string;
+  /** Set (to a one-line note) instead of the text when it comes from where it may not be shown (`lsp/outside-sources.ts`). */
+  readonly withheld?: string;
 }
 
 /** A document symbol with its place in the outline. */

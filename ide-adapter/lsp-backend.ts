@@ -62,6 +62,7 @@ import { fromLspRange, type LineSource } from './lsp/positions.js';
 import { languageFor, withBuiltinServers, type ServerDefinition } from './lsp/servers.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { hoverInfo, workspaceLinks } from './lsp/hover.js';
+import { shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
@@ -164,7 +165,11 @@ export class LspBackend implements IdeBackend {
     this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
     this.#trusted = trusted;
     this.#skipped = options.skippedServers ?? [];
+    this.#sources = new SourcePolicy(workspace.root, trusted);
   }
+
+  /** What text from outside the workspace its servers may show (`lsp/outside-sources.ts`). */
+  readonly #sources: SourcePolicy;
 
   readonly #trusted: boolean;
   readonly #skipped: readonly string[];
@@ -408,7 +413,13 @@ export class LspBackend implements IdeBackend {
     const lines = await server.lines(abs);
     const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
     if (hover === null || hover === undefined) return undefined;
-    const markdown = workspaceLinks(markdownOf(hover.contents), (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined));
+    const shown = await shownHover(this.#sources, markdownOf(hover.contents), async () => {
+      const found = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(DefinitionRequest.method, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+      const list = found === null || found === undefined ? [] : Array.isArray(found) ? found : [found];
+      return list.map((l) => uriToPath('targetUri' in l ? l.targetUri : l.uri)).filter((p): p is string => p !== undefined);
+    });
+    if ('withheld' in shown) return { withheld: shown.withheld };
+    const markdown = workspaceLinks(shown.markdown, (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined));
     return hoverInfo(markdown, server.definition.hoverSignature);
   }
 

@@ -161,7 +161,11 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     implementation: async (args, ctx) => {
       const symbols = symbolList(args['symbol']);
       const hovers = await askAtEach(ctx, symbols, (path, at, options) => ctx.host.backend.hover(path, at, options));
-      const infos = symbols.map((s, i): SymbolInfo => ({ ...stripReference(s), ...hovers[i] }));
+      const infos = symbols.map((s, i): SymbolInfo => {
+        const { withheld, ...hover } = hovers[i] ?? {};
+        if (withheld !== undefined) ctx.note(withheld);
+        return { ...stripReference(s), ...hover };
+      });
       return Array.isArray(args['symbol']) ? infos : infos[0];
     },
   });

@@ -20,6 +20,8 @@ export interface CargoPackage {
   readonly id: string;
   readonly name: string;
   readonly version: string;
+  /** `null` for a path package (a workspace member or a path dependency), e.g. `registry+https://…` otherwise. */
+  readonly source?: string | null;
   readonly edition?: string;
   readonly manifest_path: string;
   readonly dependencies: readonly CargoDependency[];

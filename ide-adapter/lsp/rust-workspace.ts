@@ -10,6 +10,7 @@ import { cargoErrorLine, findRustToolchain, runCargo, SYSROOT_SRC_RELATIVE, tool
 import { projectFromMetadata, type CargoMetadata } from './rust-project.js';
 import type { KnownProblem, PrepareContext, ServerPreparation } from './servers.js';
 import { NEUTRAL_CWD } from './discovery.js';
+import { outsidePathPackages } from './outside-sources.js';
 
 /** How long `cargo metadata --offline` may take before we stop waiting for it (it reads only local files). */
 export const CARGO_METADATA_TIMEOUT_MS = 15_000;
@@ -21,6 +22,7 @@ export const RustProblemKey = {
   WorkspaceMetadata: 'rust-workspace-metadata',
   Toolchain: 'rust-toolchain',
   Generated: 'rust-generated-project',
+  OutsidePaths: 'rust-outside-path-dependencies',
 } as const;
 
 /**
@@ -99,16 +101,34 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   // `.cargo/config.toml` (rustc-wrapper, [env]) and rustup no `rust-toolchain.toml` of the workspace.
   const cwd = context.untrusted === true ? NEUTRAL_CWD : root;
   const full = await runCargo(toolchain, metadataArgs, { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
-  if (full.ok) return base; // cargo resolves everything from disk: rust-analyzer loads it as usual
+  // Untrusted, no crate from a folder the workspace names outside itself is loaded (its text
+  // would be shown: docs, constant values): the crates inside are described instead.
+  const outside = context.untrusted === true && full.ok ? outsidePathPackages(root, parseMetadata(full.stdout)).map((p) => p.name) : [];
+  if (full.ok && outside.length === 0) return base; // cargo resolves everything from disk: rust-analyzer loads it as usual
   const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
-  let metadata: CargoMetadata | undefined;
-  try {
-    metadata = noDeps.ok ? (JSON.parse(noDeps.stdout) as CargoMetadata) : undefined;
-  } catch {
-    metadata = undefined;
-  }
+  let metadata = noDeps.ok ? parseMetadata(noDeps.stdout) : undefined;
   if (metadata === undefined) return base; // the manifests themselves are broken: rust-analyzer reports it
+  if (context.untrusted === true) {
+    // Members of an enclosing Cargo workspace outside the folder are left out too.
+    const away = new Set(outsidePathPackages(root, metadata));
+    metadata = { ...metadata, packages: metadata.packages.filter((p) => !away.has(p)) };
+  }
   const { project, missing } = projectFromMetadata(metadata, toolchain);
+  if (full.ok) {
+    return {
+      ...base,
+      settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } },
+      env: { ...base.env, CARGO_NET_OFFLINE: 'true' },
+      warnings: [
+        {
+          key: RustProblemKey.OutsidePaths,
+          text:
+            `this untrusted workspace depends on crates in folders outside it (${outside.join(', ')}), which are not loaded, so nothing of theirs is shown; ` +
+            `Dialect described the workspace's own crates to rust-analyzer, so items of ${missing.length > 0 ? missing.join(', ') : 'those crates'} are unknown. Trust the workspace to load them.`,
+        },
+      ],
+    };
+  }
   const why = cargoErrorLine(full, CARGO_METADATA_TIMEOUT_MS);
   const crates = project.crates.filter((c) => c.is_workspace_member).length;
   return {
@@ -125,4 +145,13 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
       },
     ],
   };
+}
+
+/** `cargo metadata` output, or undefined when it is not JSON. */
+function parseMetadata(stdout: string): CargoMetadata | undefined {
+  try {
+    return JSON.parse(stdout) as CargoMetadata;
+  } catch {
+    return undefined;
+  }
 }

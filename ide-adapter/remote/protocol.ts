@@ -57,7 +57,7 @@ const CallEdgeSchema = z.object({ item: CallItemSchema, callSites: z.array(Locat
 
 const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSchema }) satisfies z.ZodType<TypeItem>;
 
-const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
+const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
 const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int() }) satisfies z.ZodType<ReferenceList>;
 

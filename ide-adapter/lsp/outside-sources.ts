@@ -1,0 +1,109 @@
+/**
+ * What a language server may show from outside the workspace — the one policy, for every text a
+ * server returns (hover signatures and docs, links in them, hierarchy items, diagnostics), beside
+ * the location confinement of `lsp-backend.ts`:
+ *
+ * - the workspace's own files: always;
+ * - toolchain and registry sources (Rust's sysroot and std sources, `$CARGO_HOME/registry` and
+ *   `git`, rustup toolchains, the TypeScript libraries shipped with the bundled server): always —
+ *   they are public code the user installed, and std's docs are what hover is for;
+ * - any other folder a workspace names (a Cargo path dependency `../outside`, a tsconfig leading
+ *   out): only when the workspace is trusted.
+ *
+ * Where it acts: rust-analyzer in an untrusted workspace is never given crates from such folders
+ * (`rust-workspace.ts` describes the workspace's own crates instead: `outsidePathPackages`), which
+ * is the strong form — what is not loaded cannot leak through any text, constant values and
+ * inherited docs included. A hover whose symbol is defined in such a folder is withheld with a
+ * note (`LspBackend`'s hover asks for the definition first: `mayShow`), and links in hover text
+ * into such folders lose their path (`outsideLinks`). Hierarchy items, symbols and diagnostics
+ * outside the workspace are dropped with their locations already.
+ */
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { isInside } from '../confine.js';
+import { packageRequire } from '../package-files.js';
+import type { CargoMetadata, CargoPackage } from './rust-project.js';
+import { uriToPath } from './uris.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Folders whose sources are public code the user installed: toolchains, registries, the bundled TypeScript libraries. */
+export function allowedSourceRoots(env: Env = process.env): string[] {
+  const home = homedir();
+  const cargoHome = env['CARGO_HOME'] ?? join(home, '.cargo');
+  const rustupHome = env['RUSTUP_HOME'] ?? join(home, '.rustup');
+  const roots = [join(cargoHome, 'registry'), join(cargoHome, 'git'), join(rustupHome, 'toolchains'), '/usr/lib/rustlib', '/usr/local/lib/rustlib'];
+  if (env['RUST_SRC_PATH'] !== undefined && env['RUST_SRC_PATH'] !== '') roots.push(env['RUST_SRC_PATH']);
+  for (const spec of ['tsnative/package.json', `@typescript/typescript-${process.platform}-${process.arch}/package.json`]) {
+    try {
+      roots.push(dirname(packageRequire().resolve(spec)));
+    } catch {
+      // Not installed: nothing of it to allow.
+    }
+  }
+  return roots.map(real);
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The policy of one workspace: which files' text its servers may show. */
+export class SourcePolicy {
+  readonly #allowed: readonly string[];
+
+  constructor(
+    readonly root: string,
+    readonly trusted: boolean,
+    allowed: readonly string[] = allowedSourceRoots(),
+  ) {
+    this.#allowed = allowed;
+  }
+
+  /** Whether text from the file at `absPath` may be shown. */
+  mayShow(absPath: string): boolean {
+    if (this.trusted) return true;
+    // Judged by the real location: a path inside may lead out through a symlink.
+    const resolved = real(absPath);
+    return isInside(this.root, resolved) || this.#allowed.some((r) => isInside(r, resolved));
+  }
+
+  /** The note that replaces withheld text. */
+  withheld(absPath: string): string {
+    return `hover text withheld: it comes from ${absPath}, outside this untrusted workspace (only its own files, toolchains and registries are shown; trust the workspace to see it)`;
+  }
+
+  /** `file://` links of hover text into folders it may not show, with their paths removed. */
+  outsideLinks(markdown: string): string {
+    if (this.trusted) return markdown;
+    return markdown.replace(/file:\/\/[^\s)]+/g, (uri) => {
+      const abs = uriToPath(uri.replace(/#.*$/, ''));
+      return abs !== undefined && !this.mayShow(abs) ? '(a file outside the workspace)' : uri;
+    });
+  }
+}
+
+/**
+ * The path packages of a Cargo workspace (members and path dependencies, `source: null`) whose
+ * manifests really lie outside `root` and outside every allowed root.
+ */
+export function outsidePathPackages(root: string, metadata: CargoMetadata | undefined, allowed: readonly string[] = allowedSourceRoots()): CargoPackage[] {
+  const policy = new SourcePolicy(root, false, allowed);
+  return (metadata?.packages ?? []).filter((p) => (p.source ?? null) === null && !policy.mayShow(p.manifest_path));
+}
+
+/**
+ * Hover text as the policy lets it be shown: withheld (with the note) when the hovered symbol is
+ * defined in a file it may not show — `definitions` asks the server, only when the workspace is
+ * untrusted — else the text with links out of bounds removed.
+ */
+export async function shownHover(policy: SourcePolicy, markdown: string, definitions: () => Promise<readonly string[]>): Promise<{ readonly markdown: string } | { readonly withheld: string }> {
+  if (policy.trusted) return { markdown };
+  const away = (await definitions()).find((path) => !policy.mayShow(path));
+  return away !== undefined ? { withheld: policy.withheld(away) } : { markdown: policy.outsideLinks(markdown) };
+}
