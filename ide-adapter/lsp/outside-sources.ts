@@ -42,7 +42,8 @@ export function allowedSourceRoots(env: Env = process.env): string[] {
       // Not installed: nothing of it to allow.
     }
   }
-  return roots.map(real);
+  // Both forms: toolchains are often reached through links (Debian's std sources under /usr/lib/rustlib lead to /usr/src).
+  return [...new Set([...roots, ...roots.map(real)])];
 }
 
 function real(path: string): string {
@@ -68,9 +69,10 @@ export class SourcePolicy {
   /** Whether text from the file at `absPath` may be shown. */
   mayShow(absPath: string): boolean {
     if (this.trusted) return true;
-    // Judged by the real location: a path inside may lead out through a symlink.
+    // The workspace by the real location (a path inside may lead out through a symlink); the
+    // installed roots by either (the workspace controls neither their paths nor their links).
     const resolved = real(absPath);
-    return isInside(this.root, resolved) || this.#allowed.some((r) => isInside(r, resolved));
+    return isInside(this.root, resolved) || this.#allowed.some((r) => isInside(r, absPath) || isInside(r, resolved));
   }
 
   /** The note that replaces withheld text. */

@@ -13,11 +13,13 @@ import type { Outcome } from '../../dialect/index.js';
 import type { HoverInfo } from '../backend.js';
 import { IdeSession } from '../session.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
-import { positionOf } from './support/servers.js';
+import { positionOf, requireServer } from './support/servers.js';
+import { typeScriptServer } from '../lsp/servers.js';
 import { serversAvailable } from './support/session.js';
 
 const available = await serversAvailable('rust');
 const offline = await rustOfflineEnv();
+const tsAvailable = (await requireServer(typeScriptServer)) !== undefined;
 
 const SECRET = 'SECRET-7f3a9c-from-outside';
 const SECRET_DOC = 'Outside-doc-4e1b: the token of another project';
@@ -50,7 +52,7 @@ describe.runIf(available)('text from outside the workspace (real rust-analyzer)'
   });
   afterAll(() => rm(base, { recursive: true, force: true }));
 
-  const text = (o: unknown): string => JSON.stringify(o);
+  const text = (o: unknown): string => JSON.stringify(o) ?? '';
   interface Answers {
     my: Outcome;
     diagnostics: Outcome;
@@ -97,4 +99,48 @@ describe.runIf(available)('text from outside the workspace (real rust-analyzer)'
     expect(text(o.outsideCall)).toContain('Outside-fn-doc-9d2c');
     expect(o.len?.documentation).toMatch(/number of elements/i);
   }, 300_000);
+});
+
+describe.runIf(tsAvailable)('hover of a symbol defined outside the workspace (real tsgo)', () => {
+  let base: string;
+  let root: string;
+  beforeAll(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'dialect-outside-ts-')));
+    await mkdir(join(base, 'outside'), { recursive: true });
+    await writeFile(join(base, 'outside', 'lib.ts'), '/** Outside-ts-doc-5a7e */\nexport function outsideFn(): number {\n  return 1;\n}\n');
+    root = join(base, 'ws');
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, 'tsconfig.json'), '{"compilerOptions": {"strict": true}, "include": ["src"]}\n');
+    await writeFile(join(root, 'src', 'index.ts'), "import { outsideFn } from '../../outside/lib';\n\n/** Inside-doc */\nexport const n: number = outsideFn();\nexport const s: string = n.toFixed(2);\n");
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  async function hovers(trusted: boolean): Promise<{ outside: HoverInfo | undefined; lib: HoverInfo | undefined; info: Outcome }> {
+    const session = await IdeSession.open({ workspaceRoot: root, readyTimeoutMs: 60_000, trusted });
+    try {
+      await session.waitUntilReady({ timeoutMs: 60_000 });
+      const text = await readFile(join(root, 'src', 'index.ts'), 'utf8');
+      const call = positionOf(text, 'outsideFn()');
+      const toFixed = positionOf(text, 'toFixed');
+      return {
+        outside: await session.backend.hover('src/index.ts', { line: call.line, column: call.column }),
+        lib: await session.backend.hover('src/index.ts', { line: toFixed.line, column: toFixed.column }),
+        info: await session.evaluate('getSymbolInfo("n")', { deadlineMs: 60_000 }),
+      };
+    } finally {
+      await session.shutdown();
+    }
+  }
+
+  it('untrusted: withheld with a note naming the file; the bundled lib files and our own symbols still show', async () => {
+    const h = await hovers(false);
+    expect(h.outside).toEqual({ withheld: expect.stringMatching(/^hover text withheld: it comes from .*\/outside\/lib\.ts, outside this untrusted workspace/) });
+    expect(h.lib?.signature).toMatch(/toFixed/); // lib.es5.d.ts, shipped with the bundled server
+    expect(h.info).toMatchObject({ kind: 'value', value: { name: 'n', documentation: 'Inside-doc' } });
+  }, 120_000);
+
+  it('trusted: shown', async () => {
+    const h = await hovers(true);
+    expect(h.outside?.documentation).toContain('Outside-ts-doc-5a7e');
+  }, 120_000);
 });
