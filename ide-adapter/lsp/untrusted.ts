@@ -166,10 +166,9 @@ export function restrictServers(definitions: readonly ServerDefinition[], truste
 function untrustedProjectFiles(definition: ServerDefinition): ServerDefinition {
   const rule = definition.projectFiles;
   if (rule === undefined) return definition;
-  const own = definition.preflight;
   return {
     ...definition,
-    preflight: async (root) => (await projectFilesRefusal(root, definition.displayName, rule, false)) ?? (await own?.(root)),
+    preflight: async (root) => (await projectFilesRefusal(root, definition.displayName, rule, false)) ?? (await definition.preflight?.(root)),
   };
 }
 

@@ -88,7 +88,7 @@ describe.runIf(available)('text from outside the workspace (real rust-analyzer)'
       expect(text(answer)).not.toContain(SECRET_DOC);
       expect(text(answer)).not.toContain('Outside-fn-doc-9d2c');
     }
-    expect(o.my).toMatchObject({ kind: 'value', value: { name: 'MY', documentation: expect.stringContaining('Our own alias.') } });
+    expect(o.my).toMatchObject({ kind: 'value', value: { name: 'MY', documentation: 'Our own alias.' } });
     // Vec::len lives in the toolchain's std: allowed, docs shown.
     expect(o.len?.documentation).toMatch(/number of elements/i);
   }, 300_000);
@@ -134,7 +134,8 @@ describe.runIf(tsAvailable)('hover of a symbol defined outside the workspace (re
 
   it('untrusted: withheld with a note naming the file; the bundled lib files and our own symbols still show', async () => {
     const h = await hovers(false);
-    expect(h.outside).toEqual({ withheld: expect.stringMatching(/^hover text withheld: it comes from .*\/outside\/lib\.ts, outside this untrusted workspace/) });
+    expect(Object.keys(h.outside ?? {})).toEqual(['withheld']);
+    expect(h.outside?.withheld).toMatch(/^hover text withheld: it comes from .*\/outside\/lib\.ts, outside this untrusted workspace/);
     expect(h.lib?.signature).toMatch(/toFixed/); // lib.es5.d.ts, shipped with the bundled server
     expect(h.info).toMatchObject({ kind: 'value', value: { name: 'n', documentation: 'Inside-doc' } });
   }, 120_000);

@@ -18,6 +18,7 @@
 // `fake/grow` allocates memory until killed (never answers);
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw (`slow`
 // counts the `fake/slow` requests received, so a test can cancel one it knows arrived).
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
