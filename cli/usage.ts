@@ -180,9 +180,10 @@ ${NO_SERVER_HELP}
     positionals: [1, 1],
     help: `The first eval, repl, walkthrough render or mcp on a workspace starts a background server that
 keeps its language servers warm; later calls on that workspace (from any of your processes) use it
-and answer at once. There is one per workspace, trust and environment (PATH, DIALECT_CONFIG, the
-Rust toolchain variables). It stops itself after 15 minutes without a connection
-(DIALECT_SERVER_IDLE_MS), or on dialect server stop. --no-server (or DIALECT_NO_SERVER=1) on a
+and answer at once. There is one per workspace, trust, and what the environment resolves to: the
+language-server binaries and Rust toolchain found (by real path, not the raw PATH), the rustup
+variables and the configuration file. It stops itself after 15 minutes without a connection
+(DIALECT_SERVER_IDLE_MS), when its folder is deleted or replaced, or on dialect server stop. --no-server (or DIALECT_NO_SERVER=1) on a
 command runs its language servers in-process instead. Sockets live in $XDG_RUNTIME_DIR/dialect
 (else a private folder in the temp folder).
 

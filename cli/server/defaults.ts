@@ -24,20 +24,22 @@ export const SERVER_TIMEOUTS = {
   shutdownMs: 8 * SECOND,
   /** How long `server status` waits for one server's `dialect/info`. */
   infoMs: 3 * SECOND,
+  /**
+   * How often a server checks that its workspace folder is still there and still the same folder
+   * (`DIALECT_SERVER_WORKSPACE_CHECK_MS`): one `stat`, so a deleted workspace's server is gone
+   * within this time, well within a minute.
+   */
+  workspaceCheckMs: 10 * SECOND,
 } as const;
-
-/**
- * The environment variables that change which language servers run and how (binaries on PATH, the
- * configuration file, the Rust toolchain): part of a server's identity, so a caller with another
- * environment never gets a server started with this one.
- */
-export const IDENTITY_ENV_VARS = ['PATH', 'DIALECT_CONFIG', 'RUST_SRC_PATH', 'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN'] as const;
 
 /** `DIALECT_NO_SERVER=1` runs every command in-process (like `--no-server`). */
 export const NO_SERVER_ENV = 'DIALECT_NO_SERVER';
 
 /** The idle time in milliseconds (overrides the default). */
 export const IDLE_ENV = 'DIALECT_SERVER_IDLE_MS';
+
+/** The interval of the workspace-folder check in milliseconds (overrides the default; tests shorten it). */
+export const WORKSPACE_CHECK_ENV = 'DIALECT_SERVER_WORKSPACE_CHECK_MS';
 
 /** Set by the client for the server it spawns: the file descriptor on which the server announces that it listens. */
 export const ANNOUNCE_FD_ENV = 'DIALECT_SERVER_ANNOUNCE_FD';

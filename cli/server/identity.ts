@@ -1,12 +1,13 @@
 /**
- * Which background server a call belongs to: one per (workspace real path, trust, environment
- * that changes which servers run). The identity names the files of that server in the runtime
- * folder; the hash keeps the socket path short (Unix socket paths are limited to ~107 bytes).
+ * Which background server a call belongs to: one per (workspace real path, trust, what the
+ * environment resolves to that changes answers — answer-inputs.ts). The identity names the files
+ * of that server in the runtime folder; the hash keeps the socket path short (Unix socket paths
+ * are limited to ~107 bytes).
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { packageFile, packageVersion } from '../../ide-adapter/package-files.js';
-import { IDENTITY_ENV_VARS } from './defaults.js';
+import { answerInputsFingerprint } from './answer-inputs.js';
 
 /** Hex digits of the identity hash kept in file names. */
 const ID_HEX_DIGITS = 16;
@@ -48,15 +49,10 @@ export interface ServerIdentity {
   readonly logPath: string;
 }
 
-/** The environment variables of {@link IDENTITY_ENV_VARS}, as a stable string. */
-export function environmentFingerprint(env: Readonly<Record<string, string | undefined>>): string {
-  return JSON.stringify(IDENTITY_ENV_VARS.map((name) => [name, env[name] ?? null]));
-}
-
 /** The identity of the server for `input`, with its files under `runtimeDir`. */
 export function serverIdentity(runtimeDir: string, input: IdentityInput): ServerIdentity {
   const id = createHash('sha256')
-    .update(JSON.stringify([input.workspaceRoot, input.trusted ? 'trusted' : 'untrusted', environmentFingerprint(input.env)]))
+    .update(JSON.stringify([input.workspaceRoot, input.trusted ? 'trusted' : 'untrusted', answerInputsFingerprint(input.workspaceRoot, input.env)]))
     .digest('hex')
     .slice(0, ID_HEX_DIGITS);
   const file = (ext: string): string => join(runtimeDir, `${id}.${ext}`);

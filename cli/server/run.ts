@@ -3,16 +3,18 @@
  * trust, environment). It opens the workspace's `LspBackend` exactly as an in-process command
  * does (same trust, configured servers, environment), starts the servers, serves the backend on
  * its Unix socket, and stops — language servers shut down, socket, record and lock removed — on
- * `dialect/stop`, SIGTERM/SIGINT, or after an idle time with no connection.
+ * `dialect/stop`, SIGTERM/SIGINT, after an idle time with no connection, or when its workspace
+ * folder is deleted or replaced (workspace-watch.ts).
  */
 import { chmodSync, closeSync, realpathSync, writeSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { configuredServers, LspBackend, type ConfiguredServers, PROTOCOL_VERSION, serveBackend, socketConnection, Workspace, type HelloInfo, type ServerInfo } from '../../ide-adapter/index.js';
-import { ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS } from './defaults.js';
+import { ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS, WORKSPACE_CHECK_ENV } from './defaults.js';
 import { currentProduct, serverIdentity, type ServerIdentity } from './identity.js';
 import { releaseLock, takeOverLock } from './lock.js';
 import { PRIVATE_FILE_MODE, removeFile, writeRecord } from './record.js';
 import { ensureRuntimeDir } from './runtime-dir.js';
+import { watchWorkspaceFolder, type WorkspaceChange } from './workspace-watch.js';
 
 /** The options of `dialect server run`. */
 export interface RunServerOptions {
@@ -27,7 +29,7 @@ export interface RunServerOptions {
 }
 
 /** Why a server stopped. */
-export type ServerStopReason = 'stop-request' | 'idle' | 'SIGTERM' | 'SIGINT';
+export type ServerStopReason = 'stop-request' | 'idle' | 'SIGTERM' | 'SIGINT' | WorkspaceChange;
 
 /** umask while the socket is created: it is born 0600, before anyone could connect. */
 const SOCKET_UMASK = 0o177;
@@ -110,6 +112,8 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
   writeRecord(identity.recordPath, { pid: process.pid, workspace: workspace.root, trusted: options.trusted, product, startedAt });
   takeOverLock(identity.lockPath);
   armIdle();
+  // A replaced folder is another workspace: this server stops, and the next call starts one on it.
+  const stopWatching = watchWorkspaceFolder(workspace.root, workspaceCheckMs(options.env, log), stop);
 
   const onTerm = (): void => stop('SIGTERM');
   const onInt = (): void => stop('SIGINT');
@@ -122,6 +126,7 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
   const reason = await stopped;
   log(`stopping (${reason})`);
   clearTimeout(idleTimer);
+  stopWatching();
   process.off('SIGTERM', onTerm);
   process.off('SIGINT', onInt);
   // New callers must not reach a server that is going away: the socket and record go first.
@@ -136,6 +141,16 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
 }
 
 function ignore(): void {}
+
+/** The workspace-check interval: `DIALECT_SERVER_WORKSPACE_CHECK_MS` when it is a positive number, else the default. */
+function workspaceCheckMs(env: Readonly<Record<string, string | undefined>>, log: (line: string) => void): number {
+  const value = env[WORKSPACE_CHECK_ENV];
+  if (value === undefined || value === '') return SERVER_TIMEOUTS.workspaceCheckMs;
+  const ms = Number(value);
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  log(`${WORKSPACE_CHECK_ENV}=${value} is not a positive number of milliseconds; checking every ${SERVER_TIMEOUTS.workspaceCheckMs} ms`);
+  return SERVER_TIMEOUTS.workspaceCheckMs;
+}
 
 /** Writes one line on the announcement pipe, once, and closes it (a no-op when nobody listens). */
 function announcer(env: Readonly<Record<string, string | undefined>>): (line: string) => void {
