@@ -36,9 +36,11 @@ export interface RenderHtmlOptions {
    */
   readonly hostOrigin?: string;
   /**
-   * Render for a VS Code webview: the stylesheet and scripts are loaded from the extension's files
+   * Render for a VS Code webview: the scripts are loaded from the extension's files
    * (`asWebviewUri`) instead of being inlined, and the policy lets the webview's own origin
-   * (`cspSource`) serve them. Scripts still need this render's nonce.
+   * (`cspSource`) serve them; scripts still need this render's nonce. The stylesheet the host
+   * passes is inlined with the nonce: the page is styled from its first paint (loaded by URL, it
+   * came seconds after the page in code-server, which showed it unstyled meanwhile).
    */
   readonly webview?: WebviewAssets;
 }
@@ -46,7 +48,8 @@ export interface RenderHtmlOptions {
 /** Where a webview loads the page's files from: `webview.asWebviewUri` of each, and `webview.cspSource`. */
 export interface WebviewAssets {
   readonly cspSource: string;
-  readonly style: string;
+  /** The page stylesheet's text (the host reads its copy of `page.css`), inlined with the nonce. */
+  readonly stylesheet: string;
   readonly script: string;
   readonly mermaid: string;
   readonly dompurify: string;
@@ -110,7 +113,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-${webview !== undefined ? `<link rel="stylesheet" href="${escapeHtml(webview.style)}">` : `<style nonce="${nonce}">\n${inlineStyle(pageStyle(), 'the page stylesheet')}\n</style>`}
+<style nonce="${nonce}">\n${inlineStyle(webview?.stylesheet ?? pageStyle(), 'the page stylesheet')}\n</style>
 </head>
 <body>
 <header class="wt-header"><span class="wt-header-title">${escapeHtml(title)}</span><span class="wt-counts">${counts}</span><button type="button" class="wt-theme-toggle">Theme</button></header>
@@ -146,7 +149,7 @@ function checkedAssets(assets: WebviewAssets): WebviewAssets {
   if (!/^[^;,\r\n]+$/.test(assets.cspSource)) {
     throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `the webview's cspSource ${JSON.stringify(assets.cspSource)} is not a list of sources`);
   }
-  const files: Record<string, string> = { style: assets.style, script: assets.script, mermaid: assets.mermaid, dompurify: assets.dompurify };
+  const files: Record<string, string> = { script: assets.script, mermaid: assets.mermaid, dompurify: assets.dompurify };
   for (const [name, url] of Object.entries(files)) {
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `the webview asset ${name} is not a URL: ${JSON.stringify(url)}`);
   }

@@ -57,7 +57,10 @@ export async function openBackend(options: OpenBackendOptions): Promise<OpenedBa
   const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs;
   // The editor the workspace is open in answers first: its servers are indexed, with the user's settings.
   const { connectEditor } = await import('../../ide-adapter/editors/connect.js');
-  const editor = await connectEditor(new Workspace(options.workspaceRoot), options.env);
+  const passedOver: string[] = [];
+  const editor = await connectEditor(new Workspace(options.workspaceRoot), options.env, undefined, (why) => passedOver.push(why));
+  // Said once: the window that has the folder open but cannot answer (its browser tab closed).
+  const unanswered = passedOver.length > 0 ? `${passedOver.join('; ')}, so Dialect's own language servers answer` : undefined;
   if (editor !== undefined) {
     return {
       backend: new FailoverBackend(editor.backend, { local, readyTimeoutMs, answeredBy: 'vscode' }),
@@ -69,14 +72,15 @@ export async function openBackend(options: OpenBackendOptions): Promise<OpenedBa
     // Loaded here, not at start-up: a program that asks no language server needs no background server.
     const { connectOrStart } = await import('./connect.js');
     const { backend, notices } = await connectOrStart({ workspaceRoot: options.workspaceRoot, trusted: options.configured.trusted, env: options.env });
+    const said = [...(unanswered !== undefined ? [unanswered] : []), ...notices];
     return {
       backend: new FailoverBackend(backend, { local, readyTimeoutMs }),
       mode: 'server',
-      ...(notices.length > 0 ? { notice: notices.join('; ') } : {}),
+      ...(said.length > 0 ? { notice: said.join('; ') } : {}),
     };
   } catch (error) {
     const hint = (error as { hint?: unknown }).hint;
     const why = `${(error as Error).message}${typeof hint === 'string' ? ` (${hint})` : ''}`;
-    return { backend: await local(), mode: 'in-process', notice: `the background server could not be used, so this answer was computed in-process: ${why}` };
+    return { backend: await local(), mode: 'in-process', notice: `${unanswered !== undefined ? `${unanswered}; ` : ''}the background server could not be used, so this answer was computed in-process: ${why}` };
   }
 }

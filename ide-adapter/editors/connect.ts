@@ -6,13 +6,20 @@
  * choice.ts). A window on a containing folder is asked through `SubfolderBackend`, which
  * translates the paths. A window that does not answer, or serves a folder that does not contain
  * the workspace, is passed over; none answering is `undefined` and the caller uses its own servers.
+ * A window answers its handshake only when its workbench does (the extension probes it, bounded:
+ * a code-server window whose browser tab closed keeps its extension host for hours, and would
+ * hang every call). A record whose process is gone or whose socket refuses connections is stale
+ * (the editor was killed): it is removed, with its socket when that lies in the private folder.
  */
 import { existsSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { dirname } from 'node:path';
 import type { IdeBackend } from '../backend.js';
+import { RemoteCode } from '../remote/codes.js';
 import { connectRemoteBackend } from '../remote/remote-backend.js';
 import type { Workspace } from '../workspace.js';
 import { containingRecords } from './choice.js';
-import { discoveryDirPath, readRecords, unsafeFolder } from './discovery.js';
+import { discoveryDirPath, readRecords, recordPath, removeRecord, unsafeFolder, type DiscoveryRecord } from './discovery.js';
 import { SubfolderBackend } from './subfolder.js';
 
 /** The variable naming the editor's socket (the extension sets it in its terminals); `off` turns editors off. */
@@ -43,32 +50,81 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The sockets to try for a workspace, in order, with the editor each record names. */
-export function editorCandidates(workspace: Workspace, env: Readonly<Record<string, string | undefined>> = process.env): { socket: string; editor?: string }[] {
+/** A window to try: its socket, and the record that advertised it (none for `DIALECT_IDE`). */
+interface Candidate {
+  readonly socket: string;
+  readonly editor?: string;
+  readonly record?: DiscoveryRecord;
+}
+
+/** Removes a stale record, and its socket file when it is one of the private folder's own. */
+function removeStale(dir: string, record: DiscoveryRecord): void {
+  removeRecord(recordPath(dir, record.workspaceRoot, record.pid));
+  if (dirname(record.socket) === dir) removeRecord(record.socket);
+}
+
+/** The sockets to try for a workspace, in order, with the editor each record names; stale records of dead processes are removed. */
+export function editorCandidates(workspace: Workspace, env: Readonly<Record<string, string | undefined>> = process.env): Candidate[] {
   const named = env[DIALECT_IDE_ENV];
   if (named === EDITORS_OFF) return [];
-  const candidates: { socket: string; editor?: string }[] = [];
+  const candidates: Candidate[] = [];
   if (named !== undefined && named !== '') candidates.push({ socket: named });
   const dir = discoveryDirPath(env);
   // Records are read only from a private folder: anyone who could write there could pose as the editor.
   if (existsSync(dir) && unsafeFolder(dir) === undefined) {
-    for (const record of containingRecords(readRecords(dir), workspace.root)) {
+    const records = readRecords(dir);
+    for (const record of records.filter((r) => !alive(r.pid))) removeStale(dir, record);
+    for (const record of containingRecords(records, workspace.root)) {
       if (!alive(record.pid) || candidates.some((c) => c.socket === record.socket)) continue;
-      candidates.push({ socket: record.socket, editor: record.editor });
+      candidates.push({ socket: record.socket, editor: record.editor, record });
     }
   }
   return candidates;
 }
 
-/** Connects to the first editor window that serves `workspace` or a folder containing it; undefined when none answers. */
-export async function connectEditor(workspace: Workspace, env: Readonly<Record<string, string | undefined>> = process.env, timeoutMs: number = EDITOR_CONNECT_TIMEOUT_MS): Promise<EditorConnection | undefined> {
+/** How long probing a socket that did not answer its handshake for "nobody listens" may take. */
+const REFUSED_PROBE_MS = 500;
+
+/** Whether nobody listens on a socket (connection refused, or no socket file): its record is stale. */
+function refuses(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createConnection(socket);
+    const finish = (refused: boolean): void => {
+      clearTimeout(timer);
+      probe.destroy();
+      resolve(refused);
+    };
+    const timer = setTimeout(() => finish(false), REFUSED_PROBE_MS);
+    probe.once('connect', () => finish(false));
+    probe.once('error', (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNREFUSED' || error.code === 'ENOENT'));
+  });
+}
+
+/**
+ * Connects to the first editor window that serves `workspace` or a folder containing it;
+ * undefined when none answers. `passedOver` hears, once per window, why a window that has the
+ * folder open was not used (its workbench did not answer, …), for the caller's one notice.
+ */
+export async function connectEditor(
+  workspace: Workspace,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  timeoutMs: number = EDITOR_CONNECT_TIMEOUT_MS,
+  passedOver?: (why: string) => void,
+): Promise<EditorConnection | undefined> {
+  const dir = discoveryDirPath(env);
   for (const candidate of editorCandidates(workspace, env)) {
     try {
       const remote = await connectRemoteBackend(candidate.socket, workspace, { timeoutMs, containing: true });
       const backend = remote.workspace.root === workspace.root ? remote : new SubfolderBackend(workspace, remote);
-      return { backend, ...candidate };
-    } catch {
+      return { backend, socket: candidate.socket, ...(candidate.editor !== undefined ? { editor: candidate.editor } : {}) };
+    } catch (error) {
       // Gone, refused, another folder or another protocol: the next window, or our own servers.
+      if (candidate.record !== undefined && (await refuses(candidate.socket))) {
+        removeStale(dir, candidate.record);
+        continue;
+      }
+      if ((error as { code?: unknown }).code === RemoteCode.ProtocolMismatch) continue; // another folder or another build: not this folder's window
+      passedOver?.(`${candidate.editor ?? 'the window named by DIALECT_IDE'} has this folder open but did not answer: ${(error as Error).message.split('\n')[0] ?? ''}`);
     }
   }
   return undefined;

@@ -15,8 +15,12 @@ import { REQUESTS, RemoteMethod, RemoteNotification, type HelloInfo, type Params
 
 /** What the serving process adds to the backend: the options of {@link serveBackend}. */
 export interface ServeOptions {
-  /** The handshake's answer (called per `dialect/hello`, so `servers` is current). */
-  readonly hello: () => HelloInfo;
+  /**
+   * The handshake's answer (called per `dialect/hello`, so `servers` is current). It may check,
+   * bounded, that the serving side can answer at all (an editor window without its workbench
+   * cannot) and throw a `background-server-lost` error: the client then passes it over.
+   */
+  readonly hello: () => HelloInfo | Promise<HelloInfo>;
   /** The answer to `dialect/info`; by default the hello with this process's memory and this connection's activity. */
   readonly info?: () => ServerInfo;
   /** Called once `dialect/stop` has been answered: the serving process stops. */
@@ -56,7 +60,7 @@ export function serveBackend(backend: IdeBackend, connection: MessageConnection,
 
   const handlers: { readonly [M in RemoteMethodName]: Handler<M> } = {
     [RemoteMethod.Hello]: () => options.hello(),
-    [RemoteMethod.Info]: () => options.info?.() ?? { ...options.hello(), memoryBytes: process.memoryUsage.rss(), connections: 1, lastActivityAt },
+    [RemoteMethod.Info]: async () => options.info?.() ?? { ...(await options.hello()), memoryBytes: process.memoryUsage.rss(), connections: 1, lastActivityAt },
     [RemoteMethod.Stop]: () => {
       // After the answer is queued on the socket, so the client hears it before the process goes.
       if (options.onStop !== undefined) setImmediate(options.onStop);

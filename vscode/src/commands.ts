@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { DialectError } from '../../dialect/index.js';
 import type { LspErrorCode } from '../../ide-adapter/lsp/errors.js';
 import { EDITOR_LIMITS } from './limits.js';
+import { workbenchAnswers, workbenchLost } from './workbench.js';
 
 /** The code of a command that got no answer in time (the language-server client's own code). */
 const REQUEST_TIMEOUT: LspErrorCode = 'request-timeout';
@@ -19,13 +20,23 @@ export interface CommandOptions {
 
 /**
  * `vscode.commands.executeCommand(command, ...args)`, rejecting with `request-timeout` after the
- * deadline and with the signal's reason when the caller aborts.
+ * deadline and with the signal's reason when the caller aborts. A command still unanswered after
+ * `workbenchCheckAfterMs` has the workbench probed: when it does not answer (the window's page is
+ * gone, so the command never will), the call fails at once as a lost window (workbench.ts).
  */
 export function runCommand<T>(command: string, args: readonly unknown[], options: CommandOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? EDITOR_LIMITS.commandTimeoutMs;
   const { signal } = options;
   if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const check = setTimeout(() => {
+      void workbenchAnswers().then((alive) => {
+        if (alive || settled) return;
+        done();
+        reject(workbenchLost(command));
+      });
+    }, Math.min(EDITOR_LIMITS.workbenchCheckAfterMs, timeoutMs));
     const timer = setTimeout(() => {
       done();
       reject(
@@ -41,7 +52,9 @@ export function runCommand<T>(command: string, args: readonly unknown[], options
       reject(signal?.reason as Error);
     };
     const done = (): void => {
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(check);
       signal?.removeEventListener('abort', onAbort);
     };
     signal?.addEventListener('abort', onAbort, { once: true });

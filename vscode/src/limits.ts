@@ -9,6 +9,14 @@ const SECOND = 1_000;
 export const EDITOR_LIMITS = {
   /** The longest one provider command (`vscode.execute…Provider`) may take before `request-timeout`. */
   commandTimeoutMs: 30 * SECOND,
+  /**
+   * How long the workbench (the browser page or desktop window) may take to answer a liveness
+   * round trip (`workbench.ts`): a window whose page closed keeps its extension host for hours,
+   * and every editor call there would hang.
+   */
+  workbenchProbeMs: 1_500,
+  /** A provider command still unanswered after this long has the workbench probed: a dead one fails the call at once. */
+  workbenchCheckAfterMs: 2 * SECOND,
   /** How long `waitUntilReady` waits when the caller gives no timeout. */
   defaultReadyTimeoutMs: 60 * SECOND,
   /** Between two readiness probes of a language's provider (the editor announces no "indexed" event for it). */

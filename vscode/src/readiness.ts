@@ -3,7 +3,11 @@
  * VS Code announces no "project loaded" event for another extension's language features, so
  * readiness is probed, bounded: the extension that provides the language is activated, then for
  * each project (one anchor file each, as the spawned servers use) the file's outline must come
- * back and a workspace-symbol search for its first name must answer it (the project is indexed).
+ * back and a workspace-symbol search must prove the project loaded. For TypeScript that search is
+ * for a name declared in a file of the project that is not open (`project-witness.ts`), and must
+ * find it there: while the TypeScript extension loads a project, a syntax-only server answers
+ * from the open files alone, so a name of the open anchor proves nothing. Elsewhere (and for a
+ * one-file project) it is the anchor's first name.
  * A language is `ready` only when every probe answered; otherwise it stays `indexing` and answers
  * carry a note (never "complete" when unsure).
  *
@@ -20,6 +24,7 @@ import * as vscode from 'vscode';
 import { builtinServers, detectServers, type ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
 import { runCommand, withDeadline } from './commands.js';
+import { projectWitnesses } from './project-witness.js';
 import { EDITOR_LIMITS } from './limits.js';
 import type { SpawnedServer } from './spawned-server.js';
 
@@ -134,7 +139,7 @@ class ProviderReadiness {
       const done = anchors.length - pending.length;
       this.#set({ state: 'indexing', progress: { title: 'VS Code: loading projects', message: `${done}/${anchors.length}`, percentage: Math.round((100 * done) / Math.max(1, anchors.length)) } });
       const answers = new Map<string, ProbeAnswer>();
-      for (const anchor of pending) answers.set(anchor, await probeOnce(anchor, deadline));
+      for (const anchor of pending) answers.set(anchor, await probeOnce(anchor, deadline, this.definition.id === TYPESCRIPT));
       answeredOnce ||= [...answers.values()].includes('indexed');
       pending = pending.filter((a) => answers.get(a) === 'no answer' || (answers.get(a) === 'empty' && !answeredOnce));
       if (pending.length === 0) break;
@@ -161,14 +166,19 @@ class ProviderReadiness {
   }
 }
 
+/** The built-in server whose editor extension answers from open files alone while it loads a project. */
+const TYPESCRIPT = 'typescript';
+
 /** What one probe of a project's anchor found. */
 type ProbeAnswer = 'indexed' | 'empty' | 'no answer';
 
 /**
  * One probe of a project's anchor: `indexed` when the editor outlines the file and a workspace
- * search answers its first name; `empty` when the outline came back empty; `no answer` otherwise.
+ * search proves the project loaded (with `witnessed`, it finds a name of a closed file of the
+ * project in that file; else it answers the anchor's first name); `empty` when the outline came
+ * back empty; `no answer` otherwise.
  */
-async function probeOnce(file: string, deadline: number): Promise<ProbeAnswer> {
+async function probeOnce(file: string, deadline: number, witnessed: boolean): Promise<ProbeAnswer> {
   const uri = vscode.Uri.file(file);
   const remaining = (): number => Math.max(1, deadline - Date.now());
   const outline = await runCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', [uri], { timeoutMs: remaining() }).then(
@@ -179,6 +189,16 @@ async function probeOnce(file: string, deadline: number): Promise<ProbeAnswer> {
   // VS Code answers `undefined` for an empty outline.
   const first = outline[0];
   if (first === undefined) return 'empty';
+  if (witnessed) {
+    // Looked for again on every probe: a file the reader opened meanwhile proves nothing any more.
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
+    const witnesses = projectWitnesses(file, (f) => open.has(f));
+    for (const witness of witnesses) {
+      const found = await runCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', [witness.name], { timeoutMs: remaining() }).catch(() => undefined);
+      if (found?.some((s) => s.location.uri.fsPath === witness.file) === true) return 'indexed';
+    }
+    if (witnesses.length > 0) return 'no answer';
+  }
   const found = await runCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', [plainName(first.name)], { timeoutMs: remaining() }).catch(() => undefined);
   // Found anywhere: the name may be declared in another file of the project.
   return found !== undefined && found.length > 0 ? 'indexed' : 'no answer';

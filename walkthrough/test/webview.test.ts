@@ -1,6 +1,6 @@
 /**
- * The page as a VS Code webview loads it (`webview` option): the same body, its files from the
- * extension's folder by URL instead of inlined, under a policy that lets only the webview's own
+ * The page as a VS Code webview loads it (`webview` option): the same body, its scripts from the
+ * extension's folder by URL instead of inlined, its stylesheet inlined with the nonce, under a policy that lets only the webview's own
  * source serve stylesheets and only this render's nonce run scripts. Addresses that could change
  * the policy are refused. (The panel itself is tested in a real VS Code: vscode/test/walkthrough.test.ts.)
  */
@@ -13,7 +13,7 @@ const NONCE = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 const SOURCE = 'https://*.vscode-cdn.net';
 const ASSETS: WebviewAssets = {
   cspSource: SOURCE,
-  style: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/walkthrough/page.css',
+  stylesheet: '.dialect-test-rule { color: red }',
   script: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/walkthrough/page.js',
   mermaid: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/walkthrough/mermaid.min.js',
   dompurify: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/walkthrough/purify.min.js',
@@ -27,10 +27,12 @@ describe('the page in a webview', () => {
     const html = await render('# A\n\ntext');
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
     expect(csp).toBe(`default-src 'none'; script-src 'nonce-${NONCE}'; style-src ${SOURCE} 'nonce-${NONCE}'; base-uri 'none'; form-action 'none'`);
-    expect(html).toContain(`<link rel="stylesheet" href="${ASSETS.style}">`);
+    // The stylesheet is inlined with the nonce: styled from the first paint, no stylesheet to fetch.
+    expect(html).toContain(`<style nonce="${NONCE}">\n${ASSETS.stylesheet}\n</style>`);
+    expect(html).not.toMatch(/<link/);
     expect(html).toContain(`<script nonce="${NONCE}" src="${ASSETS.script}"></script>`);
-    // Nothing inlined: no <style> element, no script without a src, and no diagram scripts without diagrams.
-    expect(html).not.toMatch(/<style/);
+    // No script inlined (no script without a src), and no diagram scripts without diagrams.
+    expect(html.match(/<style/g)).toHaveLength(1);
     expect(html.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/g)).toBeNull();
     expect(html).not.toContain(ASSETS.mermaid);
   });

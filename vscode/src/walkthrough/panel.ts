@@ -1,10 +1,13 @@
 /**
  * The walkthrough's webview panel: the same page as `walkthrough render` writes (renderer,
- * stylesheet, script), its files loaded from the extension (`dist/walkthrough/`, mermaid and
+ * stylesheet, script), its scripts loaded from the extension (`dist/walkthrough/`, mermaid and
  * DOMPurify included: nothing from the network) under the webview's CSP (`cspSource`, a nonce per
- * render, no inline handlers). What the page posts is validated here; only ids and indexes are
+ * render, no inline handlers). The stylesheet is inlined with the render's nonce, so the page is
+ * styled from its first paint (fetched through the webview, it came seconds late in code-server). What the page posts is validated here; only ids and indexes are
  * taken from it — paths and lines always come from the extension's own model.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { WebviewAssets } from '../../../walkthrough/index.js';
@@ -13,6 +16,9 @@ import type { WebviewAssets } from '../../../walkthrough/index.js';
 export const PANEL_VIEW_TYPE = 'dialect.walkthrough';
 /** The extension's folder of page files (see build.ts). */
 export const PAGE_ASSETS_DIR = ['dist', 'walkthrough'] as const;
+
+/** The page stylesheet of the extension's files, read once. */
+let stylesheet: string | undefined;
 
 /** What the page posts (see walkthrough/assets/page.js); everything else is ignored. */
 const PageMessageSchema = z.discriminatedUnion('type', [
@@ -53,7 +59,8 @@ export class WalkthroughPanel implements vscode.Disposable {
   assets(): WebviewAssets {
     const webview = this.#panel.webview;
     const uri = (file: string): string => webview.asWebviewUri(vscode.Uri.joinPath(this.#assetsRoot, file)).toString();
-    return { cspSource: webview.cspSource, style: uri('page.css'), script: uri('page.js'), mermaid: uri('mermaid.min.js'), dompurify: uri('purify.min.js') };
+    stylesheet ??= readFileSync(join(this.#assetsRoot.fsPath, 'page.css'), 'utf8');
+    return { cspSource: webview.cspSource, stylesheet, script: uri('page.js'), mermaid: uri('mermaid.min.js'), dompurify: uri('purify.min.js') };
   }
 
   /** Shows a page (rendered with {@link assets}). */

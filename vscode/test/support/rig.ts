@@ -71,6 +71,10 @@ export interface VsCodeWindow {
   log(): string;
   /** Stops the browser and code-server (the whole process group); waits until they are gone. */
   close(): Promise<void>;
+  /** Closes the browser only: code-server keeps the window's extension host, without its workbench. */
+  closeBrowser(): Promise<void>;
+  /** Kills code-server's whole process group at once (SIGKILL), leaving its files where they are (`close` removes them later). */
+  kill(): Promise<void>;
 }
 
 /** Options of {@link openVsCode}. */
@@ -113,10 +117,17 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const close = async (): Promise<void> => {
+  const closeBrowser = async (): Promise<void> => {
     await browser?.close().catch(() => undefined);
+  };
+  const close = async (): Promise<void> => {
+    await closeBrowser();
     await stopGroup(child);
     await rm(base, { recursive: true, force: true });
+  };
+  const kill = async (): Promise<void> => {
+    await closeBrowser();
+    await stopGroup(child, 'SIGKILL');
   };
   try {
     await waitFor(child, () => output.includes('HTTP server listening'), RIG_LIMITS.listenMs, 'code-server to listen', () => output);
@@ -124,7 +135,7 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
     const record = await waitForRecord(join(runtimeDir, 'dialect', 'vscode'), runtimeDir, folder, child, () => output);
-    return { page, runtimeDir, record, pid: child.pid as number, log: () => output, close };
+    return { page, runtimeDir, record, pid: child.pid as number, log: () => output, close, closeBrowser, kill };
   } catch (error) {
     await close();
     throw error;
@@ -187,8 +198,8 @@ async function waitForRecord(dir: string, runtimeDir: string, folder: string, ch
   });
 }
 
-/** Stops a detached child's whole process group: SIGTERM, then SIGKILL after a bounded wait. */
-async function stopGroup(child: ChildProcess): Promise<void> {
+/** Stops a detached child's whole process group: SIGTERM (or `first`), then SIGKILL after a bounded wait. */
+async function stopGroup(child: ChildProcess, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
   const signalGroup = (signal: NodeJS.Signals): void => {
@@ -199,7 +210,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
     }
   };
   const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  signalGroup('SIGTERM');
+  signalGroup(first);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, RIG_LIMITS.stopMs)))]);
   clearTimeout(timer);
