@@ -4,7 +4,9 @@
  * workspace itself or on the deepest folder containing it first, never a window on a sibling or a
  * subfolder of the workspace.
  */
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,5 +61,19 @@ describe('editorCandidates on real records', () => {
     writeRecord(dir, { ...record(join(root, 'packages', 'lib'), alive), socket: join(dir, 'lib.sock') });
     const sockets = editorCandidates(new Workspace(join(root, 'packages', 'app')), env).map((c) => c.socket);
     expect(sockets).toEqual([join(dir, 'packages.sock'), join(dir, 'mono.sock')]);
+  });
+
+  it('removes the record of a window whose process is gone, with its socket file in the private folder only', async () => {
+    const env = { XDG_RUNTIME_DIR: join(base, 'run-stale') };
+    const dir = ensureDiscoveryDir(env);
+    const dead = spawnSync('true').pid; // exited: its pid names no process
+    const outside = join(base, 'outside.sock');
+    await writeFile(join(dir, 'killed.sock'), '');
+    await writeFile(outside, '');
+    writeRecord(dir, { ...record(root, dead), socket: join(dir, 'killed.sock') });
+    writeRecord(dir, { ...record(join(root, 'packages'), dead), socket: outside });
+    expect(editorCandidates(new Workspace(root), env)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(outside)).toBe(true);
   });
 });

@@ -25,6 +25,7 @@ import { discoveryDirPath } from '../../ide-adapter/editors/discovery.js';
 import { connectRemoteBackend, type RemoteBackend } from '../../ide-adapter/remote/remote-backend.js';
 import { socketConnection } from '../../ide-adapter/remote/transport.js';
 import { IdeSession } from '../../ide-adapter/session.js';
+import { eventually } from '../../mcp/test/support.js';
 import { positionOf } from '../../ide-adapter/test/support/servers.js';
 import { Workspace } from '../../ide-adapter/workspace.js';
 import { PresentResultSchema, WalkthroughMethod } from '../../walkthrough/editor-protocol.js';
@@ -95,7 +96,9 @@ describe.skipIf(rig === undefined)('a VS Code window from its first instant to i
     // The instant the record appears (openVsCode returns then): connect and ask.
     backend = await connectRemoteBackend(window.record.socket, new Workspace(root), { timeoutMs: 10_000 });
     session = await IdeSession.open({ workspaceRoot: root, backend, readyTimeoutMs: ANSWER_MS });
+    const asked = Date.now();
     coldOutcome = await session.evaluate(PROGRAM, { deadlineMs: ANSWER_MS });
+    console.log(`cold answer after ${Date.now() - asked} ms: ${placesOf(coldOutcome).join(', ')}; notes: ${coldOutcome.notes.join(' | ')}`);
   }, 240_000);
 
   afterAll(async () => {
@@ -106,14 +109,14 @@ describe.skipIf(rig === undefined)('a VS Code window from its first instant to i
   });
 
   it('asked the instant it advertises itself, answers warm or says the answer may be incomplete', async () => {
-    const expected = [ANCHOR, ...RETRY_FILES].map(async (file) => `${file}:${positionOf(await readFile(join(root, file), 'utf8'), 'export function retry').line}`);
-    const warm = await session?.evaluate(PROGRAM, { deadlineMs: ANSWER_MS });
-    expect(placesOf(warm as Outcome)).toEqual((await Promise.all(expected)).sort());
+    // The warm answer: the five places, from the fixture text (and VS Code gives it once warm, below).
+    const warm = (await Promise.all([ANCHOR, ...RETRY_FILES].map(async (file) => `${file}:${positionOf(await readFile(join(root, file), 'utf8'), 'export function retry').line}`))).sort();
     const incomplete = coldOutcome.notes.some((n) => /may be incomplete/.test(n));
-    if (!incomplete) expect(placesOf(coldOutcome)).toEqual(placesOf(warm as Outcome));
+    if (!incomplete) expect(placesOf(coldOutcome)).toEqual(warm);
     // Never one place presented as the answer when five exist.
     if (placesOf(coldOutcome).length === 1) expect(incomplete).toBe(true);
-  });
+    await eventually(async () => placesOf(await (session as IdeSession).evaluate(PROGRAM, { deadlineMs: ANSWER_MS })).join() === warm.join(), ANSWER_MS, 'the warm answer');
+  }, ANSWER_MS + 10_000);
 
   it('shows the walkthrough panel styled from its first paint', async () => {
     const page = window.page;
@@ -142,10 +145,10 @@ describe.skipIf(rig === undefined)('a VS Code window from its first instant to i
       const frame = await firstPaint;
       // The icon's label is for screen readers: 1 px, out of the flow — not a word on the page.
       // Run in the page (a string: this file is not compiled against the DOM).
-      const label = (await frame.evaluate(`(() => {
+      const label = await frame.evaluate<{ position: string; width: string; links: number }>(`(() => {
         const style = getComputedStyle(document.querySelector('.wt-sr-only'));
         return { position: style.position, width: style.width, links: document.querySelectorAll('link[rel="stylesheet"]').length };
-      })()`)) as { position: string; width: string; links: number };
+      })()`);
       expect(label).toEqual({ position: 'absolute', width: '1px', links: 0 });
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, 'walkthrough-panel-first-paint.png') });
