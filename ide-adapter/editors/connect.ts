@@ -27,8 +27,8 @@ export const DIALECT_IDE_ENV = 'DIALECT_IDE';
 /** The value of {@link DIALECT_IDE_ENV} that keeps `dialect` from asking any editor. */
 const EDITORS_OFF = 'off';
 
-/** How long one window may take to answer the handshake before the next is tried. */
-export const EDITOR_CONNECT_TIMEOUT_MS = 3_000;
+/** How long one window may take to answer the handshake before the next is tried (it probes its workbench for up to 3 s first). */
+export const EDITOR_CONNECT_TIMEOUT_MS = 5_000;
 
 /** A connection to an editor window's backend. */
 export interface EditorConnection {

@@ -14,9 +14,16 @@ export const EDITOR_LIMITS = {
    * round trip (`workbench.ts`): a window whose page closed keeps its extension host for hours,
    * and every editor call there would hang.
    */
-  workbenchProbeMs: 1_500,
+  workbenchProbeMs: 3 * SECOND,
   /** A provider command still unanswered after this long has the workbench probed: a dead one fails the call at once. */
   workbenchCheckAfterMs: 2 * SECOND,
+  /**
+   * For this long after the window starts serving, its handshake does not probe the workbench:
+   * the workbench has just activated the extension, and while a window starts (on a loaded
+   * machine) it can take longer than the probe's bound to answer (measured: over 1.5 s). Calls
+   * still probe when they hang. `DIALECT_WORKBENCH_GRACE_MS` overrides it (tests).
+   */
+  workbenchStartupGraceMs: 60 * SECOND,
   /** How long `waitUntilReady` waits when the caller gives no timeout. */
   defaultReadyTimeoutMs: 60 * SECOND,
   /** Between two readiness probes of a language's provider (the editor announces no "indexed" event for it). */

@@ -39,3 +39,12 @@ export function workbenchLost(what: string): DialectError {
     hint: 'open the window again (or reload its browser tab); meanwhile Dialect answers with its own language servers',
   });
 }
+
+/** The variable overriding {@link EDITOR_LIMITS.workbenchStartupGraceMs} (milliseconds). */
+const GRACE_ENV = 'DIALECT_WORKBENCH_GRACE_MS';
+
+/** The start-up grace of the handshake probe: the variable when it is a number of milliseconds, else the default. */
+export function workbenchStartupGraceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const value = Number(env[GRACE_ENV] ?? Number.NaN);
+  return Number.isFinite(value) && value >= 0 ? value : EDITOR_LIMITS.workbenchStartupGraceMs;
+}
