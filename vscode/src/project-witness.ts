@@ -9,7 +9,7 @@
  * Plain Node, bounded: a few small reads per project.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 
 /** A file of the project and a name declared in it. */
 export interface Witness {
@@ -67,10 +67,12 @@ function candidates(anchor: string): string[] {
   const imported = [...text.matchAll(RELATIVE_IMPORT)].map((m) => resolveImport(anchor, m[1] as string)).filter((f): f is string => f !== undefined);
   let neighbours: string[] = [];
   try {
+    // Files of the anchor's own extension first: a `.js` file beside `.ts` ones may be outside the project (no `allowJs`).
+    const sameKind = (n: string): number => (extname(n) === extname(anchor) ? 0 : 1);
     neighbours = readdirSync(dirname(anchor))
       .filter((n) => SOURCE.test(n) && !n.endsWith('.d.ts'))
-      .sort()
       .slice(0, WITNESS_LIMITS.neighbours)
+      .sort((a, b) => sameKind(a) - sameKind(b) || (a < b ? -1 : a > b ? 1 : 0))
       .map((n) => join(dirname(anchor), n));
   } catch {
     // No folder to list: the imports only.

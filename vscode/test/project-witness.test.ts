@@ -22,6 +22,7 @@ describe('projectWitnesses', () => {
     await writeFile(file('src/lib/index.ts'), `export class Other {}\nexport const other = new Other();\n`);
     await writeFile(file('src/b.ts'), `export interface Bee { readonly b: number }\n`);
     await writeFile(file('src/c.ts'), `// nothing declared\n`);
+    await writeFile(file('src/0-script.js'), `export function script() {}\n`);
     await writeFile(file('src/types.d.ts'), `declare const ambient: number;\n`);
     await writeFile(file('alone/only.ts'), `export const only = 1;\n`);
   });
@@ -39,7 +40,7 @@ describe('projectWitnesses', () => {
 
   it('passes over open files (they prove nothing) and files that declare nothing', () => {
     const open = new Set([file('src/lib/deep.ts')]);
-    expect(projectWitnesses(file('src/a.ts'), (f) => open.has(f)).map((w) => w.name)).toEqual(['Other', 'Bee']);
+    expect(projectWitnesses(file('src/a.ts'), (f) => open.has(f)).map((w) => w.name)).toEqual(['Other', 'Bee', 'script']);
   });
 
   it('has none for a one-file project', () => {
