@@ -15,7 +15,7 @@ import { socketConnection } from '../../ide-adapter/remote/transport.js';
 import type { MessageConnection, Disposable } from 'vscode-jsonrpc/node';
 import type { EditorBackend } from './editor-backend.js';
 import { DISCOVERY_VERSION, ensureDiscoveryDir, removeRecord, writeRecord } from '../../ide-adapter/editors/discovery.js';
-import { workbenchAnswers, workbenchLost, workbenchStartupGraceMs } from './workbench.js';
+import { workbenchAnswers, workbenchLost, workbenchProbeDue } from './workbench.js';
 
 /** The socket is the user's alone: it answers questions about their code. */
 const SOCKET_MODE = 0o600;
@@ -53,9 +53,8 @@ export async function openBridge(backend: EditorBackend, identity: BridgeIdentit
   const root = backend.workspace.root;
   // A window without its workbench cannot answer anything: the handshake says so (bounded), and
   // the client passes it over — except just after start, when the workbench is there but slow.
-  const grace = workbenchStartupGraceMs(env);
   const hello = async (): Promise<HelloInfo> => {
-    if (Date.now() - startedAt >= grace && !(await workbenchAnswers())) throw workbenchLost('the handshake');
+    if (workbenchProbeDue(env) && !(await workbenchAnswers())) throw workbenchLost('the handshake');
     return helloInfo();
   };
   const helloInfo = (): HelloInfo => ({

@@ -43,8 +43,16 @@ export function workbenchLost(what: string): DialectError {
 /** The variable overriding {@link EDITOR_LIMITS.workbenchStartupGraceMs} (milliseconds). */
 const GRACE_ENV = 'DIALECT_WORKBENCH_GRACE_MS';
 
-/** The start-up grace of the handshake probe: the variable when it is a number of milliseconds, else the default. */
-export function workbenchStartupGraceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+/** When the extension was loaded (it activates with the window, through the workbench). */
+const loadedAt = Date.now();
+
+/**
+ * Whether a handshake or a walkthrough should probe the workbench first: not in the window's
+ * start-up grace (`DIALECT_WORKBENCH_GRACE_MS` when it is a number of milliseconds, else the
+ * default), when the workbench has just activated the extension but may be slow to answer.
+ */
+export function workbenchProbeDue(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const value = Number(env[GRACE_ENV] ?? Number.NaN);
-  return Number.isFinite(value) && value >= 0 ? value : EDITOR_LIMITS.workbenchStartupGraceMs;
+  const grace = Number.isFinite(value) && value >= 0 ? value : EDITOR_LIMITS.workbenchStartupGraceMs;
+  return Date.now() - loadedAt >= grace;
 }

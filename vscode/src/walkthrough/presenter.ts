@@ -20,7 +20,7 @@ import { EDITOR_LIMITS } from '../limits.js';
 import { AgentChannel } from './delivery.js';
 import { Presentation } from './presentation.js';
 import { COMMENT_CONTROLLER_ID, WalkthroughThreads } from './threads.js';
-import { workbenchAnswers, workbenchLost } from '../workbench.js';
+import { workbenchAnswers, workbenchLost, workbenchProbeDue } from '../workbench.js';
 
 /** Commands of package.json's `contributes`. */
 export const WalkthroughCommand = {
@@ -101,7 +101,7 @@ export class WalkthroughPresenter implements vscode.Disposable {
 
   async #present(params: PresentParams, backend: IdeBackend, agent: AgentChannel, signal: AbortSignal): Promise<PresentResult> {
     // A window without its workbench would "show" a panel nobody sees: the presenter writes a page instead.
-    if (!(await workbenchAnswers())) throw workbenchLost('the walkthrough');
+    if (workbenchProbeDue() && !(await workbenchAnswers())) throw workbenchLost('the walkthrough');
     const folder = new Workspace(params.folder);
     if (!backend.workspace.contains(folder.root)) {
       throw new DialectError({ code: WorkspaceCode.OutsideWorkspace, message: `${folder.root} is not inside ${backend.workspace.root}, the folder this window serves here`, hint: 'present the walkthrough to the window that has its folder open' });
