@@ -44,7 +44,7 @@ const PROGRAM = 'findDefinition("retry")';
 const ANSWER_MS = 120_000;
 /**
  * The bound of a call after the browser closed: the window's handshake probe (3 s) plus our own
- * servers starting cold on a 2-core machine shared with other work; measured 5–8 s.
+ * servers starting cold on a 2-core machine shared with other work; measured 5–10 s.
  */
 const FAILOVER_BOUND_MS = 20_000;
 const UI_MS = 60_000;
