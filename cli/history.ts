@@ -4,9 +4,13 @@
  * appended as they are entered, so several REPLs at once lose nothing; the file is trimmed when
  * it grows well past the limit.
  */
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { appendFileSafelySync, writeFileSafelySync } from '../ide-adapter/safe-write.js';
+
+/** The history is the user's alone. */
+const HISTORY_MODE = 0o600;
 
 /** The most REPL history entries kept. */
 export const HISTORY_LIMIT = 1000;
@@ -63,7 +67,7 @@ export class History {
     if (this.file === undefined || lines.length === 0) return;
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      await appendFile(this.file, lines.map((l) => `${l}\n`).join(''), { mode: 0o600 });
+      appendFileSafelySync(this.file, lines.map((l) => `${l}\n`).join(''), HISTORY_MODE);
     } catch (error) {
       this.#fail(error);
     }
@@ -72,9 +76,7 @@ export class History {
   async #rewrite(lines: readonly string[]): Promise<void> {
     if (this.file === undefined) return;
     try {
-      const temp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temp, lines.map((l) => `${l}\n`).join(''), { mode: 0o600 });
-      await rename(temp, this.file);
+      writeFileSafelySync(this.file, lines.map((l) => `${l}\n`).join(''), { replace: { kind: 'private' }, mode: HISTORY_MODE });
     } catch (error) {
       this.#fail(error);
     }

@@ -9,12 +9,12 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { environmentFor, loadWalkthroughFile, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough, type ResolvedWalkthrough } from '../walkthrough/index.js';
+import { environmentFor, loadWalkthroughFile, PAGE_MARK, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough, type ResolvedWalkthrough } from '../walkthrough/index.js';
 import { showControls } from '../dialect/index.js';
 import { TIMEOUTS } from '../ide-adapter/index.js';
+import { SafeWriteError, writeFileSafelySync } from '../ide-adapter/safe-write.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
@@ -82,9 +82,11 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     const out = options.output !== undefined ? resolve(options.output) : !options.json || options.open ? join(dirname(file), `${basename(file, extname(file))}.html`) : undefined;
     if (out !== undefined) {
       try {
-        await writeFile(out, rendered.html);
+        // Beside the walkthrough may be the repository's own file, or a link it ships: a page replaces only a page.
+        writeFileSafelySync(out, rendered.html, { replace: { kind: 'ours', prefix: PAGE_MARK, what: 'a walkthrough page Dialect wrote' }, alternative: 'choose another place with -o OUT.html' });
       } catch (error) {
-        io.stderr.write(`${s.red('dialect walkthrough:')} could not write the page ${out}: ${error instanceof Error ? error.message : String(error)}; choose another place with -o OUT.html\n`);
+        const why = error instanceof SafeWriteError ? `${showControls(error.message)}; ${showControls(error.hint ?? '')}` : `could not write the page ${showControls(out)}: ${error instanceof Error ? error.message : String(error)}; choose another place with -o OUT.html`;
+        io.stderr.write(`${s.red('dialect walkthrough:')} ${why}\n`);
         return ExitCode.Error;
       }
     }

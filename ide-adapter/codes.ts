@@ -18,6 +18,7 @@ import type { BackgroundServerCode } from './server-codes.js';
 import type { SearchCode } from './search.js';
 import type { TrustCode } from './trust.js';
 import type { WorkspaceCode } from './workspace.js';
+import type { WriteCode } from './safe-write.js';
 
 /** Every code the IDE adapter's errors carry, the language-server client's included. */
 export type IdeCode =
@@ -35,6 +36,7 @@ export type IdeCode =
   | CodeOf<typeof SearchCode>
   | CodeOf<typeof TrustCode>
   | CodeOf<typeof WorkspaceCode>
+  | CodeOf<typeof WriteCode>
   | LspErrorCode;
 
 declare module '../dialect/codes.js' {
@@ -69,6 +71,9 @@ export const IDE_CODE_DOCS: CodeDocs<IdeCode> = {
   'trust-not-a-folder': 'The folder to trust does not exist or is not a folder.',
   'trust-store-unreadable': 'The trust store exists but cannot be read or parsed.',
   'path-outside-workspace': 'A path leads outside the workspace root (directly, or through a symlink).',
+  'write-refused-link': 'Dialect refused to write a file because its name is a symbolic link: it never writes through a link; remove the link or choose another path.',
+  'write-refused-existing': 'Dialect refused to replace a file it did not write (for a page: one not beginning with the page mark); remove it or choose another path.',
+  'write-refused-special': 'Dialect refused to write a file because a folder, FIFO, socket or device has its name.',
   'file-not-found': 'The file does not exist in the workspace.',
   'not-a-file': 'The path is not a regular file (a folder, FIFO, socket or device).',
   'file-too-large': 'The file is larger than the most the workspace reads (MAX_FILE_BYTES).',

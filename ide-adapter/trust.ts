@@ -7,10 +7,11 @@
  * (else `~/.config/dialect/trusted.json`), written atomically with mode 0600. Trusting a folder
  * trusts everything below it, as in VS Code.
  */
-import { chmod, mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
+import { writeFileSafelySync } from './safe-write.js';
 
 /** Error codes of the trust store. */
 export const TrustCode = {
@@ -92,22 +93,12 @@ export async function isTrusted(dir: string, env: Env = process.env): Promise<bo
   return (await listTrusted(env)).some((t) => within(real, t));
 }
 
-/** Writes the store atomically: a private temp file in the same folder, then a rename over the old one. */
+/** Writes the store atomically through the safe writer (a private temp file in the same folder, then a rename; never through a link). */
 async function writeStore(trusted: readonly string[], env: Env): Promise<void> {
   const file = trustStorePath(env);
   await mkdir(dirname(file), { recursive: true, mode: DIR_MODE });
-  // node:crypto loads only here (`dialect trust`), not with every command that reads the store.
-  const { randomBytes } = await import('node:crypto');
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const body: StoreFile = { version: STORE_VERSION, trusted: [...new Set(trusted)].sort() };
-  try {
-    await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`, { mode: STORE_MODE, flag: 'wx' });
-    await chmod(temp, STORE_MODE); // the umask may have narrowed it further; never wider
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  writeFileSafelySync(file, `${JSON.stringify(body, null, 2)}\n`, { replace: { kind: 'private' }, mode: STORE_MODE });
 }
 
 /** Trusts a folder (and everything below it); returns its real path. Idempotent. */

@@ -6,13 +6,14 @@
  * and answers with the page's path and URI plus every comment that did not resolve or was
  * ambiguous (with the programs that fix it), so the agent can correct and present it again.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DialectError } from '../dialect/index.js';
 import { statusLine } from '../ide-adapter/index.js';
+import { writeFileSafelySync } from '../ide-adapter/safe-write.js';
 import { environmentFor, renderWalkthrough, WalkthroughError, WalkthroughErrorCode, type WalkthroughJson, type WalkthroughLimits } from '../walkthrough/index.js';
 import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
 import type { PresentResult } from '../walkthrough/editor-protocol.js';
@@ -125,9 +126,9 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     const dir = await ctx.outputDir();
     pageCounter += 1;
     // Servers share the pages folder: the time, the process and a counter make the name unique,
-    // and 'wx' never overwrites another server's page.
+    // and the safe writer never replaces anything (another server's page, a link) at the name.
     const path = join(dir, `${fileStem(rendered.json.title)}-${Date.now().toString(36)}${process.pid.toString(36)}-${pageCounter}.html`);
-    await writeFile(path, rendered.html, { encoding: 'utf8', flag: 'wx' });
+    writeFileSafelySync(path, rendered.html, { replace: { kind: 'never' } });
     const uri = pathToFileURL(path).href;
     const indexing = indexingState(session);
     const structured: PresentWalkthroughResult = { shownIn: null, path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };

@@ -8,7 +8,7 @@
  */
 export { parseWalkthrough } from './parse.js';
 export { resolveWalkthrough, describeLink, CommentErrorCode, type ResolveOptions } from './resolve.js';
-export { renderWalkthroughHtml, contentSecurityPolicy, createNonce, type RenderHtmlOptions, type WebviewAssets } from './render-html.js';
+export { renderWalkthroughHtml, PAGE_MARK, contentSecurityPolicy, createNonce, type RenderHtmlOptions, type WebviewAssets } from './render-html.js';
 export { walkthroughToJson, WALKTHROUGH_JSON_VERSION, type CommentJson, type WalkthroughJson } from './json.js';
 export { summarizeWalkthrough } from './summary.js';
 export {

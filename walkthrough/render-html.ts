@@ -23,6 +23,13 @@ import type { ResolvedWalkthrough } from './model.js';
 import { walkthroughNotes } from './notes.js';
 import { RenderContext } from './render-context.js';
 
+/**
+ * How every page begins: the doctype and a comment that marks the file as a page Dialect wrote.
+ * A page may replace a file only when that file begins with this mark (`ide-adapter/safe-write.ts`,
+ * policy `ours`): a re-render replaces its own page, never a file the repository shipped.
+ */
+export const PAGE_MARK = '<!DOCTYPE html>\n<!-- A walkthrough page written by Dialect: rendering the walkthrough again replaces this file. -->\n';
+
 /** Options of the HTML page. */
 export interface RenderHtmlOptions {
   /** The page title; default: the first heading, or "Walkthrough". */
@@ -104,8 +111,7 @@ export function renderWalkthroughHtml(resolved: ResolvedWalkthrough, options: Re
     notes.length === 0
       ? ''
       : `<footer class="wt-footer"><span class="wt-footer-title">Notes from the language servers:</span><ul class="wt-notes">${notes.map((n) => `<li class="wt-note">${escapeHtml(n)}</li>`).join('')}</ul></footer>\n`;
-  return `<!DOCTYPE html>
-<html lang="en" data-theme="auto"${hostOrigin !== undefined ? ` data-host-origin="${escapeHtml(hostOrigin)}"` : ''}>
+  return `${PAGE_MARK}<html lang="en" data-theme="auto"${hostOrigin !== undefined ? ` data-host-origin="${escapeHtml(hostOrigin)}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, hasDiagrams, webview?.cspSource))}">

@@ -3,7 +3,8 @@
  * that creates it starts the server; the server takes it over once it listens and removes it when
  * it stops. A lock whose pid is dead is stale and is removed, so a crash never blocks a workspace.
  */
-import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { SafeWriteError, WriteCode, writeFileSafelySync } from '../../ide-adapter/safe-write.js';
 import { isAlive, PRIVATE_FILE_MODE, removeFile } from './record.js';
 
 /** A lock file without a pid this old was left by a writer that died between creating and writing it. */
@@ -26,15 +27,11 @@ export function lockOwner(path: string): number | undefined {
 export function tryLock(path: string, pid: number = process.pid): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
-      try {
-        writeSync(fd, `${pid}\n`);
-      } finally {
-        closeSync(fd);
-      }
+      // Created whole (never empty) and only where nothing is: the first caller wins.
+      writeFileSafelySync(path, `${pid}\n`, { replace: { kind: 'never' }, mode: PRIVATE_FILE_MODE });
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!(error instanceof SafeWriteError && error.code === WriteCode.RefusedExisting)) throw error;
       const owner = lockOwner(path);
       if (owner !== undefined && isAlive(owner)) return false;
       if (owner === undefined && !emptyLockIsStale(path)) return false; // being written right now; the caller retries
@@ -46,14 +43,7 @@ export function tryLock(path: string, pid: number = process.pid): boolean {
 
 /** Hands the lock to `pid` (the server, once it listens): rewritten atomically. */
 export function takeOverLock(path: string, pid: number = process.pid): void {
-  const temp = `${path}.${pid}.tmp`;
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, PRIVATE_FILE_MODE);
-  try {
-    writeSync(fd, `${pid}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
+  writeFileSafelySync(path, `${pid}\n`, { replace: { kind: 'private' }, mode: PRIVATE_FILE_MODE });
 }
 
 /** Removes the lock if `pid` holds it (or nobody alive does). */

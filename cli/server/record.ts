@@ -3,7 +3,8 @@
  * trust), which build, since when. Clients read it to tell a live server from a stale one and a
  * server of another build from theirs, before connecting.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeFileSafelySync } from '../../ide-adapter/safe-write.js';
 
 /** A server's record (the file is another process's output: {@link readRecord} checks it). */
 export interface ServerRecord {
@@ -41,9 +42,7 @@ export const PRIVATE_FILE_MODE = 0o600;
 
 /** Writes the record atomically (a reader sees the old file or the new one, never half of one). */
 export function writeRecord(path: string, record: ServerRecord): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
-  renameSync(temp, path);
+  writeFileSafelySync(path, `${JSON.stringify(record)}\n`, { replace: { kind: 'private' }, mode: PRIVATE_FILE_MODE });
 }
 
 /** The record at `path`, or undefined when it is missing or not a valid record. */

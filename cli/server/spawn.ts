@@ -5,7 +5,8 @@
  * it listens — the caller waits for that event, bounded, instead of polling the socket.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
+import { openFreshFileSync } from '../../ide-adapter/safe-write.js';
 import type { Readable } from 'node:stream';
 import { packageFile } from '../../ide-adapter/package-files.js';
 import { ANNOUNCE_FD, ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS } from './defaults.js';
@@ -39,7 +40,7 @@ export function serverArgs(identity: ServerIdentity): string[] {
 export function spawnServer(options: SpawnOptions): Promise<number> {
   const { identity } = options;
   const timeoutMs = options.timeoutMs ?? SERVER_TIMEOUTS.startMs;
-  const log = openSync(identity.logPath, 'w', PRIVATE_FILE_MODE);
+  const log = openFreshFileSync(identity.logPath, PRIVATE_FILE_MODE);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
   env[ANNOUNCE_FD_ENV] = String(ANNOUNCE_FD);

@@ -8,7 +8,8 @@
  * (`editors/connect.ts`) and tests read.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileSafelySync } from '../safe-write.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -86,9 +87,7 @@ export function recordPath(dir: string, workspaceRoot: string, pid: number): str
 /** Writes a record atomically (a reader never sees half of it); returns its path. */
 export function writeRecord(dir: string, record: DiscoveryRecord): string {
   const path = recordPath(dir, record.workspaceRoot, record.pid);
-  const partial = `${path}.${process.pid}.tmp`;
-  writeFileSync(partial, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
-  renameSync(partial, path);
+  writeFileSafelySync(path, `${JSON.stringify(record)}\n`, { replace: { kind: 'private' }, mode: PRIVATE_FILE_MODE });
   return path;
 }
 
