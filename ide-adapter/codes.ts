@@ -10,7 +10,7 @@ import type { IndexCode } from './functions/host.js';
 import type { DiagnosticsCode } from './functions/diagnostics.js';
 import type { PositionCode } from './functions/positions.js';
 import type { SymbolCode } from './functions/symbols.js';
-import type { GitCode } from './git/run.js';
+import type { GitCode } from './git/codes.js';
 import type { LspErrorCode } from './lsp/errors.js';
 import type { BackendCode } from './lsp-backend.js';
 import type { RemoteCode } from './remote/codes.js';
@@ -60,6 +60,7 @@ export const IDE_CODE_DOCS: CodeDocs<IdeCode> = {
   'position-outside-file': 'The line or column is not in the file.',
   'symbol-not-found': 'No definition has the name (with the filters given).',
   'not-a-repository': 'The workspace is not inside a git repository.',
+  'git-repository-outside': "git's repository folder (after a gitdir: file, a .git symlink, commondir or alternates) is outside the workspace and does not name the workspace back as its linked worktree or submodule, so git is not run.",
   'bad-revision': 'git does not know the revision or range.',
   'git-failed': 'git failed; the message is its first error line.',
   'git-not-found': 'git is not installed.',

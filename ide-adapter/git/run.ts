@@ -39,23 +39,23 @@
  * - `core.worktree` in the repository's config can point the work tree anywhere (`/etc`), so a
  *   diff would read files outside the workspace → `--work-tree` is always the folder git itself
  *   would take absent that setting: the nearest one, from the workspace up, holding `.git`.
+ * - the repository folder itself: `.git` can be a `gitdir:` file or a symlink leading to another
+ *   repository, or a folder whose `commondir` or `objects/info/alternates` names one → checked
+ *   before every call (`repository.ts`: inside the work tree, or the linked worktree's or
+ *   submodule's folder that names this work tree back), then pinned with `GIT_DIR` and
+ *   `GIT_COMMON_DIR`, so git discovers nothing else; no `.git` at all → `not-a-repository`
+ *   without running git (which could otherwise find a bare repository above).
  * Not reachable from these subcommands, so not overridden: `core.editor`, `sequence.editor`,
  * `gpg.program`, `merge.<driver>.driver`, `uploadpack.*`, `remote.<name>.uploadpack` (needs a
  * transport). Overrides are passed as `GIT_CONFIG_COUNT` variables, the highest configuration
  * scope, which git also hands to every git it starts itself (submodule status, lazy fetch).
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { DialectError } from '../../dialect/index.js';
+import { GitCode } from './codes.js';
 import { FIXED_OVERRIDES, configEnvironment, driverOverrides } from './overrides.js';
+import { findRepository, type GitRepository } from './repository.js';
 
-/** Error codes of git calls (and of `gitDiff`). */
-export const GitCode = {
-  NotARepository: 'not-a-repository',
-  BadRevision: 'bad-revision',
-  GitFailed: 'git-failed',
-  GitMissing: 'git-not-found',
-} as const;
+export { GitCode };
 
 /** The git subcommands Dialect may run. */
 export type GitSubcommand = 'diff' | 'ls-files' | 'rev-parse';
@@ -99,36 +99,27 @@ export async function runGit(cwd: string, subcommand: GitSubcommand, args: reado
   const end = args.indexOf('--');
   const bad = (end < 0 ? args : args.slice(0, end)).find((a) => FORBIDDEN_FLAG.test(a));
   if (bad !== undefined) throw new Error(`runGit: ${bad} would undo a safety flag`);
+  // Which repository: checked (and then pinned) before git runs at all.
+  const repository = findRepository(cwd);
   // The configuration is read per call, so the driver names match what this very call sees.
-  const listing = await execGit(cwd, ['config', '--list', '-z', '--includes'], FIXED_OVERRIDES, options);
+  const listing = await execGit(cwd, repository, ['config', '--list', '-z', '--includes'], FIXED_OVERRIDES, options);
   const overrides = [...FIXED_OVERRIDES, ...driverOverrides(listing)];
-  return execGit(cwd, [subcommand, ...REQUIRED_FLAGS[subcommand], ...args], overrides, options);
+  return execGit(cwd, repository, [subcommand, ...REQUIRED_FLAGS[subcommand], ...args], overrides, options);
 }
 
-/**
- * The work tree git would use if the repository did not say otherwise: the nearest folder, from
- * `cwd` up, that holds a `.git` folder or file (a linked work tree or a submodule has a file).
- */
-function naturalWorkTree(cwd: string): string | undefined {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-async function execGit(cwd: string, args: readonly string[], overrides: Parameters<typeof configEnvironment>[0], options: GitRunOptions): Promise<string> {
-  const workTree = naturalWorkTree(cwd);
+async function execGit(cwd: string, repository: GitRepository, args: readonly string[], overrides: Parameters<typeof configEnvironment>[0], options: GitRunOptions): Promise<string> {
   // Loaded on first use: most programs run no git.
   const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
-      ['--no-pager', ...(workTree !== undefined ? [`--work-tree=${workTree}`] : []), ...args],
+      ['--no-pager', `--work-tree=${repository.workTree}`, ...args],
       {
         cwd,
         timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         maxBuffer: MAX_OUTPUT_BYTES,
-        env: { ...callerEnvironment(), ...SAFE_ENV, ...configEnvironment(overrides) },
+        // The checked folders, pinned: git discovers no other repository (and reads no other commondir).
+        env: { ...callerEnvironment(), ...SAFE_ENV, GIT_DIR: repository.gitDir, GIT_COMMON_DIR: repository.commonDir, ...configEnvironment(overrides) },
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {
