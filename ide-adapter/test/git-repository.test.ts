@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DialectError, Interpreter } from '../../dialect/index.js';
+import type { DialectError} from '../../dialect/index.js';
+import { Interpreter } from '../../dialect/index.js';
 import type { IdeBackend } from '../backend.js';
 import { createIdeRegistry, type IdeHost } from '../functions/index.js';
 import { GitCode } from '../git/codes.js';
