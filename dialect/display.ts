@@ -42,6 +42,23 @@ export function showControls(text: string, options: { readonly keepColours?: boo
   return out;
 }
 
+/**
+ * One field of a line — a path, a name — with every control character shown as a picture, line
+ * feeds and tabs included (and the Unicode line and paragraph separators as `\u2028`/`\u2029`):
+ * a file named `a\nsrc/x.rs:1:1  fake` stays one visibly escaped field and cannot forge a result
+ * line. Whole texts keep their line feeds ({@link showControls}); fields never have any.
+ */
+export function showFieldControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out += c === 0x2028 || c === 0x2029 ? `\\u${c.toString(16)}` : (controlPicture(c) ?? text[i]);
+  }
+  return out;
+}
+
 /** A value shown inside a label or a message line is cut to this many characters. */
 export const MAX_LABEL_LENGTH = 80;
 

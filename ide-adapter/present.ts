@@ -3,7 +3,7 @@
  * by the line's text (terminals and editors turn that into links), symbols with their kind,
  * diffs as hunks. Anything else is printed as Dialect. Used by the REPL, `dialect eval` and MCP.
  */
-import { printValue, renderOutcome, showControls, type Outcome } from '../dialect/index.js';
+import { printValue, renderOutcome, showControls, showFieldControls as field, type Outcome } from '../dialect/index.js';
 import { formatLocation, isDiagnostic, isLocation, isReference, isSymbolDefinition, type Diagnostic, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
 
 /** How values are presented as text. */
@@ -55,7 +55,7 @@ function valueText(value: unknown, options: PresentOptions): string {
     if (value.every(isDiagnostic)) return capped(value.slice(0, max).map((d) => diagnosticText(d, s)), value.length, max);
     if (value.every(isLocation)) return capped(value.slice(0, max).map((l) => locationLine(l, s)), value.length, max);
     if (value.every(isDiffFile)) return value.map((d) => diffText(d, s)).join('\n\n');
-    if (value.every((v) => typeof v === 'string')) return capped((value).slice(0, max), value.length, max);
+    if (value.every((v) => typeof v === 'string')) return capped(value.slice(0, max).map((v: string) => field(v)), value.length, max); // one line each: a file name cannot forge another
   }
   if (isReference(value)) return referencesText([value], s).join('\n');
   if (isSymbolDefinition(value)) return symbolBlock(value, s);
@@ -70,12 +70,17 @@ function valueText(value: unknown, options: PresentOptions): string {
 
 type Style = ReturnType<typeof style>;
 
+/** A location as one field: a path from the workspace never breaks (or forges) a result line. */
+function where(l: Location): string {
+  return field(formatLocation(l));
+}
+
 function capped(lines: string[], total: number, max: number): string {
   return total > max ? [...lines, `… and ${total - max} more`].join('\n') : lines.join('\n');
 }
 
 function locationLine(l: Location, s: Style): string {
-  return `${s.path(formatLocation(l))}  ${l.content.trim()}`;
+  return `${s.path(where(l))}  ${l.content.trim()}`;
 }
 
 /** `src/a.rs:1:26  error[E0308]: expected u32, found &str (rust-analyzer)`, then the line's code. */
@@ -83,23 +88,23 @@ function diagnosticText(d: Diagnostic, s: Style): string {
   const code = d.code !== undefined ? `[${d.code}]` : '';
   const source = d.source !== undefined ? s.dim(` (${d.source})`) : '';
   const [first, ...rest] = d.message.split('\n');
-  return [`${s.path(formatLocation(d))}  ${s.kind(`${d.severity}${code}`)}: ${first ?? ''}${source}`, ...rest.map((l) => `    ${l}`), `    ${d.content.trim()}`].join('\n');
+  return [`${s.path(where(d))}  ${s.kind(`${d.severity}${code}`)}: ${first ?? ''}${source}`, ...rest.map((l) => `    ${l}`), `    ${d.content.trim()}`].join('\n');
 }
 
 function symbolLine(d: SymbolDefinition, s: Style): string {
-  const container = d.container !== undefined ? s.dim(` (${d.container})`) : '';
-  return `${s.kind(d.kind)} ${d.name}${container}${declarationsNote(d, s)}  ${locationLine(d.definedAt, s)}`;
+  const container = d.container !== undefined ? s.dim(` (${field(d.container)})`) : '';
+  return `${s.kind(d.kind)} ${field(d.name)}${container}${declarationsNote(d, s)}  ${locationLine(d.definedAt, s)}`;
 }
 
 /** ` [declared 4 times: lines 4, 5, 6, 7]` or ` [interface at line 2, namespace at line 8]` for merged symbols. */
 function declarationsNote(d: SymbolDefinition, s: Style): string {
   const all = d.declarations ?? [];
   if (all.length < 2) return '';
-  const where = (l: Location): string => (l.path === d.definedAt.path ? `line ${l.start.line}` : formatLocation(l));
+  const at = (l: Location): string => (l.path === d.definedAt.path ? `line ${l.start.line}` : where(l));
   const sameKind = all.every((x) => x.kind === d.kind);
   const text = sameKind
-    ? `declared ${all.length} times: lines ${all.map((x) => (x.definedAt.path === d.definedAt.path ? String(x.definedAt.start.line) : formatLocation(x.definedAt))).join(', ')}`
-    : all.map((x) => `${x.kind} at ${where(x.definedAt)}`).join(', ');
+    ? `declared ${all.length} times: lines ${all.map((x) => (x.definedAt.path === d.definedAt.path ? String(x.definedAt.start.line) : where(x.definedAt))).join(', ')}`
+    : all.map((x) => `${x.kind} at ${at(x.definedAt)}`).join(', ');
   return s.dim(` [${text}]`);
 }
 
@@ -121,7 +126,7 @@ function referencesText(refs: readonly Reference[], s: Style): string[] {
   const out: string[] = [];
   for (const group of groups.values()) {
     const first = group[0] as Reference;
-    out.push(`${group.length} reference${group.length === 1 ? '' : 's'} to ${s.kind(first.kind)} ${first.name} (${s.path(formatLocation(first.definedAt))}):`);
+    out.push(`${group.length} reference${group.length === 1 ? '' : 's'} to ${s.kind(first.kind)} ${field(first.name)} (${s.path(where(first.definedAt))}):`);
     for (const r of group) out.push(`  ${locationLine(r.referencedAt, s)}`);
   }
   return out;
@@ -130,7 +135,7 @@ function referencesText(refs: readonly Reference[], s: Style): string[] {
 function excerpt(l: Location, text: string, s: Style): string {
   const lines = text.split('\n');
   const width = String(l.start.line + lines.length - 1).length;
-  return [s.path(`${l.path}:${l.start.line}-${l.start.line + lines.length - 1}`), ...lines.map((t, i) => `${s.dim(`${String(l.start.line + i).padStart(width)} |`)} ${t}`)].join('\n');
+  return [s.path(`${field(l.path)}:${l.start.line}-${l.start.line + lines.length - 1}`), ...lines.map((t, i) => `${s.dim(`${String(l.start.line + i).padStart(width)} |`)} ${t}`)].join('\n');
 }
 
 function isDiffFile(v: unknown): v is DiffFile {
@@ -138,7 +143,7 @@ function isDiffFile(v: unknown): v is DiffFile {
 }
 
 function diffText(d: DiffFile, s: Style): string {
-  const out = [`${s.path(d.path)} (${d.status}${d.oldPath !== undefined ? ` from ${d.oldPath}` : ''}, +${d.additions} -${d.deletions})`];
+  const out = [`${s.path(field(d.path))} (${d.status}${d.oldPath !== undefined ? ` from ${field(d.oldPath)}` : ''}, +${d.additions} -${d.deletions})`];
   for (const h of d.hunks) {
     out.push(s.dim(h.header));
     for (const l of h.lines) out.push(l.kind === 'added' ? s.added(`+${l.text}`) : l.kind === 'removed' ? s.removed(`-${l.text}`) : ` ${l.text}`);

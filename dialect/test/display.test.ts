@@ -1,6 +1,6 @@
 /** `showControls`: workspace text cannot drive a terminal; our own colours survive. */
 import { describe, expect, it } from 'vitest';
-import { showControls } from '../display.js';
+import { showControls, showFieldControls } from '../display.js';
 
 const OSC_TITLE = '\u001b]0;PWNED\u0007';
 const OSC_CLIPBOARD = '\u001b]52;c;ZWNobyBoaQ==\u0007';
@@ -26,5 +26,12 @@ describe('showControls', () => {
     expect(showControls(ours)).toBe('␛[36msrc/a.rs␛[0m');
     // Not ours: conceal (8) would hide text; cursor movement would redraw lines.
     expect(showControls('\u001b[8msecret\u001b[2A', { keepColours: true })).toBe('␛[8msecret␛[2A');
+  });
+});
+
+describe('showFieldControls', () => {
+  it('shows line feeds, tabs, escapes and line separators in one field, so it stays one line', () => {
+    expect(showFieldControls('a\nb.rs:1:1  forged\tx\u001b[2K\r\u2028\u2029\u0085')).toBe('a␊b.rs:1:1  forged␉x␛[2K␍\\u2028\\u2029\\x85');
+    expect(showFieldControls('src/é😀.rs')).toBe('src/é😀.rs');
   });
 });
