@@ -96,7 +96,12 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   const base: ServerPreparation = { env: toolchainEnv(toolchain, env, { rustc }), knownProblems: rustKnownProblems(toolchain.sysrootSrc) };
   const manifest = join(root, 'Cargo.toml');
   if (!existsSync(manifest)) return base; // crates in subfolders: rust-analyzer finds and loads them
-  const metadataArgs = ['metadata', '--format-version', '1', '--offline', '--manifest-path', manifest];
+  // Untrusted, cargo must not write into the workspace: without --locked, `cargo metadata` creates a
+  // Cargo.lock when there is none (measured with cargo 1.95: --offline alone writes it, --no-deps
+  // never resolves and writes nothing). With --locked it fails instead, and the workspace is
+  // described from --no-deps below; the shims add --locked to rust-analyzer's own `cargo metadata`.
+  const untrusted = context.untrusted === true;
+  const metadataArgs = ['metadata', '--format-version', '1', '--offline', ...(untrusted ? ['--locked'] : []), '--manifest-path', manifest];
   // Untrusted, cargo runs from a folder the workspace does not control, so it reads no
   // `.cargo/config.toml` (rustc-wrapper, [env]) and rustup no `rust-toolchain.toml` of the workspace.
   const cwd = context.untrusted === true ? NEUTRAL_CWD : root;
@@ -131,10 +136,25 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   }
   const why = cargoErrorLine(full, CARGO_METADATA_TIMEOUT_MS);
   const crates = project.crates.filter((c) => c.is_workspace_member).length;
+  const described = { ...base, settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } }, env: { ...base.env, CARGO_NET_OFFLINE: 'true' } };
+  if (untrusted && /cannot create the lock file/.test(full.stderr)) {
+    // Failed only because no lock file may be written: the description is complete unless a dependency is not on disk.
+    if (missing.length === 0) return described;
+    return {
+      ...described,
+      warnings: [
+        {
+          key: RustProblemKey.Generated,
+          text:
+            `this untrusted workspace has no Cargo.lock and Dialect writes none into it, so cargo cannot resolve its dependencies; Dialect described its ${crates} crates to rust-analyzer from their manifests: ` +
+            `definitions and references across the workspace's crates are complete, but items of ${missing.join(', ')} are unknown. ` +
+            'Fix: trust the workspace (the untrusted note names the command), or run `cargo generate-lockfile` in it yourself, then restart.',
+        },
+      ],
+    };
+  }
   return {
-    ...base,
-    settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } },
-    env: { ...base.env, CARGO_NET_OFFLINE: 'true' },
+    ...described,
     warnings: [
       {
         key: RustProblemKey.Generated,
