@@ -137,8 +137,8 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   const why = cargoErrorLine(full, CARGO_METADATA_TIMEOUT_MS);
   const crates = project.crates.filter((c) => c.is_workspace_member).length;
   const described = { ...base, settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } }, env: { ...base.env, CARGO_NET_OFFLINE: 'true' } };
-  if (untrusted && /cannot create the lock file/.test(full.stderr)) {
-    // Failed only because no lock file may be written: the description is complete unless a dependency is not on disk.
+  if (untrusted && /cannot create the lock file|--locked was passed/.test(full.stderr)) {
+    // Failed only because no lock file may be written (none, or a stale one): the description is complete unless a dependency is not on disk.
     if (missing.length === 0) return described;
     return {
       ...described,
@@ -146,7 +146,7 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
         {
           key: RustProblemKey.Generated,
           text:
-            `this untrusted workspace has no Cargo.lock and Dialect writes none into it, so cargo cannot resolve its dependencies; Dialect described its ${crates} crates to rust-analyzer from their manifests: ` +
+            `this untrusted workspace has no up-to-date Cargo.lock and Dialect writes none into it, so cargo cannot resolve its dependencies; Dialect described its ${crates} crates to rust-analyzer from their manifests: ` +
             `definitions and references across the workspace's crates are complete, but items of ${missing.join(', ')} are unknown. ` +
             'Fix: trust the workspace (the untrusted note names the command), or run `cargo generate-lockfile` in it yourself, then restart.',
         },
