@@ -13,12 +13,15 @@
  *   whose `gitdir` file holds this work tree's `.git`) or a submodule (`<super>/.git/modules/<name>`
  *   whose `core.worktree` is this work tree);
  * - alternate object folders (`objects/info/alternates`) must be inside the work tree or the
- *   common folder.
+ *   common folder;
+ * - no symbolic link in the repository folders' top level, objects, refs or logs leads outside
+ *   them or the work tree: one (`objects` → another repository's, `refs/heads/main` → its
+ *   branch) would read another repository through a folder that passed the checks above.
  *
  * The folders found are then pinned for git (`GIT_DIR`, `GIT_COMMON_DIR`, `--work-tree`), so git
  * itself discovers nothing else.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DialectError } from '../../dialect/index.js';
 import { GitCode } from './codes.js';
@@ -81,7 +84,51 @@ export function findRepository(cwd: string): GitRepository {
   for (const alternate of alternatesOf(commonDir)) {
     if (!inside(alternate) && !within(alternate, commonDir)) throw outside('objects/info/alternates names', alternate, 'remove the alternate (git repack -a, then delete objects/info/alternates)');
   }
+  // A link inside git's folders (objects, refs, HEAD, packed-refs…) could lead to another repository's.
+  const allowed = (path: string): boolean => inside(path) || within(path, commonDir) || within(path, gitDir);
+  for (const folder of new Set([gitDir, commonDir])) {
+    const link = linkLeadingOut(folder, allowed);
+    if (link !== undefined) throw outside('its folder holds a symbolic link leading out,', link, 'remove the link, or clone the repository again');
+  }
   return { workTree, gitDir, commonDir };
+}
+
+/** The folders of a repository folder git reads objects and references from, scanned for links (with the top level). */
+const SCANNED = ['objects', 'refs', 'logs'];
+/** The most entries one check reads (a repository past it has millions of loose objects: `git gc` packs them). */
+const MAX_SCANNED_ENTRIES = 1_000_000;
+
+/**
+ * The first symbolic link in a repository folder's top level or in its objects, refs and logs
+ * whose real target is not `allowed` (entries read with `readdir`, which carries their type: no
+ * call per file), or undefined.
+ */
+function linkLeadingOut(folder: string, allowed: (path: string) => boolean): string | undefined {
+  let budget = MAX_SCANNED_ENTRIES;
+  const scan = (dir: string, deep: boolean): string | undefined => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return undefined; // missing or unreadable: git finds nothing there either
+    }
+    budget -= entries.length;
+    if (budget < 0) throw new DialectError({ code: GitCode.GitFailed, message: `${folder} has more than ${MAX_SCANNED_ENTRIES} files to check`, hint: 'pack its loose objects: git gc' });
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) {
+        const real = realOrUndefined(path);
+        if (real === undefined || !allowed(real)) return path;
+        continue;
+      }
+      if (entry.isDirectory() && (deep || SCANNED.includes(entry.name))) {
+        const found = scan(path, true);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return scan(folder, false);
 }
 
 /** The nearest folder from `start` up whose `.git` entry exists (a folder, file or link). */

@@ -6,7 +6,7 @@
  * worktree (`git worktree add`) and a real submodule work.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,24 @@ describe("gitdiff reads only the workspace's own repository", () => {
     writeFileSync(join(root, '.git', 'objects', 'info', 'alternates'), `${join(outside, '.git', 'objects')}\n`);
     writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), git(outside, 'rev-parse', 'HEAD'));
     expectRefused(await gitdiff(root), `objects/info/alternates names ${join(outside, '.git', 'objects')}`);
+  });
+
+  it("a .git folder whose objects and branch are links into the outside repository's", async () => {
+    const root = workspace('linked-objects');
+    git(root, 'init', '-q');
+    rmSync(join(root, '.git', 'objects'), { recursive: true });
+    symlinkSync(join(outside, '.git', 'objects'), join(root, '.git', 'objects'));
+    symlinkSync(join(outside, '.git', 'refs', 'heads', 'main'), join(root, '.git', 'refs', 'heads', 'main'));
+    expectRefused(await gitdiff(root), `its folder holds a symbolic link leading out, ${join(root, '.git', 'objects')}`);
+  });
+
+  it("a .git folder whose loose-object folders are links into the outside repository's", async () => {
+    const root = workspace('linked-loose-objects');
+    git(root, 'init', '-q');
+    writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), git(outside, 'rev-parse', 'HEAD'));
+    const objects = join(outside, '.git', 'objects');
+    for (const name of readdirSync(objects).filter((n) => /^[0-9a-f]{2}$/.test(n))) symlinkSync(join(objects, name), join(root, '.git', 'objects', name));
+    expectRefused(await gitdiff(root), 'its folder holds a symbolic link leading out');
   });
 
   it("a gitdir: file naming a real linked worktree's folder of another repository (its back-pointer names that worktree, not this one)", async () => {
