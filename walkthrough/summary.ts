@@ -3,6 +3,7 @@
  * that did not, the expression and what to do (the error, or the programs that pick a location);
  * then the evaluations' notes, each once.
  */
+import { showFieldControls } from '../dialect/index.js';
 import type { ResolvedWalkthrough, WalkthroughWarning } from './model.js';
 import { walkthroughNotes } from './notes.js';
 import { describeDiff } from './render-diff.js';
@@ -31,7 +32,7 @@ export function summarizeWalkthrough(resolved: ResolvedWalkthrough): string {
       if (c.resolution.status !== 'ambiguous') continue;
       out.push(`- ${c.element.id} (line ${c.element.line}) location=${JSON.stringify(c.element.location ?? '')}: ${c.resolution.message}`);
       c.resolution.choices.forEach((choice, i) => {
-        out.push(`    ${i + 1}. ${choice.label} — ${choice.location.path}:${choice.location.line}`);
+        out.push(`    ${i + 1}. ${showFieldControls(choice.label)} — ${showFieldControls(choice.location.path)}:${choice.location.line}`); // one line each, whatever a file is named
         if (choice.program !== undefined) out.push(`       ${choice.program}`);
       });
       const more = c.resolution.omitted ?? 0;

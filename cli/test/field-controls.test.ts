@@ -1,7 +1,8 @@
 /**
  * A file name is one field of a result line: a real file whose name holds a line feed (and other
  * control characters) cannot forge a result line in `search`/`findFiles` text, through
- * `dialect eval` or MCP's `ide_operation` (`ide-adapter/present.ts`, `showFieldControls`).
+ * `dialect eval`, a walkthrough's summary or MCP's `ide_operation` (`ide-adapter/present.ts`,
+ * `walkthrough/summary.ts`, `showFieldControls`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,6 +47,15 @@ describe('a file name with control characters stays one visibly escaped field', 
     expect(lines).toHaveLength(2);
     expect(lines).toContain(`${SHOWN_NAME}:1:3  a needle here`);
     expect(lines.some((l) => l.startsWith('forged.txt'))).toBe(false);
+  });
+
+  it("walkthrough render: the summary's choices show the name as one escaped field", async () => {
+    const md = join(dir.path, 'needles.md');
+    await writeFile(md, `# Needles\n\n<comment location='search(".", "needle")'>Which?</comment>\n`);
+    const r = await runDialect(['walkthrough', 'render', md, '--workspace', workspace, '-o', join(dir.path, 'needles.html')], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${SHOWN_NAME}:1`);
+    expect(r.stderr.split('\n').some((l) => l.startsWith('forged.txt'))).toBe(false);
   });
 
   it('MCP ide_operation text: the same one escaped field', async () => {
