@@ -84,14 +84,17 @@ function call(c: Children, ctx: Context): CallExpr {
   const callee = token(c, 'callee');
   const args: Expr[] = [];
   const namedArgs: NamedArgument[] = [];
+  // The first of each name, for the duplicate check: a map, so a call of many arguments stays linear.
+  const firstByName = new Map<string, NamedArgument>();
   for (const a of items(c, 'argument') as readonly CstNode[]) {
     const ac = a.children as Children;
     const argValue = value(items(ac, 'value')[0] as Item, ctx);
     const nameToken = (ac['name'] as DialectToken[] | undefined)?.[0];
     if (nameToken !== undefined) {
       const arg: NamedArgument = { name: nameToken.image, nameSpan: { start: nameToken.startOffset, end: nameToken.endOffset + 1 }, value: argValue };
-      const earlier = namedArgs.find((n) => n.name === arg.name);
-      if (earlier !== undefined) {
+      const earlier = firstByName.get(arg.name);
+      if (earlier === undefined) firstByName.set(arg.name, arg);
+      else {
         diagnostics.push({
           code: SyntaxCode.DuplicateNamedArgument,
           severity: 'error',

@@ -110,3 +110,36 @@ describe('pathological input ends in a clear error, never a crash or a hang', ()
     expect(result.diagnostics.at(-1)?.hint).toContain('more lexical error');
   });
 });
+
+describe('every check of a call is linear in its arguments', () => {
+  const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const TAIL = `${LETTERS}0123456789_`;
+  /** The `i`-th distinct three-character name (`aaa`, `aab`, …): short, so 160k fit the length limit. */
+  const nameOf = (i: number): string => `${LETTERS[Math.floor(i / TAIL.length ** 2)]}${TAIL[Math.floor(i / TAIL.length) % TAIL.length]}${TAIL[i % TAIL.length]}`;
+  /** `f(aaa:0,aab:0,…)` with `count` distinct names, then `extra`. */
+  const namedCall = (count: number, extra = ''): string => `f(${Array.from({ length: count }, (_, i) => `${nameOf(i)}:0`).join(',')}${extra})`;
+
+  it('160,000 distinct named arguments parse within a bound (a search per argument took minutes)', () => {
+    const program = namedCall(160_000);
+    expect(program.length).toBeLessThan(1_000_000); // within MCP's program length limit (DEFAULT_MAX_PROGRAM_LENGTH)
+    const started = performance.now();
+    const result = parse(program);
+    const elapsed = performance.now() - started;
+    expect(result.diagnostics).toEqual([]);
+    // Generous for a loaded 2-core machine: the linear parse takes well under a second.
+    expect(elapsed).toBeLessThan(15_000);
+  });
+
+  it('a duplicate among them is still reported, with both places', () => {
+    const program = namedCall(160_000, `,${nameOf(7)}:1`);
+    const result = parse(program);
+    expect(result.diagnostics.map((d) => d.code)).toEqual([SyntaxCode.DuplicateNamedArgument]);
+    const d = result.diagnostics[0]!;
+    expect(d.span.start).toBe(program.lastIndexOf(`,${nameOf(7)}:`) + 1);
+    expect(program.slice(d.span.start, d.span.end)).toBe(nameOf(7));
+    expect(d.labels?.[0]?.span.start).toBe(program.indexOf(`,${nameOf(7)}:`) + 1);
+    const shown = renderDiagnostic(d, result.source);
+    expect(shown).toContain('given again here');
+    expect(shown).toContain('^^^');
+  });
+});
