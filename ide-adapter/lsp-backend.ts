@@ -61,7 +61,7 @@ import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
 import { languageFor, withBuiltinServers, type ServerDefinition } from './lsp/servers.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
-import { hoverInfo, workspaceLinks } from './lsp/hover.js';
+import { capHover, readHover } from './lsp/hover.js';
 import { shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { sep } from 'node:path';
@@ -413,14 +413,17 @@ export class LspBackend implements IdeBackend {
     const lines = await server.lines(abs);
     const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
     if (hover === null || hover === undefined) return undefined;
-    const shown = await shownHover(this.#sources, markdownOf(hover.contents), async () => {
+    // Cut first: the policy and the reading both go over the text.
+    const shown = await shownHover(this.#sources, capHover(markdownOf(hover.contents)), async () => {
       const found = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(DefinitionRequest.method, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
       const list = found === null || found === undefined ? [] : Array.isArray(found) ? found : [found];
       return list.map((l) => uriToPath('targetUri' in l ? l.targetUri : l.uri)).filter((p): p is string => p !== undefined);
     });
     if ('withheld' in shown) return { withheld: shown.withheld };
-    const markdown = workspaceLinks(shown.markdown, (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined));
-    return hoverInfo(markdown, server.definition.hoverSignature);
+    return readHover(shown.markdown, {
+      layout: server.definition.hoverSignature,
+      toWorkspacePath: (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined),
+    });
   }
 
   async #prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {

@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspBackend } from '../lsp-backend.js';
-import { hoverInfo, workspaceLinks } from '../lsp/hover.js';
+import { readHover } from '../lsp/hover.js';
 import { rustModulePath } from '../lsp/module-paths.js';
 import { pathToUri } from '../lsp/uris.js';
 import { Workspace } from '../workspace.js';
 
 describe('hover text in the common layout', () => {
+  const hoverInfo = (markdown: string, layout?: 'first-code-block' | 'last-code-block') => readHover(markdown, { layout, toWorkspacePath: () => undefined });
   const rustHover = '```rust\nmy_crate::auth\n```\n\n```rust\npub fn validate_token(token: &str) -> bool\n```\n\n---\n\nChecks a token.';
 
   it.each([
@@ -33,7 +34,7 @@ describe('hover text in the common layout', () => {
     const inside = (abs: string): string | undefined => (abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : undefined);
     const link = `${pathToUri(`${root}/src/auth.rs`)}#L12,3`;
     const outside = `${pathToUri('/usr/lib/rust/core.rs')}#L1`;
-    expect(workspaceLinks(`see [validate](${link}) and [core](${outside})`, inside)).toBe(`see [validate](src/auth.rs:12:3) and [core](${outside})`);
+    expect(readHover(`see [validate](${link}) and [core](${outside})`, { toWorkspacePath: inside })).toEqual({ documentation: `see [validate](src/auth.rs:12:3) and [core](${outside})` });
   });
 });
 

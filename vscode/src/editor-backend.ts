@@ -29,7 +29,7 @@ import {
 import { languageKind } from '../../ide-adapter/kinds.js';
 import { kindName } from '../../ide-adapter/lsp-backend.js';
 import type { LspErrorCode } from '../../ide-adapter/lsp/errors.js';
-import { hoverInfo, workspaceLinks } from '../../ide-adapter/lsp/hover.js';
+import { readHover } from '../../ide-adapter/lsp/hover.js';
 import { fileModulePath } from '../../ide-adapter/lsp/module-paths.js';
 import type { LineSource } from '../../ide-adapter/lsp/positions.js';
 import { languageFor } from '../../ide-adapter/lsp/servers.js';
@@ -333,8 +333,10 @@ export class EditorBackend implements IdeBackend {
       .filter((m) => m.trim() !== '')
       .join('\n\n');
     if (markdown === '') return undefined;
-    const linked = workspaceLinks(markdown, (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined));
-    return hoverInfo(linked, languageFor(this.languages.definitions, rel)?.definition.hoverSignature);
+    return readHover(markdown, {
+      layout: languageFor(this.languages.definitions, rel)?.definition.hoverSignature,
+      toWorkspacePath: (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined),
+    });
   }
 
   /** Prepares a call or type hierarchy at a position. */

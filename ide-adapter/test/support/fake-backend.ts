@@ -57,7 +57,7 @@ import {
 } from '../../backend.js';
 import { renderOutcome, type Outcome } from '../../../dialect/index.js';
 import type { Location, Position } from '../../model.js';
-import { hoverInfo, workspaceLinks } from '../../lsp/hover.js';
+import { readHover } from '../../lsp/hover.js';
 import { fileModulePath, RUST_RELATIVE_QUALIFIERS, rustModulePath } from '../../lsp/module-paths.js';
 import type { ServerStatus } from '../../status.js';
 import { IdeSession } from '../../session.js';
@@ -287,7 +287,7 @@ export class FakeBackend implements IdeBackend {
         : `\`\`\`${target.language}\n${(this.file(target.path).lines[target.location.start.line - 1] ?? '').trim()}\n\`\`\``;
     // As a server definition with the default layout reads its hover (lsp/hover.ts).
     const workspace = new Workspace(this.root);
-    return hoverInfo(workspaceLinks(markdown, (p) => (workspace.contains(p) ? workspace.relative(p) : undefined)));
+    return readHover(markdown, { toWorkspacePath: (p) => (workspace.contains(p) ? workspace.relative(p) : undefined) });
   }
 
   // Not modelled: the functions built on these are tested against real servers only.
