@@ -11,7 +11,7 @@
 import type { StateBlock } from 'markdown-it';
 import { buildElement, isElementName } from './elements.js';
 import { ELEMENT_TOKEN, parseEnv, type ElementTokenMeta } from './parse-env.js';
-import { findClosingTag, scanTag } from './tags.js';
+import { findClosingTag, ForwardSearch, nextClosingTag, scanTag } from './tags.js';
 import { dedent } from './text.js';
 
 /** An opening tag may span this many lines (its attributes one per line, say). */
@@ -26,6 +26,19 @@ function lastClosingTag(env: ReturnType<typeof parseEnv>, src: string, name: str
     cache.set(name, offset);
   }
   return offset;
+}
+
+/** The line in `[from, to)` whose text holds `offset` (-1 if none), by binary search. */
+function lineOf(state: StateBlock, offset: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to - 1;
+  if (hi < lo || (state.eMarks[hi] ?? 0) < offset) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((state.eMarks[mid] ?? 0) < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return offset >= (state.bMarks[lo] ?? 0) + (state.tShift[lo] ?? 0) ? lo : -1;
 }
 
 /** The markdown-it block rule of walkthrough elements that start a line. */
@@ -45,7 +58,8 @@ export function elementBlockRule(state: StateBlock, startLine: number, endLine: 
   // The opening tag may span lines, up to the first blank one (and a few lines at most).
   let tagLimitLine = startLine;
   while (tagLimitLine + 1 < endLine && tagLimitLine - startLine < MAX_TAG_LINES && !state.isEmpty(tagLimitLine + 1)) tagLimitLine++;
-  const tag = scanTag(state.src, start, at(state.eMarks, tagLimitLine));
+  const search = (env.search ??= new ForwardSearch());
+  const tag = scanTag(state.src, start, at(state.eMarks, tagLimitLine), search);
   if (tag?.kind !== 'open') return false;
   let tagEndLine = startLine;
   while (tagEndLine < tagLimitLine && at(state.eMarks, tagEndLine) < tag.end) tagEndLine++;
@@ -65,23 +79,26 @@ export function elementBlockRule(state: StateBlock, startLine: number, endLine: 
       nextLine = tagEndLine + 1;
     } else {
       if (lastClose < tag.end) return false;
-      let closeLine = -1;
-      let close: { start: number; end: number } | undefined;
-      for (let line = tagEndLine + 1; line < endLine; line++) {
-        if (at(state.sCount, line) < state.blkIndent && !state.isEmpty(line)) break; // left the container
-        close = findClosingTag(state.src, name, at(state.bMarks, line) + at(state.tShift, line), at(state.eMarks, line));
-        if (close !== undefined) {
-          closeLine = line;
-          break;
-        }
-      }
+      // The first line after the tag that closes it, before any line that leaves the container.
+      // Both searches are remembered (`ForwardSearch`), so openers whose closing tag is missing,
+      // or lies past the container, cost one scan of the document, not one each.
+      const firstLine = tagEndLine + 1;
+      if (firstLine >= endLine) return false;
+      const closeAt = search.first(state.src, `line-close:${name}`, at(state.bMarks, firstLine), (from) => nextClosingTag(state.src, name, from, false));
+      const closeLine = closeAt < 0 ? -1 : lineOf(state, closeAt, firstLine, endLine);
+      const context = `leave:${endLine}:${state.blkIndent}:${state.parentType}`;
+      const leave = search.first(state.src, context, firstLine, (from) => {
+        for (let line = from; line < endLine; line++) if (at(state.sCount, line) < state.blkIndent && !state.isEmpty(line)) return line;
+        return endLine;
+      });
+      const close = closeLine >= 0 && closeLine < leave ? findClosingTag(state.src, name, at(state.bMarks, closeLine) + at(state.tShift, closeLine), at(state.eMarks, closeLine)) : undefined;
       if (close === undefined || closeLine < 0) return false;
       if (state.src.slice(close.end, at(state.eMarks, closeLine)).trim() !== '') return false;
       const middle = state.getLines(tagEndLine + 1, closeLine, state.blkIndent, true);
       const last = state.src.slice(at(state.bMarks, closeLine) + at(state.tShift, closeLine), close.start);
-      const firstLine = afterTag.trim() === '' ? '' : `${afterTag.trim()}\n`;
-      if (firstLine === '') contentLine = tagEndLine + 1;
-      content = firstLine + dedent(middle + last);
+      const opening = afterTag.trim() === '' ? '' : `${afterTag.trim()}\n`;
+      if (opening === '') contentLine = tagEndLine + 1;
+      content = opening + dedent(middle + last);
       nextLine = closeLine + 1;
     }
   }

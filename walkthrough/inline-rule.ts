@@ -9,7 +9,7 @@ import { ELEMENT_NAMES, buildElement, isElementName } from './elements.js';
 import { WarningCode } from './errors.js';
 import type { WalkthroughWarning } from './model.js';
 import { ELEMENT_TOKEN, WARNING_TOKEN, parseEnv, type ElementTokenMeta, type ParseEnv, type WarningTokenMeta } from './parse-env.js';
-import { findClosingTag, scanTag } from './tags.js';
+import { findClosingTag, ForwardSearch, scanTag } from './tags.js';
 import { countLines } from './text.js';
 
 const ELEMENT_LIST = ELEMENT_NAMES.map((n) => `<${n}>`).join(', ');
@@ -18,9 +18,10 @@ const ELEMENT_LIST = ELEMENT_NAMES.map((n) => `<${n}>`).join(', ');
 export function elementInlineRule(state: StateInline, silent: boolean): boolean {
   const pos = state.pos;
   if (state.src.charCodeAt(pos) !== 0x3c /* < */) return false;
-  const tag = scanTag(state.src, pos, state.posMax);
-  if (tag === undefined) return false;
   const env = parseEnv(state.env);
+  const search = (env.search ??= new ForwardSearch());
+  const tag = scanTag(state.src, pos, state.posMax, search);
+  if (tag === undefined) return false;
   const line = lineAt(state, env, pos);
 
   /** Keeps `src[pos, end)` as text, with a warning marker after it. */
@@ -58,7 +59,7 @@ export function elementInlineRule(state: StateInline, silent: boolean): boolean 
   let content = '';
   let end = tag.end;
   if (!tag.selfClosing) {
-    const close = lastClosingTag(env, state.src, name) < tag.end ? undefined : findClosingTag(state.src, name, tag.end, state.posMax);
+    const close = lastClosingTag(env, state.src, name) < tag.end ? undefined : findClosingTag(state.src, name, tag.end, state.posMax, search);
     if (close === undefined) {
       return asText(tag.end, { code: WarningCode.UnclosedElement, message: `<${name}> is not closed: add </${name}> at the end of its content (within the same paragraph, or put the tags on their own lines)` });
     }

@@ -58,11 +58,19 @@ function withPath(path: string, rest: Omit<FileTarget, 'path'>): FileTarget | un
   return { path: clean, ...rest };
 }
 
+/**
+ * `[src/a.rs:42][]`, matched where it starts (sticky, on the text itself: no copy of the rest per
+ * `[`). The target holds no `[`, so the scan from one `[` ends at the next: a run of brackets is
+ * read once, not once per bracket.
+ */
+const FILE_REFERENCE = /\[(`?)([^[\]`\s]+?:\d+(?:-\d+)?)\1\]\[\]/y;
+
 /** Inline rule for `[src/a.rs:42][]`: a link, unless the document defines that reference itself. */
 export function fileReferenceRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x5b /* [ */) return false;
-  const m = /^\[(`?)([^\]`\s]+?:\d+(?:-\d+)?)\1\]\[\]/.exec(state.src.slice(state.pos, state.posMax));
-  if (m === null) return false;
+  FILE_REFERENCE.lastIndex = state.pos;
+  const m = FILE_REFERENCE.exec(state.src);
+  if (m === null || m.index + m[0].length > state.posMax) return false;
   const [whole, tick = '', target = ''] = m;
   const env = parseEnv(state.env);
   const label = state.md.utils.normalizeReference(`${tick}${target}${tick}`);

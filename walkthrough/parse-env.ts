@@ -4,6 +4,7 @@
  */
 import type { Env } from 'markdown-it';
 import type { ElementKind, FileLink, WalkthroughElement, WalkthroughWarning } from './model.js';
+import type { ForwardSearch } from './tags.js';
 
 /** Content of a comment or action, parsed after the body (so link references are known). */
 export interface PendingContent {
@@ -53,6 +54,8 @@ export interface ParseEnv extends Env {
   lineCountCache?: { readonly src: string; readonly pos: number; readonly lines: number };
   /** Per element name, the offset of the last closing tag in the inline text being parsed. */
   inlineCloseCache?: { readonly src: string; readonly offsets: Map<string, number> };
+  /** The remembered forward searches of our rules (tag ends, closing tags), so they stay linear. */
+  search?: ForwardSearch;
 }
 
 /** Our env from markdown-it's untyped one. */

@@ -18,6 +18,42 @@ export type ScannedTag =
   /** `<!-- … -->`, `<!DOCTYPE …>`, `<?…?>`, `<![CDATA[…]]>`. */
   | { readonly kind: 'markup'; readonly end: number };
 
+/**
+ * Forward searches through one text that remember their last answer: a search for the first
+ * position at or after `from` with some property has the same answer for any later `from` up to
+ * that answer. A run of tag starts whose end is missing (`<!--` repeated, an unclosed quote on
+ * every line, openers whose closing tag lacks its `>`) then costs one scan of the text, not one
+ * per tag start. One per parse (it lives in the env); it forgets everything when the text changes.
+ */
+export class ForwardSearch {
+  #src: string | undefined;
+  readonly #last = new Map<string, { readonly from: number; readonly found: number }>();
+
+  /**
+   * `find(from)`: the first position at or after `from` with a property named by `key` (-1 or
+   * any value past the range when there is none), remembered. `find` must be such a search.
+   */
+  first(src: string, key: string, from: number, find: (from: number) => number): number {
+    if (src !== this.#src) {
+      this.#src = src;
+      this.#last.clear();
+    }
+    const last = this.#last.get(key);
+    if (last !== undefined && from >= last.from && (last.found < 0 || from <= last.found)) return last.found;
+    const found = find(from);
+    this.#last.set(key, { from, found });
+    return found;
+  }
+
+  /** `src.indexOf(needle, from)`, remembered. */
+  indexOf(src: string, needle: string, from: number): number {
+    return this.first(src, `text:${needle}`, from, (f) => src.indexOf(needle, f));
+  }
+}
+
+/** Without a shared search (a single scan), each search is a plain one. */
+const plainSearch = { indexOf: (src: string, needle: string, from: number): number => src.indexOf(needle, from) };
+
 const NAME_START = /[A-Za-z]/;
 const NAME = /[A-Za-z0-9-]/;
 const SPACE = /[ \t\n\r\f]/;
@@ -25,12 +61,13 @@ const ATTRIBUTE_NAME = /[^ \t\n\r\f"'<>/=`]/;
 
 /**
  * The tag at `src[pos]` (which should be `<`), looking no further than `max`. Undefined when the
- * text there does not look like a tag at all (`a < b`, `<https://x>`).
+ * text there does not look like a tag at all (`a < b`, `<https://x>`). A parse passes its
+ * `search` so that scanning every tag of a text stays linear.
  */
-export function scanTag(src: string, pos: number, max: number = src.length): ScannedTag | undefined {
+export function scanTag(src: string, pos: number, max: number = src.length, search: Pick<ForwardSearch, 'indexOf'> = plainSearch): ScannedTag | undefined {
   if (src[pos] !== '<') return undefined;
   let i = pos + 1;
-  if (src[i] === '!' || src[i] === '?') return scanMarkup(src, pos, max);
+  if (src[i] === '!' || src[i] === '?') return scanMarkup(src, pos, max, search);
   const closing = src[i] === '/';
   if (closing) i++;
   if (i >= max || !NAME_START.test(src[i] ?? '')) return undefined;
@@ -76,7 +113,7 @@ export function scanTag(src: string, pos: number, max: number = src.length): Sca
     while (j < max && SPACE.test(src[j] ?? '')) j++;
     const quote = src[j];
     if (quote === '"' || quote === "'") {
-      const close = src.indexOf(quote, j + 1);
+      const close = search.indexOf(src, quote, j + 1);
       if (close < 0 || close >= max) return malformed(`the value of ${attrName} in <${name}> has no closing ${quote}`);
       attributes.push({ name: attrName, value: decodeEntities(src.slice(j + 1, close)) });
       i = close + 1;
@@ -90,14 +127,13 @@ export function scanTag(src: string, pos: number, max: number = src.length): Sca
   }
 }
 
-function scanMarkup(src: string, pos: number, max: number): ScannedTag | undefined {
-  const rest = src.slice(pos, max);
+function scanMarkup(src: string, pos: number, max: number, search: Pick<ForwardSearch, 'indexOf'>): ScannedTag | undefined {
   const ends: [string, string][] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>'], ['<!', '>']];
   for (const [open, close] of ends) {
-    if (!rest.startsWith(open)) continue;
-    if (open === '<!' && !/^<![A-Za-z]/.test(rest)) return undefined;
-    const end = rest.indexOf(close, open.length);
-    return end < 0 ? undefined : { kind: 'markup', end: pos + end + close.length };
+    if (!src.startsWith(open, pos) || pos + open.length > max) continue;
+    if (open === '<!' && (pos + 2 >= max || !/^[A-Za-z]/.test(src.charAt(pos + 2)))) return undefined;
+    const end = search.indexOf(src, close, pos + open.length);
+    return end < 0 || end + close.length > max ? undefined : { kind: 'markup', end: end + close.length };
   }
   return undefined;
 }
@@ -115,10 +151,37 @@ export function decodeEntities(value: string): string {
 }
 
 /** The closing tag `</name>` (spaces allowed before `>`) within `src[from, max)`, if any. */
-export function findClosingTag(src: string, name: string, from: number, max: number = src.length): { start: number; end: number } | undefined {
-  // Only the window is searched: callers look line by line, and a search running on to the end
-  // of the document for every line would make long elements quadratic.
-  const window = src.slice(from, max);
-  const m = new RegExp(`</${name}[ \\t\\n\\r\\f]*>`).exec(window);
-  return m === null ? undefined : { start: from + m.index, end: from + m.index + m[0].length };
+export function findClosingTag(src: string, name: string, from: number, max: number = src.length, search?: ForwardSearch): { start: number; end: number } | undefined {
+  if (search === undefined) {
+    // Only the window is searched: callers look line by line, and a search running on to the end
+    // of the document for every line would make long elements quadratic.
+    const window = src.slice(from, max);
+    const m = new RegExp(`</${name}[ \\t\\n\\r\\f]*>`).exec(window);
+    return m === null ? undefined : { start: from + m.index, end: from + m.index + m[0].length };
+  }
+  // The first closing tag anywhere after `from` (remembered): if it ends past `max`, so do all later ones.
+  const start = search.first(src, `close:${name}`, from, (f) => nextClosingTag(src, name, f, true));
+  const end = start < 0 ? -1 : closingTagEnd(src, name, start, true);
+  return end < 0 || end > max ? undefined : { start, end };
+}
+
+/**
+ * The offset of the first `</name>` at or after `from` (-1 if none); with `acrossLines` false,
+ * only one whose `>` is on its line (markdown-it normalizes line ends to `\n`).
+ */
+export function nextClosingTag(src: string, name: string, from: number, acrossLines: boolean): number {
+  for (let at = src.indexOf(`</${name}`, from); at >= 0; at = src.indexOf(`</${name}`, at + 1)) {
+    if (closingTagEnd(src, name, at, acrossLines) >= 0) return at;
+  }
+  return -1;
+}
+
+/** Where the closing tag `</name …>` starting at `at` ends, or -1 when it is not one. */
+function closingTagEnd(src: string, name: string, at: number, acrossLines: boolean): number {
+  let i = at + 2 + name.length;
+  for (; i < src.length; i++) {
+    const c = src.charAt(i);
+    if (!(c === ' ' || c === '\t' || c === '\r' || c === '\f' || (acrossLines && c === '\n'))) break;
+  }
+  return src.charAt(i) === '>' ? i + 1 : -1;
 }

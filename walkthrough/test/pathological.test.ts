@@ -1,0 +1,77 @@
+/**
+ * Pathological walkthroughs, in the style of markdown-it's own suite: each fixture is data, made
+ * as large as a walkthrough may be (`maxMarkdownChars`), and must parse within a bound that only
+ * linear work meets (each of these took minutes or hours when a rule rescanned the rest of the
+ * text from every bracket or tag start). The controls show the rewritten searches still find
+ * what they found before.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WALKTHROUGH_LIMITS, parseWalkthrough, WarningCode, type WalkthroughElement } from '../index.js';
+
+/** Repeats `unit` to `size` characters, then adds `tail`. */
+const fill = (unit: string, tail = '', size = DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - tail.length): string => unit.repeat(Math.floor(size / unit.length)) + tail;
+
+const FIXTURES: Readonly<Record<string, string>> = {
+  'a run of [': fill('['),
+  'brackets with a line reference in each': fill('[a:1'),
+  'brackets and backticks': fill('[`'),
+  'block openers whose closing tag has no ">"': fill('<comment location="a()">\n', '</comment\n'),
+  'inline openers whose closing tag has no ">"': fill('x <comment location="a()"> ', '</comment\n'),
+  'openers missing their own ">"': fill('<comment location="a()"\n', '</comment>\n'),
+  'openers missing ">" between blank lines': fill('<comment location="a()"\n\n', '</comment>\n'),
+  'an unclosed quote on every line': fill('<comment location="a()\n'),
+  'block openers in a quote, closed outside it': fill('> <comment location="a()">\n', '\n</comment>\n'),
+  'block openers in a list item left by a lazy line': `- <comment location="a()">\n${fill('  <comment location="a()">\n', 'x\n  </comment>\n', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 100)}`,
+  'many <comment starts': fill('<comment'),
+  'many <comment lines': fill('<comment\n'),
+  'nested openers, then all the closers': fill('<comment location="a()">\n', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars / 2) + fill('</comment>\n', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars / 2 - 30),
+  'unclosed HTML comments': fill('<!--'),
+  'unclosed HTML comments on lines': fill('<!-- x\n'),
+  'unclosed CDATA': fill('<![CDATA['),
+  'unclosed processing instructions': fill('<?x '),
+};
+
+describe('pathological walkthroughs parse in linear time', () => {
+  it.each(Object.entries(FIXTURES))('%s', (_name, markdown) => {
+    expect(markdown.length).toBeLessThanOrEqual(DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars);
+    const started = performance.now();
+    const doc = parseWalkthrough(markdown);
+    const elapsed = performance.now() - started;
+    expect(doc.source).toBe(markdown);
+    // Generous for a loaded 2-core machine: linear parsing of a megabyte takes a second or two;
+    // the rescanning rules took minutes to hours here.
+    expect(elapsed).toBeLessThan(20_000);
+  }, 120_000);
+});
+
+describe('the remembered searches find what the line-by-line ones found', () => {
+  const comments = (markdown: string): string[] =>
+    parseWalkthrough(markdown).elements.filter((e): e is Extract<WalkthroughElement, { kind: 'comment' }> => e.kind === 'comment').map((e) => e.content.trim());
+
+  it('block elements close on the first closing line, in quotes and lists, not past a container', () => {
+    expect(comments('<comment location="a()">\none\n</comment>\n\n<comment location="b()">\ntwo\n</comment >\n')).toEqual(['one', 'two']);
+    expect(comments('> <comment location="a()">\n> quoted\n> </comment>\n')).toEqual(['quoted']);
+    expect(comments('- <comment location="a()">\n  listed\n  </comment>\n')).toEqual(['listed']);
+    // A closing tag outside the quote closes nothing inside it: the opener is text with a warning.
+    const outside = parseWalkthrough('> <comment location="a()">\n> quoted\n\n</comment>\n');
+    expect(outside.elements).toEqual([]);
+    // A closing tag whose ">" is on the next line does not close a block element.
+    expect(comments('<comment location="a()">\ntext\n</comment\n>\n')).toEqual([]);
+  });
+
+  it('inline elements close on the first closing tag of the paragraph', () => {
+    expect(comments('see <comment location="a()">this\nspans lines</comment> and <comment location="b()">that</comment  > here')).toEqual(['this\nspans lines', 'that']);
+    const doc = parseWalkthrough('see <comment location="a()">this</commentary> here');
+    expect(doc.elements).toEqual([]);
+    expect(doc.warnings.map((w) => w.code)).toContain(WarningCode.UnclosedElement);
+  });
+
+  it('file references and raw HTML read as before', () => {
+    const doc = parseWalkthrough('See [src/a.rs:42][] and [`src/b.rs:3-5`][], not [[x]] or [a:b][].\n\n<!-- a note --> and <![CDATA[x]]> <?pi?>\n');
+    expect(doc.links.map((l) => [l.path, l.startLine, l.endLine])).toEqual([
+      ['src/a.rs', 42, undefined],
+      ['src/b.rs', 3, 5],
+    ]);
+    expect(doc.warnings.filter((w) => w.code === WarningCode.HtmlNotAllowed)).toHaveLength(3);
+  });
+});
