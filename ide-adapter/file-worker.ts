@@ -1,6 +1,6 @@
 /**
  * The file worker: every job that matches a user pattern — walking with `.gitignore` rules,
- * globbing, regex search — runs here, on a worker thread that `file-jobs.ts` terminates when the
+ * globbing, regex search, looking for projects (`project-scan.ts`) — runs here, on a worker thread that `file-jobs.ts` terminates when the
  * job overruns its time budget (a backtracking pattern cannot be interrupted any other way).
  * Every file is read through `confine.ts`.
  */
@@ -10,6 +10,7 @@ import { codePointCount, SourceText } from '../dialect/source.js';
 import { readConfined } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex } from './patterns.js';
+import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
 import { walkFilesSync, type WalkResult } from './walk.js';
 
 /** A shown line is cut after this many characters; a shown match after this many. */
@@ -40,7 +41,7 @@ export interface SearchJob {
 }
 
 /** A job the worker runs. */
-export type FileJob = WalkJob | SearchJob;
+export type FileJob = WalkJob | SearchJob | ProjectsJob;
 
 /** What a search found, and the files it could not search. */
 export interface SearchReply {
@@ -55,10 +56,11 @@ export interface SearchReply {
 }
 
 /** The reply to a job. */
-export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : SearchReply;
+export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : J extends ProjectsJob ? ProjectScan : SearchReply;
 
 /** Runs one job to completion (synchronously: the worker's thread is its own). */
-export function runFileJob(job: FileJob): WalkResult | SearchReply {
+export function runFileJob(job: FileJob): WalkResult | SearchReply | ProjectScan {
+  if (job.kind === 'projects') return scanProjectsSync(job);
   if (job.kind === 'walk') {
     const accept = job.glob !== undefined ? compileUserGlob(job.glob) : undefined;
     return walkFilesSync({ root: job.root, start: job.start, limit: job.limit, ...(accept !== undefined ? { accept } : {}) });
@@ -123,7 +125,7 @@ export interface WorkerRequest {
 }
 
 /** The answer to a request: the reply, or the message of what went wrong. */
-export type WorkerResponse = { readonly id: number; readonly reply: WalkResult | SearchReply } | { readonly id: number; readonly failure: string };
+export type WorkerResponse = { readonly id: number; readonly reply: WalkResult | SearchReply | ProjectScan } | { readonly id: number; readonly failure: string };
 
 parentPort?.on('message', ({ id, job }: WorkerRequest) => {
   let response: WorkerResponse;

@@ -4,17 +4,27 @@
  * first, outside hidden, dependency, build-output and gitignored folders, never through symlinked
  * folders. Monorepos put projects at `packages/x/` and deeper (`packages/group/lib/`); a server
  * that builds projects only for open files (tsgo) knows a project only if we find it.
+ *
+ * The scan matches the workspace's `.gitignore` rules, so it runs in the file worker under a
+ * budget (`project-scan.ts`), never on this thread: a hostile `.gitignore` delays a server's
+ * start by the budget at most, with a note, and blocks nothing meanwhile.
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { gitignoreOf, isIgnored, SKIPPED_DIRS, type IgnoreRules } from '../walk.js';
-
+import { DialectError, EvalCode } from '../../dialect/index.js';
+import { FILE_JOB_BUDGET_MS, runFileJob } from '../file-jobs.js';
+import type { ProjectScan } from '../project-scan.js';
 
 /** At most this many projects are returned (a note says when there were more). */
 export const MAX_PROJECTS = 100;
 
 /** At most this many folders are read while looking for projects (a note says when the scan stopped). */
 export const MAX_SCANNED_DIRECTORIES = 20_000;
+
+/**
+ * A project scan stops after this long with what it found and a note (real trees take well under a
+ * second; only `.gitignore` rules slow to match take longer). Past it, plus `FILE_JOB_BUDGET_MS`
+ * for a match that cannot be interrupted, the worker is terminated.
+ */
+export const PROJECT_SCAN_BUDGET_MS = 5_000;
 
 /** Options of {@link findProjects}. */
 export interface ProjectScanOptions {
@@ -24,65 +34,31 @@ export interface ProjectScanOptions {
   readonly maxDirectories?: number;
   /** Stop as soon as `maxProjects` are found, without counting the rest (no note then). */
   readonly stopAtLimit?: boolean;
+  /** Defaults to {@link PROJECT_SCAN_BUDGET_MS}. */
+  readonly budgetMs?: number;
 }
 
-/** What a project scan found. */
-export interface ProjectScan {
-  /** Folders (absolute) that hold a marker, closest to the root first, then by name. */
-  readonly projectDirs: readonly string[];
-  /** The marker file (absolute) of each of those folders (the first of `markers` present). */
-  readonly markerFiles: readonly string[];
-  /** Why the list may be incomplete (a limit was reached), for people. */
-  readonly warnings: readonly string[];
-}
-
-/** Every folder under `root` that holds one of `markers`, bounded by the limits of `options`. */
+/**
+ * Every folder under `root` that holds one of `markers`, bounded by the limits of `options`.
+ * Never throws: a scan that fails or overruns even its hard budget found nothing, and says so.
+ */
 export async function findProjects(root: string, markers: readonly string[], options: ProjectScanOptions = {}): Promise<ProjectScan> {
-  const maxProjects = options.maxProjects ?? MAX_PROJECTS;
-  const maxDirectories = options.maxDirectories ?? MAX_SCANNED_DIRECTORIES;
-  const projectDirs: string[] = [];
-  const markerFiles: string[] = [];
-  const warnings: string[] = [];
-  let found = 0;
-  let scanned = 0;
-  let queue: { rel: string; rules: readonly IgnoreRules[] }[] = [{ rel: '', rules: [] }];
-  while (queue.length > 0) {
-    const next: typeof queue = [];
-    for (const { rel, rules: inherited } of queue) {
-      if (scanned >= maxDirectories) {
-        warnings.push(`stopped looking for projects after ${maxDirectories} folders (MAX_SCANNED_DIRECTORIES); projects deeper in the tree are found only by text search`);
-        return { projectDirs, markerFiles, warnings };
-      }
-      scanned++;
-      const abs = join(root, rel);
-      let entries;
-      try {
-        entries = await readdir(abs, { withFileTypes: true });
-      } catch {
-        continue; // unreadable folder: skip it, like git does
-      }
-      // The one gitignore reader and matcher (`walk.ts`), read through the confinement check.
-      const own = gitignoreOf(root, rel);
-      const rules = own === undefined ? inherited : [...inherited, own];
-      const marker = markers.find((m) => entries.some((e) => e.isFile() && e.name === m));
-      if (marker !== undefined) {
-        found++;
-        if (projectDirs.length < maxProjects) {
-          projectDirs.push(abs);
-          markerFiles.push(join(abs, marker));
-        }
-        if (options.stopAtLimit === true && projectDirs.length >= maxProjects) return { projectDirs, markerFiles, warnings };
-      }
-      const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
-      for (const name of dirs.sort()) {
-        const child = rel === '' ? name : `${rel}/${name}`;
-        if (!isIgnored(rules, child, true)) next.push({ rel: child, rules });
-      }
-    }
-    queue = next;
+  const budgetMs = options.budgetMs ?? PROJECT_SCAN_BUDGET_MS;
+  const job = {
+    kind: 'projects',
+    root,
+    markers,
+    maxProjects: options.maxProjects ?? MAX_PROJECTS,
+    maxDirectories: options.maxDirectories ?? MAX_SCANNED_DIRECTORIES,
+    stopAtLimit: options.stopAtLimit === true,
+    budgetMs,
+  } as const;
+  const overrun = (ms: number): DialectError =>
+    new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects was stopped after ${ms} ms (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });
+  try {
+    return await runFileJob(job, { timeoutMs: budgetMs + FILE_JOB_BUDGET_MS, overrun });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { projectDirs: [], markerFiles: [], warnings: [`found no projects: ${why}; projects are reached only by text search`] };
   }
-  if (found > maxProjects) {
-    warnings.push(`found ${found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): symbols of the others are found only by text search`);
-  }
-  return { projectDirs, markerFiles, warnings };
 }

@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProjects } from '../lsp/projects.js';
+import { FILE_JOB_BUDGET_MS } from '../file-jobs.js';
+import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../lsp/projects.js';
 import { detectServers, typeScriptServer } from '../lsp/servers.js';
 
 describe('findProjects', () => {
@@ -70,4 +71,46 @@ describe('findProjects', () => {
       await rm(deep, { recursive: true, force: true });
     }
   });
+});
+
+describe('a hostile .gitignore', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'dialect-hostile-ignore-'));
+    // Thousands of wildcard rules (no nested quantifiers in gitignore, but long chains of `*` and
+    // `?*`): each folder name of 250 characters takes most of a second to match against them all.
+    const rules: string[] = [];
+    for (let i = 0; i < 3000; i++) rules.push(`${'*a'.repeat(15)}*${i}?*z/`, `**/${'?*'.repeat(10)}[!x]${i}*/`);
+    await writeFile(join(root, '.gitignore'), `${rules.join('\n')}\n`);
+    await writeFile(join(root, 'tsconfig.json'), '{}');
+    await mkdir(join(root, 'src'));
+    await writeFile(join(root, 'src', 'index.ts'), 'export const x = 1;\n');
+    for (let i = 0; i < 100; i++) await mkdir(join(root, `${'a'.repeat(245)}${String(i).padStart(3, '0')}`));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('delays the server start by the scan budget at most, with a note, and never blocks this thread', async () => {
+    // A timer that must keep firing: the rules are matched in the file worker, not here.
+    let last = performance.now();
+    let longestGap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 20);
+    const started = performance.now();
+    const anchors = await typeScriptServer.projectAnchors?.(root);
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    // The project at the root was found before the budget ran out, and the note says what stopped.
+    expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['src/index.ts']);
+    expect(anchors?.warnings.join('\n')).toMatch(/^TypeScript: stopped looking for projects after 5000 ms \(PROJECT_SCAN_BUDGET_MS/);
+    // Matching all hundred folders here took over a minute; the scan ends at its budget (plus the
+    // match under way and a worker's start on a loaded machine), the hard bound is the one below.
+    expect(elapsed).toBeLessThan(PROJECT_SCAN_BUDGET_MS + FILE_JOB_BUDGET_MS);
+    // Generous for a loaded 2-core machine; matching on this thread blocked it for over a minute.
+    expect(longestGap).toBeLessThan(2000);
+  }, 60_000);
 });
