@@ -7,13 +7,13 @@
  * tolerant mode (`lexPrefix`: the tokens and the brackets open at the cursor; the parser needs whole
  * programs) and asks `listDir` for paths.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   CLOSING_BRACKETS, Colon, Comma, Dot, Identifier, LBrace, LBracket, LParen, OPENING_BRACKETS, keywordTokenTypes, lexPrefix,
   type DialectToken, type ParameterDefinition,
 } from '../dialect/index.js';
-import { ignoreRulesFor, isIgnored, type Workspace } from '../ide-adapter/index.js';
+import { DialectError, EvalCode } from '../dialect/index.js';
+import { runFileJob } from '../ide-adapter/file-jobs.js';
+import type { Workspace } from '../ide-adapter/index.js';
 
 /** What completion needs of a registered function. */
 export interface CompletionFunction {
@@ -39,7 +39,7 @@ export interface DirEntry {
 export interface CompletionSource {
   readonly registry: CompletionRegistry;
   /** The entries of a workspace folder (`""` for the root, else ending in `/`); undefined when it cannot be read. */
-  listDir(dir: string): readonly DirEntry[] | undefined;
+  listDir(dir: string): Promise<readonly DirEntry[] | undefined> | readonly DirEntry[] | undefined;
   /** Dot commands with their argument choices, e.g. `{ ".timing": ["on", "off"] }`. */
   readonly commands: Readonly<Record<string, readonly string[]>>;
 }
@@ -59,7 +59,7 @@ const PATH_PARAMETER = /^(path|file|folder|dir|directory)$/i;
  * Completes at the end of `before`: the text of the current input up to the cursor, earlier lines
  * of an unfinished program included (separated by `\n`); `line` is the current line's part of it.
  */
-export function complete(before: string, source: CompletionSource): Completion {
+export async function complete(before: string, source: CompletionSource): Promise<Completion> {
   const line = before.slice(before.lastIndexOf('\n') + 1);
   if (before === line) {
     const command = /^\s*(\.[A-Za-z]*)$/.exec(line);
@@ -141,11 +141,11 @@ function functionItems(registry: CompletionRegistry, prefix: string): string[] {
 }
 
 /** Paths completing `content` (the string's decoded text so far), replacing `typed` (its text as written). */
-function completePath(content: string, typed: string, quote: string, source: CompletionSource): Completion {
+async function completePath(content: string, typed: string, quote: string, source: CompletionSource): Promise<Completion> {
   const slash = content.lastIndexOf('/');
   const dir = content.slice(0, slash + 1);
   const base = content.slice(slash + 1);
-  const entries = source.listDir(dir);
+  const entries = await source.listDir(dir);
   if (entries === undefined) return NONE(typed);
   const matches = entries
     .filter((e) => e.name.startsWith(base) && (base.startsWith('.') || !e.name.startsWith('.')))
@@ -246,13 +246,17 @@ function innermostFrame(tokens: readonly DialectToken[], open: readonly number[]
   return { kind, atKey: count === 0 };
 }
 
+/** Listing one folder for completion stops after this long (a Tab must answer promptly). */
+export const COMPLETION_LIST_BUDGET_MS = 2_000;
+
 /**
  * Lists workspace folders for path completion: confined to the workspace (`Workspace.resolve`),
  * without `.git` and what git ignores there (`.gitignore` files on the way, `.git/info/exclude`),
- * with the same rules the file walk uses (`ide-adapter/walk.ts`).
+ * with the same rules the file walk uses. The rules are the workspace's patterns, so they are
+ * matched in the file worker under {@link COMPLETION_LIST_BUDGET_MS}; past it, nothing is offered.
  */
-export function workspaceLister(workspace: Workspace): (dir: string) => readonly DirEntry[] | undefined {
-  return (dir) => {
+export function workspaceLister(workspace: Workspace): (dir: string) => Promise<readonly DirEntry[] | undefined> {
+  return async (dir) => {
     const rel = dir.replace(/\/+$/, '');
     let abs: string;
     try {
@@ -260,30 +264,12 @@ export function workspaceLister(workspace: Workspace): (dir: string) => readonly
     } catch {
       return undefined; // outside the workspace
     }
-    let entries;
-    try {
-      entries = readdirSync(abs, { withFileTypes: true });
-    } catch {
-      return undefined;
-    }
     const base = workspace.relative(abs) === '.' ? '' : workspace.relative(abs);
-    const rules = ignoreRulesFor(workspace.root, base);
-    const out: DirEntry[] = [];
-    for (const e of entries) {
-      if (e.name === '.git') continue;
-      const directory = e.isDirectory() || (e.isSymbolicLink() && isDirectory(join(abs, e.name)));
-      const path = base === '' ? e.name : `${base}/${e.name}`;
-      if (isIgnored(rules, path, directory)) continue;
-      out.push({ name: e.name, directory });
+    const overrun = (ms: number): DialectError => new DialectError({ code: EvalCode.DeadlineExceeded, message: `listing ${base || 'the workspace'} for completion took over ${ms} ms` });
+    try {
+      return await runFileJob({ kind: 'list', root: workspace.root, dir: base }, { timeoutMs: COMPLETION_LIST_BUDGET_MS, overrun });
+    } catch {
+      return undefined; // too slow (hostile .gitignore rules) or unreadable: no completion
     }
-    return out;
   };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -118,13 +118,12 @@ class Repl {
       historySize: HISTORY_LIMIT,
       removeHistoryDuplicates: true,
       tabSize: 4,
-      completer: (line: string): [string[], string] => {
-        try {
-          const result = complete([...this.#pending, line].join('\n'), completion);
-          return [result.items, result.replace];
-        } catch {
-          return [[], line];
-        }
+      // The callback form: path completion lists folders in the file worker.
+      completer: (line: string, callback: (error: null, result: [string[], string]) => void): void => {
+        complete([...this.#pending, line].join('\n'), completion).then(
+          (result) => callback(null, [result.items, result.replace]),
+          () => callback(null, [[], line]),
+        );
       },
     });
     const rl = this.#rl;

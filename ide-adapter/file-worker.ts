@@ -1,6 +1,7 @@
 /**
  * The file worker: every job that matches a user pattern — walking with `.gitignore` rules,
- * globbing, regex search, looking for projects (`project-scan.ts`) — runs here, on a worker thread that `file-jobs.ts` terminates when the
+ * globbing, regex search, looking for projects (`project-scan.ts`), listing a folder for REPL
+ * path completion — runs here, on a worker thread that `file-jobs.ts` terminates when the
  * job overruns its time budget (a backtracking pattern cannot be interrupted any other way).
  * Every file is read through `confine.ts`.
  */
@@ -11,7 +12,7 @@ import { readConfined } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex } from './patterns.js';
 import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
-import { walkFilesSync, type WalkResult } from './walk.js';
+import { listFolderSync, walkFilesSync, type ListedEntry, type ListJob, type WalkResult } from './walk.js';
 
 /** A shown line is cut after this many characters; a shown match after this many. */
 const MAX_CONTENT_CHARS = 1000;
@@ -41,7 +42,7 @@ export interface SearchJob {
 }
 
 /** A job the worker runs. */
-export type FileJob = WalkJob | SearchJob | ProjectsJob;
+export type FileJob = WalkJob | SearchJob | ProjectsJob | ListJob;
 
 /** What a search found, and the files it could not search. */
 export interface SearchReply {
@@ -56,11 +57,12 @@ export interface SearchReply {
 }
 
 /** The reply to a job. */
-export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : J extends ProjectsJob ? ProjectScan : SearchReply;
+export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : J extends ProjectsJob ? ProjectScan : J extends ListJob ? ListedEntry[] | undefined : SearchReply;
 
 /** Runs one job to completion (synchronously: the worker's thread is its own). */
-export function runFileJob(job: FileJob): WalkResult | SearchReply | ProjectScan {
+export function runFileJob(job: FileJob): WalkResult | SearchReply | ProjectScan | ListedEntry[] | undefined {
   if (job.kind === 'projects') return scanProjectsSync(job);
+  if (job.kind === 'list') return listFolderSync(job);
   if (job.kind === 'walk') {
     const accept = job.glob !== undefined ? compileUserGlob(job.glob) : undefined;
     return walkFilesSync({ root: job.root, start: job.start, limit: job.limit, ...(accept !== undefined ? { accept } : {}) });
@@ -125,7 +127,7 @@ export interface WorkerRequest {
 }
 
 /** The answer to a request: the reply, or the message of what went wrong. */
-export type WorkerResponse = { readonly id: number; readonly reply: WalkResult | SearchReply | ProjectScan } | { readonly id: number; readonly failure: string };
+export type WorkerResponse = { readonly id: number; readonly reply: WalkResult | SearchReply | ProjectScan | ListedEntry[] | undefined } | { readonly id: number; readonly failure: string };
 
 parentPort?.on('message', ({ id, job }: WorkerRequest) => {
   let response: WorkerResponse;

@@ -123,6 +123,44 @@ export function ignoreRulesFor(root: string, dir: string): IgnoreRules[] {
   return rules;
 }
 
+/** Lists one folder as git sees it (a job of the file worker: REPL path completion). */
+export interface ListJob {
+  readonly kind: 'list';
+  readonly root: string;
+  /** The workspace-relative folder ('' for the root); already confined. */
+  readonly dir: string;
+}
+
+/** One entry of a listed folder. */
+export interface ListedEntry {
+  readonly name: string;
+  /** A folder, or a symlink to one. */
+  readonly directory: boolean;
+}
+
+/**
+ * The entries of one folder without `.git` and what git ignores there (`.gitignore` files on the
+ * way, `.git/info/exclude`); undefined when it cannot be read. Synchronous: it runs in a worker.
+ */
+export function listFolderSync(job: ListJob): ListedEntry[] | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(job.dir === '' ? job.root : join(job.root, job.dir), { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const rules = ignoreRulesFor(job.root, job.dir);
+  const out: ListedEntry[] = [];
+  for (const e of entries) {
+    if (e.name === '.git') continue;
+    const path = job.dir === '' ? e.name : `${job.dir}/${e.name}`;
+    const directory = e.isDirectory() || (e.isSymbolicLink() && isDirectoryLink(job.root, path));
+    if (isIgnored(rules, path, directory)) continue;
+    out.push({ name: e.name, directory });
+  }
+  return out;
+}
+
 function isDirectoryLink(root: string, rel: string): boolean {
   try {
     return statSync(join(root, rel)).isDirectory();
