@@ -154,7 +154,8 @@ function narrowed(from: unknown, chosen: Candidate[], all: Candidate[], message:
     return a;
   }
   const input = call.args[0] ?? build.literal(null);
-  const candidates = chosen.map((c) => ({ ...c, replacement: build.call('pick', [input, build.literal(all.indexOf(c) + 1)]) }));
+  const position = new Map(all.map((c, i) => [c, i + 1])); // not a search per candidate: lists can be long
+  const candidates = chosen.map((c) => ({ ...c, replacement: build.call('pick', [input, build.literal(position.get(c) ?? 0)]) }));
   const a = new Ambiguity(message, candidates);
   a.node = call;
   return a;

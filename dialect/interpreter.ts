@@ -155,11 +155,18 @@ export class Interpreter<Host = undefined> {
     if (failure instanceof AmbiguitySignal) {
       const { ambiguity } = failure;
       const node = ambiguity.node ?? root;
-      const refinements: Refinement[] = ambiguity.candidates.map((c) => ({
-        label: c.label,
-        program: printExpr(replaceNode(root, node, c.replacement), { mode: 'pretty', width: 200 }),
-        value: normalize(c.value),
-      }));
+      // Each refinement is the whole program again: listing every candidate of a long list would
+      // cost candidates × program length, so the list stops at a count and at a total size.
+      const refinements: Refinement[] = [];
+      let printed = 0;
+      for (const c of ambiguity.candidates) {
+        if (refinements.length >= MAX_REFINEMENTS || (refinements.length > 0 && printed >= MAX_REFINEMENT_CHARS)) break;
+        const program = printExpr(replaceNode(root, node, c.replacement), { mode: 'pretty', width: 200 });
+        printed += program.length;
+        refinements.push({ label: c.label, program, value: normalize(c.value) });
+      }
+      const left = ambiguity.candidates.length - refinements.length;
+      if (left > 0) notes.push(`${left} more candidate${left === 1 ? '' : 's'} not listed (the first ${refinements.length} are): narrow the program, e.g. with pick(…, field: value)`);
       return { kind: 'ambiguity', message: ambiguity.message, refinements, source, notes };
     }
     if (failure instanceof DialectError) return { kind: 'error', error: failure, source, notes };
@@ -614,6 +621,12 @@ function unknownFunction<Host>(registry: Registry<Host>, call: CallExpr): Dialec
 
 /** Values described in type errors are cut to this many characters. */
 const MAX_DESCRIBED_VALUE = 60;
+
+/** An ambiguity lists at most this many refinements (each a whole program), and a note says how many more there were. */
+const MAX_REFINEMENTS = 100;
+
+/** …and stops once its refinements total this many characters (always listing one). */
+const MAX_REFINEMENT_CHARS = 1_000_000;
 
 function describeValue(value: unknown, types: readonly string[]): string {
   const shown = printValue(value, { mode: 'compact' });

@@ -252,3 +252,28 @@ describe('constructors', () => {
     );
   });
 });
+
+describe('an ambiguity over a long list', () => {
+  it('is built in linear time and lists a bounded number of refinements, with a note for the rest', async () => {
+    const count = 100_000;
+    const program = `only([${Array.from({ length: count }, () => '0').join(',')}])`;
+    const started = performance.now();
+    const outcome = await run(program);
+    const elapsed = performance.now() - started;
+    expect(outcome.kind).toBe('ambiguity');
+    if (outcome.kind !== 'ambiguity') return;
+    // Each refinement was the whole program again: 100,000 of them took minutes and gigabytes.
+    expect(outcome.refinements.length).toBeGreaterThan(0);
+    expect(outcome.refinements.length).toBeLessThanOrEqual(100);
+    expect(outcome.refinements[1]?.program).toMatch(/^pick\([\s\S]*\],\s*2\s*\)$/);
+    expect(outcome.notes.join('\n')).toMatch(new RegExp(`^${count - outcome.refinements.length} more candidates not listed`, 'm'));
+    // Generous for a loaded 2-core machine: the linear work takes about a second.
+    expect(elapsed).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('lists every refinement of a short one, without a note', async () => {
+    const outcome = await run('only([1, 2, 3])');
+    expect(outcome.kind === 'ambiguity' && outcome.refinements.map((r) => r.program)).toEqual(['pick([1, 2, 3], 1)', 'pick([1, 2, 3], 2)', 'pick([1, 2, 3], 3)']);
+    expect(outcome.notes).toEqual([]);
+  });
+});
