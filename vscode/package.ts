@@ -2,7 +2,7 @@
  * Packages the extension as a `.vsix` with `@vscode/vsce`: the bundled extension (see build.ts)
  * staged in a temporary folder with its manifest, README and LICENSE — nothing else, so no
  * `node_modules` and no sources — then `vsce package --no-dependencies`. `tsx vscode/package.ts
- * [outDir]` writes `dialect-vscode-<version>.vsix` into `outDir` (default: the repository's
+ * [outDir]` writes `dialect-ide-vscode-<version>.vsix` into `outDir` (default: the repository's
  * `dist/`) and prints its path as the last line of its output (vsce's own output goes to stderr).
  */
 import { spawn } from 'node:child_process';
