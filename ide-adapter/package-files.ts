@@ -8,7 +8,7 @@
  * `package.json` is named "dialect-ide"), never at a path relative to `import.meta.url`, which differs
  * per layout (a bundle chunk sits anywhere in `dist/bundle/`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,7 +128,8 @@ export function dependencyFile(specifier: string): string {
   for (const dir of packageRequire().resolve.paths(name) ?? []) {
     if (existsSync(join(dir, name, 'package.json'))) {
       const file = join(dir, name, ...parts.slice(nameLength));
-      if (existsSync(file)) return file;
+      // Its real path, as Node's resolution gives it (node_modules may be a link).
+      if (existsSync(file)) return realpathSync(file);
       break;
     }
   }
