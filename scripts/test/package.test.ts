@@ -27,6 +27,8 @@ const COMMAND_TIMEOUT_MS = 90_000;
 
 /** The package's name on npm, as package.json has it. */
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+/** The VS Code extension's manifest: the package ships its `.vsix`. */
+const extension = JSON.parse(readFileSync(join(repoRoot, 'vscode', 'package.json'), 'utf8')) as { name: string; version: string };
 
 interface Run {
   readonly code: number | null;
@@ -120,7 +122,7 @@ describe(`the npm package ${manifest.name}, installed`, () => {
     if (base !== undefined) await rm(base, { recursive: true, force: true });
   });
 
-  it('packs what runs — the bundle, vendored page scripts, guidance, executable shims, the tour’s fixture — and no tests or sources', () => {
+  it('packs what runs — the bundle, vendored page scripts, guidance, executable shims, the tour’s fixture, the extension — and no tests or sources', () => {
     const paths = tarball.files.map((f) => f.path);
     for (const file of [
       'bin/dialect.js',
@@ -131,6 +133,7 @@ describe(`the npm package ${manifest.name}, installed`, () => {
       'walkthrough/assets/page.js',
       'mcp/guidance/server-instructions.md',
       'fixtures/rust-app/Cargo.toml',
+      `dist/${extension.name}-${extension.version}.vsix`,
       'LICENSE',
       'README.md',
       'package.json',
