@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -165,14 +165,26 @@ describe(`the npm package ${manifest.name}, installed`, () => {
     expect(version.stdout).toBe(`dialect ${manifest.version}\n`);
   });
 
-  it('trusts a folder and lists background servers', async () => {
+  it('trusts a folder, and answers through a background server of the installed package', async () => {
     const trusted = await run(dialect, ['trust', app], { cwd: base, env });
     expect(trusted.code, trusted.stderr).toBe(0);
     const list = await run(dialect, ['trust', '--list'], { cwd: base, env });
     expect(list.stdout).toContain(app);
-    const status = await run(dialect, ['server', 'status', '--json'], { cwd: base, env });
-    expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toBeTruthy();
+    // The background server is started from the installed package's own bin/dialect.js.
+    const withServer = { ...env, DIALECT_NO_SERVER: '0' };
+    await mkdir(join(base, 'run'), { recursive: true, mode: 0o700 });
+    try {
+      const r = await run(dialect, ['eval', 'findDefinitions("User")'], { cwd: app, env: withServer });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`src/model.ts:${userLine}:`);
+      const status = await run(dialect, ['server', 'status', '--json'], { cwd: base, env: withServer });
+      expect(status.code, status.stderr).toBe(0);
+      const servers = JSON.parse(status.stdout) as { workspaceRoot: string; product: { installPath: string } }[];
+      expect(servers.map((s) => [s.workspaceRoot, s.product.installPath])).toEqual([[app, join(prefix, 'lib', 'node_modules', manifest.name)]]);
+    } finally {
+      const stopped = await run(dialect, ['server', 'stop', '--all'], { cwd: base, env: withServer });
+      expect(stopped.code, stopped.stderr).toBe(0);
+    }
   });
 
   it.runIf(browser)('renders a walkthrough whose page runs in Chromium with its inlined assets (mermaid drawn)', async () => {
