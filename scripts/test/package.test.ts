@@ -2,7 +2,8 @@
  * The npm package as users install it: `npm pack` of the checkout (its `prepack` bundles when
  * the bundle is stale), installed from the tarball into a temporary prefix with `--omit=dev`, and
  * the installed `dialect` run from folders outside the source tree — `eval` on a copy of a
- * fixture, `walkthrough render` with the page opened in Chromium, `trust` and `server`, and `mcp`
+ * fixture, `walkthrough render` with the page opened in Chromium, `trust` and `server`, the
+ * extension's `.vsix` installed into code-server, and `mcp`
  * through a real MCP client: with `--workspace`, with the client's roots (started in `/`), and with
  * neither in `/` (refused). The tarball holds what runs and no tests; the install stays small.
  */
@@ -18,6 +19,7 @@ import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, servePages, watchPage } from '../../walkthrough/test/support/browser.js';
 import { repoRoot } from '../../ide-adapter/test/support/servers.js';
+import { requireRig } from '../../vscode/test/support/rig.js';
 
 /** The bound the issue sets on the installed package (measured: about 46 MB, 31 MB of it tsgo). */
 const MAX_INSTALLED_BYTES = 100 * 1024 * 1024;
@@ -28,7 +30,7 @@ const COMMAND_TIMEOUT_MS = 90_000;
 /** The package's name on npm, as package.json has it. */
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
 /** The VS Code extension's manifest: the package ships its `.vsix`. */
-const extension = JSON.parse(readFileSync(join(repoRoot, 'vscode', 'package.json'), 'utf8')) as { name: string; version: string };
+const extension = JSON.parse(readFileSync(join(repoRoot, 'vscode', 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
 
 interface Run {
   readonly code: number | null;
@@ -76,6 +78,7 @@ function textOf(result: unknown): string {
 }
 
 const browser = chromiumAvailable();
+const rig = await requireRig();
 
 describe(`the npm package ${manifest.name}, installed`, () => {
   let base: string;
@@ -208,6 +211,16 @@ describe(`the npm package ${manifest.name}, installed`, () => {
       await pages.close();
       await launched.close();
     }
+  });
+
+  it.runIf(rig !== undefined)('carries the VS Code extension as a .vsix that code-server installs with --install-extension', async () => {
+    const vsix = join(prefix, 'lib', 'node_modules', manifest.name, 'dist', `${extension.name}-${extension.version}.vsix`);
+    const dirs = ['--extensions-dir', join(base, 'code', 'extensions'), '--user-data-dir', join(base, 'code', 'user-data')];
+    const codeServer = (args: readonly string[]): Promise<Run> => run(rig?.node as string, [rig?.codeServer as string, ...dirs, ...args], { cwd: base, env: process.env });
+    const installed = await codeServer(['--install-extension', vsix]);
+    expect(installed.code, installed.stderr).toBe(0);
+    const listed = await codeServer(['--list-extensions', '--show-versions']);
+    expect(listed.stdout).toContain(`${extension.publisher}.${extension.name}@${extension.version}`);
   });
 
   describe('dialect mcp through a real MCP client', () => {
