@@ -68,7 +68,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return runTour({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, io });
     case 'mcp': {
       const { runMcp } = await import('./mcp.js'); // the MCP SDK loads only for this command
-      return runMcp({ workspace: workspaceOf(workspaceOption), trust, noServer });
+      // Without --workspace: the client's roots, else the current folder (never / or the home folder).
+      return runMcp({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, noServer });
     }
     case 'trust': {
       const { runTrust } = await import('./trust.js');

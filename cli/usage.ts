@@ -162,12 +162,15 @@ read, a limit, the page could not be written); 3 a usage error; 130 interrupted,
     options: { workspace: WORKSPACE, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [0, 0],
     help: `Runs a Model Context Protocol server on stdin/stdout that answers Dialect programs about
-the workspace. Configure it in an agent as: {"command": "dialect", "args": ["mcp", "--workspace", "DIR"]}
-(add "--trust" there to trust that workspace whenever the agent starts the server). Agents cannot
-grant trust: no tool changes it.
+the workspace. Without --workspace, the workspaces are the client's roots (a tool call names one
+by its folder's name when there are several), or without roots the folder the server starts in —
+never / or the home folder. Configure it in an agent as
+{"command": "npx", "args": ["-y", "dialect-ide", "mcp"]}, or with a fixed workspace as
+{"command": "dialect", "args": ["mcp", "--workspace", "DIR"]} (add "--trust" there to trust the
+workspace whenever the agent starts the server). Agents cannot grant trust: no tool changes it.
 
 Options:
-${WORKSPACE_HELP}
+  -w, --workspace DIR   the workspace folder (default: the client's roots, else the current directory)
 ${TRUST_HELP}
 ${NO_SERVER_HELP}
   -h, --help            show this help`,
@@ -235,6 +238,7 @@ Options:
 export function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return `dialect — ask an IDE questions about code, answered by real language servers
+(the npm package dialect-ide: npm install -g dialect-ide, or npx -y dialect-ide COMMAND)
 
 Usage: dialect COMMAND [OPTIONS]
 

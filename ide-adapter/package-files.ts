@@ -5,25 +5,41 @@
  * `dialect` command) — and only the sources' folders (`walkthrough/assets/`, `mcp/guidance/`,
  * `ide-adapter/lsp/untrusted-toolchain/`, `fixtures/`, `package.json`) hold the files. So every
  * lookup starts at the package root (the nearest folder above the running module whose
- * `package.json` is named "dialect"), never at a path relative to `import.meta.url`, which differs
+ * `package.json` is named "dialect-ide"), never at a path relative to `import.meta.url`, which differs
  * per layout (a bundle chunk sits anywhere in `dist/bundle/`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The package's name in its `package.json`: how the root is recognised. */
-const PACKAGE_NAME = 'dialect';
+/** The package's name in its `package.json` (as published on npm): how the root is recognised. */
+export const PACKAGE_NAME = 'dialect-ide';
 
 /**
  * The VS Code extension's name: its bundle runs the same modules, and `vscode/build.ts` copies the
  * files they look up (the untrusted toolchain shims) below the extension's root.
  */
-const EXTENSION_PACKAGE_NAME = 'dialect-vscode';
+const EXTENSION_PACKAGE_NAME = 'dialect-ide-vscode';
 
 /** The folder of the bundle, below the package root (written by `scripts/bundle.mjs`). */
 const BUNDLE_DIR = join('dist', 'bundle');
+
+/**
+ * The folder of dependencies' files that the package ships built (`scripts/bundle.ts` copies
+ * {@link VENDORED_FILES} there): an installed package has no dev dependencies.
+ */
+const VENDOR_DIR = join('dist', 'vendor');
+
+/**
+ * Dependencies' files the running code reads (not imports), by their module specifier: the
+ * browser bundles a walkthrough page inlines, and their licences. The bundle's layout reads the
+ * copies in `dist/vendor/`; the sources and tsc's output read them from `node_modules`.
+ */
+export const VENDORED_FILES = ['mermaid/dist/mermaid.min.js', 'mermaid/LICENSE', 'dompurify/dist/purify.min.js', 'dompurify/LICENSE'] as const;
+
+/** One of {@link VENDORED_FILES}. */
+export type VendoredFile = (typeof VENDORED_FILES)[number];
 
 /** The folder of tsc's output, below the package root. */
 const COMPILED_DIR = 'dist';
@@ -66,7 +82,7 @@ function locate(): { readonly root: string; readonly manifest: PackageManifest }
 /**
  * A file or folder of the package, by its path from the package root (`packageFile('mcp',
  * 'guidance')`); `packageFile()` is the root itself: the nearest folder above the running module
- * whose `package.json` is named "dialect" (or "dialect-vscode", in the extension's bundle).
+ * whose `package.json` is named "dialect-ide" (or "dialect-ide-vscode", in the extension's bundle).
  */
 export function packageFile(...segments: string[]): string {
   return join(locate().root, ...segments);
@@ -84,6 +100,45 @@ export function packageVersion(): string {
  */
 export function packageRequire(): NodeJS.Require {
   return createRequire(packageFile('package.json'));
+}
+
+/**
+ * Where a dependency's file the code reads is (see {@link VENDORED_FILES}): its copy in
+ * `dist/vendor/` when the bundle runs (the installed command), else the installed dependency.
+ * Throws when it is missing.
+ */
+export function vendoredFile(specifier: VendoredFile): string {
+  if (packageLayout() === 'bundle') {
+    const copy = packageFile(VENDOR_DIR, specifier);
+    if (!existsSync(copy)) throw new Error(`${copy} is missing: the package is incomplete (npm run build copies it), reinstall it`);
+    return copy;
+  }
+  return dependencyFile(specifier);
+}
+
+/**
+ * A file of an installed dependency by its specifier (`dompurify/LICENSE`), found in the
+ * `node_modules` folders the package root resolves from — by path, not through the dependency's
+ * `exports`, which need not list the files a page inlines. Throws when it is not installed.
+ */
+export function dependencyFile(specifier: string): string {
+  const parts = specifier.split('/');
+  const nameLength = parts[0]?.startsWith('@') === true ? 2 : 1;
+  const name = parts.slice(0, nameLength).join('/');
+  for (const dir of packageRequire().resolve.paths(name) ?? []) {
+    if (existsSync(join(dir, name, 'package.json'))) {
+      const file = join(dir, name, ...parts.slice(nameLength));
+      // Its real path, as Node's resolution gives it (node_modules may be a link).
+      if (existsSync(file)) return realpathSync(file);
+      break;
+    }
+  }
+  throw new Error(`${specifier} is not installed (npm install ${name})`);
+}
+
+/** The copy of a vendored file in the package (`scripts/bundle.ts` writes it); without one, their folder. */
+export function vendoredCopy(specifier?: VendoredFile): string {
+  return specifier === undefined ? packageFile(VENDOR_DIR) : packageFile(VENDOR_DIR, specifier);
 }
 
 /** How the running code was loaded (see the module comment). */

@@ -2,7 +2,7 @@
  * The MCP server: Dialect for AI agents. `createMcpServer` builds the server over an IDE session
  * (connect it to any transport); `runMcpServer` serves a workspace on stdio (`dialect mcp`).
  */
-export { createMcpServer, DialectMcpServer, SERVER_NAME, SERVER_VERSION, type DialectMcpOptions, type ServerStats } from './server.js';
+export { createMcpServer, createRootsMcpServer, DialectMcpServer, SERVER_NAME, SERVER_VERSION, type ClientRootsOptions, type DialectMcpOptions, type ServerStats } from './server.js';
 export { runMcpServer, type McpBackendFactory, type RunMcpServerOptions, type StopReason } from './stdio.js';
 export { functionCatalog, ideOperationDescription, dialectReference } from './describe.js';
 export { ideOperationOutputSchema, type IdeOperationResult, type IndexingState } from './ide-operation.js';

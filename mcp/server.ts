@@ -1,17 +1,20 @@
 /**
  * The Dialect MCP server: the `ide_operation`, `present_walkthrough`, `expand_reference` and
  * `get_selection` tools and the `walkthrough-format.md` and `dialect-reference.md` resources,
- * over one IDE session.
- * Every call shares the session's one pool of language servers.
+ * over one IDE session — or, without one, over a session per root the client lists
+ * (`workspaces.ts`): a tool call names its workspace with `workspace` when there are several.
+ * Every call on a workspace shares its session's one pool of language servers.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { IdeSession, loadWorkspaceConfig, packageVersion, TIMEOUTS } from '../ide-adapter/index.js';
+import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { createIdeRegistry, IdeSession, loadWorkspaceConfig, packageVersion, TIMEOUTS } from '../ide-adapter/index.js';
+import { PACKAGE_NAME } from '../ide-adapter/package-files.js';
 import { walkthroughLimits, type WalkthroughLimits } from '../walkthrough/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
 import { EditorPresenter } from './editor-presenter.js';
@@ -20,11 +23,12 @@ import { DEFAULT_MAX_PROGRAM_LENGTH, ideOperationInputSchema, ideOperationOutput
 import { expandReferenceInputSchema, expandReferenceOutputSchema, ReferenceStore, runExpandReference, type GuidanceDocument } from './references.js';
 import { defaultPagesFolder, preparePagesFolder } from './pages-folder.js';
 import { getSelectionOutputSchema, runGetSelection } from './selection-tool.js';
-import { SessionCache } from './sessions.js';
+import { ToolInputError } from './sessions.js';
 import { outputDirectory, presentWalkthroughInputSchema, presentWalkthroughOutputSchema, runPresentWalkthrough } from './walkthrough-tool.js';
+import { refusalFor, rootFolders, WorkspaceSet } from './workspaces.js';
 
-/** The server's name and version as clients see them. */
-export const SERVER_NAME = 'dialect';
+/** The server's name as clients see it: the package's npm name. */
+export const SERVER_NAME = PACKAGE_NAME;
 /** The version the MCP server reports (the package's). */
 export const SERVER_VERSION = packageVersion();
 
@@ -62,7 +66,26 @@ export interface DialectMcpOptions {
    * environment; `DIALECT_IDE=off` there writes pages only.
    */
   readonly editorEnv?: Readonly<Record<string, string | undefined>>;
+  /** How a server made without a session of its own (`createRootsMcpServer`) serves the client's roots. */
+  readonly roots?: ClientRootsOptions;
 }
+
+/** How a server without a session of its own serves the client's roots (`workspaces.ts`). */
+export interface ClientRootsOptions {
+  /** Opens the session of a root the client lists (the server shuts it down). */
+  readonly openRoot: (root: string) => Promise<IdeSession>;
+  /**
+   * The folder served when the client has no roots (no `roots` capability, or an empty list): the
+   * folder the server started in — refused when it is `/` or the home folder.
+   */
+  readonly startFolder: string;
+}
+
+/** The optional `workspace` argument of the tools that ask one workspace. */
+const workspaceArgument = z
+  .string()
+  .optional()
+  .describe("Which workspace to ask when the server has several (the client's roots): the name of its folder, or its path. Omit it when there is one.");
 
 /** Random bytes in the id of a message from the editor (ids are not guessable by other clients' readers). */
 const REFERENCE_ID_BYTES = 4;
@@ -73,41 +96,64 @@ export interface ServerStats {
   readonly completedCalls: number;
 }
 
-/** An MCP server over one IDE session. Connect it to a transport; close it when done. */
+/**
+ * An MCP server over one IDE session, or over the client's roots. Connect it to a transport; close
+ * it when done.
+ */
 export class DialectMcpServer {
   readonly mcp: McpServer;
-  readonly session: IdeSession;
   readonly references = new ReferenceStore();
-  readonly #sessions: SessionCache;
+  readonly #workspaces: WorkspaceSet;
   readonly #editor: EditorPresenter;
+  /** Ends the wait for the client's first roots (at initialization, or when closed before it). */
+  #firstRoots: ((roots: Promise<{ readonly roots: readonly string[] } | { readonly refusal: string }>) => void) | undefined;
   #messages = 0;
   #active = 0;
   #completed = 0;
   readonly #statsListeners = new Set<(stats: ServerStats) => void>();
 
-  constructor(session: IdeSession, options: DialectMcpOptions = {}) {
-    this.session = session;
-    watchStartup(session);
+  /** A server over `session` (the caller's: it shuts it down); without one, over the client's roots (`options.roots`). */
+  constructor(session: IdeSession | undefined, options: DialectMcpOptions = {}) {
     const log = options.log ?? (() => undefined);
     const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.mcp.readyWaitMs;
-    this.#sessions = new SessionCache(session, {
-      open: async (root) => {
-        const opened =
-          options.openSession !== undefined
-            ? await options.openSession(root)
-            : await IdeSession.open({
-                workspaceRoot: root,
-                readyTimeoutMs,
-                definitions: (await loadWorkspaceConfig(session.workspace.root)).servers,
-                ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}),
-              });
+    const roots = options.roots;
+    const workspaceOptions = {
+      openRoot: async (root: string) => {
+        if (roots === undefined) throw new Error('this server serves one workspace');
+        const opened = await roots.openRoot(root);
         watchStartup(opened);
         return opened;
       },
-      max: options.maxExtraSessions ?? 4,
+      cache: {
+        // A walkthrough about a subfolder: the servers of the *workspace's* dialect.json.
+        open: async (main: IdeSession, root: string) => {
+          const opened =
+            options.openSession !== undefined
+              ? await options.openSession(root)
+              : await IdeSession.open({
+                  workspaceRoot: root,
+                  readyTimeoutMs,
+                  definitions: (await loadWorkspaceConfig(main.workspace.root)).servers,
+                  ...(options.sessionEnv !== undefined ? { env: options.sessionEnv } : {}),
+                });
+          watchStartup(opened);
+          return opened;
+        },
+        max: options.maxExtraSessions ?? 4,
+        log,
+      },
       log,
-    });
-    const registry = session.registry;
+    };
+    if (session !== undefined) {
+      watchStartup(session);
+      this.#workspaces = WorkspaceSet.fixed(session, workspaceOptions);
+    } else {
+      if (roots === undefined) throw new Error('a server without a session needs options.roots');
+      this.#workspaces = new WorkspaceSet(workspaceOptions);
+      // Tool calls wait until the client's roots are known (read once the client is initialized).
+      void this.#workspaces.update(new Promise((resolve) => (this.#firstRoots = (next) => resolve(next))));
+    }
+    const registry = session?.registry ?? createIdeRegistry();
     // Read now, so a missing guidance file stops the server at start-up, not at first use.
     const reference = dialectReference(registry);
     const walkthroughFormat = readGuidance('walkthrough-format.md');
@@ -129,6 +175,16 @@ export class DialectMcpServer {
     ];
 
     this.mcp = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: readGuidance('server-instructions.md').trim() });
+    if (roots !== undefined && session === undefined) {
+      this.mcp.server.oninitialized = () => {
+        this.#firstRoots?.(this.#readRoots(roots, log));
+        this.#firstRoots = undefined;
+      };
+      this.mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+        log('the client changed its roots');
+        void this.#workspaces.update(this.#readRoots(roots, log));
+      });
+    }
 
     const track = async (run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
       this.#active += 1;
@@ -142,17 +198,28 @@ export class DialectMcpServer {
       }
     };
 
-    const ideContext = { session, deadlineMs: options.deadlineMs ?? TIMEOUTS.mcp.deadlineMs, log };
+    const deadlineMs = options.deadlineMs ?? TIMEOUTS.mcp.deadlineMs;
+    /** Runs a tool on the session of the workspace a call names; a wrong or missing name is an `isError` result saying which there are. */
+    const onWorkspace = async (workspace: string | undefined, run: (session: IdeSession) => Promise<CallToolResult>): Promise<CallToolResult> => {
+      let session: IdeSession;
+      try {
+        session = await this.#workspaces.session(workspace);
+      } catch (error) {
+        if (error instanceof ToolInputError) return { isError: true, content: [{ type: 'text', text: error.message }] };
+        throw error;
+      }
+      return run(session);
+    };
     this.mcp.registerTool(
       'ide_operation',
       {
         title: 'Ask the IDE (Dialect)',
         description: ideOperationDescription(registry),
-        inputSchema: ideOperationInputSchema(options.maxProgramLength ?? DEFAULT_MAX_PROGRAM_LENGTH),
+        inputSchema: { ...ideOperationInputSchema(options.maxProgramLength ?? DEFAULT_MAX_PROGRAM_LENGTH), workspace: workspaceArgument },
         outputSchema: ideOperationOutputSchema,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      ({ program }, extra) => track(() => runIdeOperation(ideContext, program, extra)),
+      ({ program, workspace }, extra) => track(() => onWorkspace(workspace, (on) => runIdeOperation({ session: on, deadlineMs, log }, program, extra))),
     );
 
     const limits = walkthroughLimits(options.walkthroughLimits);
@@ -165,9 +232,9 @@ export class DialectMcpServer {
     }, options.editorEnv ?? process.env);
     const walkthroughContext = {
       editor: this.#editor,
-      sessions: this.#sessions,
+      workspaces: this.#workspaces,
       limits,
-      deadlineMs: ideContext.deadlineMs,
+      deadlineMs,
       outputDir: outputDirectory(options.outputDir, () =>
         preparePagesFolder(defaultPagesFolder()).catch((error: unknown) => {
           log(`cannot use ${defaultPagesFolder()} for walkthrough pages (${String(error)}); writing them to a temporary folder`);
@@ -206,11 +273,11 @@ export class DialectMcpServer {
         title: "The editor's selection",
         description:
           'The text selected in the active editor of VS Code (with the Dialect extension) as {selectedText, path, start, end}: a workspace-relative path, 1-based lines, columns in characters, end exclusive. selection is null, with a reason and code (no-editor, no-active-editor), when no editor is connected or no file is open. In ide_operation, selection() is the same place: findReferences(symbolAt(selection())).',
-        inputSchema: {},
+        inputSchema: { workspace: workspaceArgument },
         outputSchema: getSelectionOutputSchema,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
-      (_args, extra) => track(() => runGetSelection(session, extra.signal)),
+      ({ workspace }, extra) => track(() => onWorkspace(workspace, (on) => runGetSelection(on, extra.signal))),
     );
 
     for (const doc of docs) {
@@ -243,9 +310,34 @@ export class DialectMcpServer {
     for (const listener of this.#statsListeners) listener(stats);
   }
 
-  /** Folders with a session opened for walkthroughs (besides the server's own workspace). */
+  /** Folders with a session opened for walkthroughs (besides the workspaces' own). */
   get extraSessionFolders(): string[] {
-    return this.#sessions.openFolders;
+    return this.#workspaces.extraFolders;
+  }
+
+  /** The workspaces served (the client's roots, or the one fixed workspace) and the names tool calls use for them. */
+  get workspaces(): { readonly name: string; readonly root: string }[] {
+    return this.#workspaces.workspaces;
+  }
+
+  /** The client's roots as folders to serve, or why none is served; the start folder when the client has none. */
+  async #readRoots(roots: ClientRootsOptions, log: (line: string) => void): Promise<{ readonly roots: readonly string[] } | { readonly refusal: string }> {
+    let folders: string[] = [];
+    if (this.mcp.server.getClientCapabilities()?.roots !== undefined) {
+      try {
+        folders = await rootFolders((await this.mcp.server.listRoots()).roots, log);
+      } catch (error) {
+        log(`the client did not list its roots: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (folders.length > 0) return { roots: folders };
+    }
+    const refusal = refusalFor(roots.startFolder);
+    if (refusal !== undefined) {
+      log(refusal);
+      return { refusal };
+    }
+    log(`the client gave no roots: serving the folder the server started in, ${roots.startFolder}`);
+    return { roots: [await realpath(roots.startFolder)] };
   }
 
   async connect(transport: Transport): Promise<void> {
@@ -257,11 +349,14 @@ export class DialectMcpServer {
    * session passed in belongs to the caller, who shuts it down.
    */
   async close(): Promise<void> {
+    // Closed before the client initialized: no roots will come.
+    this.#firstRoots?.(Promise.resolve({ refusal: 'the server is closing' }));
+    this.#firstRoots = undefined;
     try {
       this.#editor.close();
       await this.mcp.close();
     } finally {
-      await this.#sessions.shutdown();
+      await this.#workspaces.shutdown();
     }
   }
 }
@@ -269,4 +364,12 @@ export class DialectMcpServer {
 /** Creates the MCP server over a session (connect it to any transport, e.g. the in-memory one). */
 export function createMcpServer(session: IdeSession, options: DialectMcpOptions = {}): DialectMcpServer {
   return new DialectMcpServer(session, options);
+}
+
+/**
+ * Creates an MCP server over the client's roots: each root the client lists (and changes) is a
+ * workspace with its own session, opened by `roots.openRoot`; without roots, the start folder.
+ */
+export function createRootsMcpServer(roots: ClientRootsOptions, options: Omit<DialectMcpOptions, 'roots'> = {}): DialectMcpServer {
+  return new DialectMcpServer(undefined, { ...options, roots });
 }

@@ -77,6 +77,11 @@ export class SessionCache {
     this.#options = options;
   }
 
+  /** The workspace's own session (its root's), which this cache never shuts down. */
+  get main(): IdeSession {
+    return this.#main;
+  }
+
   /** The server's workspace root: every session's folder is this or inside it. */
   get workspaceRoot(): string {
     return this.#main.workspace.root;

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { configuredServers, IdeSession, statusLine, TIMEOUTS, Workspace, type ConfiguredServers, type IdeBackend } from '../ide-adapter/index.js';
-import { createMcpServer, type DialectMcpOptions } from './server.js';
+import { createMcpServer, createRootsMcpServer, type DialectMcpOptions } from './server.js';
 
 /**
  * Makes the backend of the server's workspace, given the trust and servers decided for it (the
@@ -16,7 +16,10 @@ export type McpBackendFactory = (workspaceRoot: string, configured: ConfiguredSe
 
 /** How the MCP server runs over stdio. */
 export interface RunMcpServerOptions extends Omit<DialectMcpOptions, 'log'> {
-  /** The workspace folder. Default: the current directory. */
+  /**
+   * The workspace folder. Default: the client's roots (each a workspace), or without roots the
+   * current directory — refused when that is `/` or the home folder (`workspaces.ts`).
+   */
   readonly workspaceRoot?: string;
   /** Whether that workspace is trusted (`dialect mcp --trust`). Default: the user's trust store decides. */
   readonly trusted?: boolean;
@@ -52,21 +55,41 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
   const log = (line: string): void => {
     stderr.write(`dialect mcp: ${line}\n`);
   };
-  const workspaceRoot = resolve(options.workspaceRoot ?? process.cwd());
   const readyTimeoutMs = options.readyTimeoutMs ?? TIMEOUTS.mcp.readyWaitMs;
-  // Throws (before anything is served) when the folder does not exist or its dialect.json is invalid.
-  const session = await openSession(workspaceRoot, readyTimeoutMs, options, log);
-  const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
-  const server = createMcpServer(session, { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log });
   // Server state changes (starting → indexing → ready, crashes) go to the log; not every percent.
-  const lastState = new Map<string, string>();
-  const statusLog = session.backend.onStatus((status) => {
-    // A degraded server is ready but incomplete: that is a change worth a line too.
-    const state = status.health !== undefined ? 'degraded' : status.state;
-    if (lastState.get(status.id) === state) return;
-    lastState.set(status.id, state);
-    log(statusLine(status));
-  });
+  const statusLogs: (() => void)[] = [];
+  const logStatus = (session: IdeSession, prefix: string): void => {
+    const lastState = new Map<string, string>();
+    statusLogs.push(
+      session.backend.onStatus((status) => {
+        // A degraded server is ready but incomplete: that is a change worth a line too.
+        const state = status.health !== undefined ? 'degraded' : status.state;
+        if (lastState.get(status.id) === state) return;
+        lastState.set(status.id, state);
+        log(`${prefix}${statusLine(status)}`);
+      }),
+    );
+  };
+  // With --workspace, throws (before anything is served) when the folder does not exist or its
+  // dialect.json is invalid; the client's roots are opened once it lists them.
+  const session = options.workspaceRoot !== undefined ? await openSession(resolve(options.workspaceRoot), readyTimeoutMs, options, log) : undefined;
+  if (session !== undefined) logStatus(session, '');
+  const restoreConsole = options.stdout === undefined ? divertConsoleToStderr() : () => undefined;
+  const serverOptions = { ...options, readyTimeoutMs, ...(options.env !== undefined && options.sessionEnv === undefined ? { sessionEnv: options.env } : {}), log };
+  const server =
+    session !== undefined
+      ? createMcpServer(session, serverOptions)
+      : createRootsMcpServer(
+          {
+            openRoot: async (root) => {
+              const opened = await openSession(root, readyTimeoutMs, options, log);
+              logStatus(opened, `${root}: `);
+              return opened;
+            },
+            startFolder: process.cwd(),
+          },
+          serverOptions,
+        );
   const onRejection = (reason: unknown): void => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
   process.on('unhandledRejection', onRejection);
 
@@ -94,7 +117,7 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
       serverOnClose?.();
       stop('transport-closed');
     };
-    log(`serving ${session.workspace.root} on stdio`);
+    log(session !== undefined ? `serving ${session.workspace.root} on stdio` : "serving on stdio; the workspaces are the client's roots (else the folder it started in)");
     const reason = await stopped;
     log(`stopping (${reason}); shutting down the language servers`);
     return reason;
@@ -103,11 +126,11 @@ export async function runMcpServer(options: RunMcpServerOptions = {}): Promise<S
     stdin.off('close', onEnd);
     process.off('SIGTERM', onTerm);
     process.off('SIGINT', onInt);
-    statusLog();
+    for (const unsubscribe of statusLogs) unsubscribe();
     await withTimeout(
       (async () => {
         await server.close().catch((error: unknown) => log(`closing the server failed: ${String(error)}`));
-        await session.shutdown().catch((error: unknown) => log(`shutting down the language servers failed: ${String(error)}`));
+        await session?.shutdown().catch((error: unknown) => log(`shutting down the language servers failed: ${String(error)}`));
       })(),
       options.shutdownTimeoutMs ?? 10_000,
       () => log('the language servers did not shut down in time'),

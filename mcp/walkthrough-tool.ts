@@ -19,7 +19,7 @@ import { indexingLine, indexingSchema, indexingState } from './ide-operation.js'
 import type { PresentResult } from '../walkthrough/editor-protocol.js';
 import type { EditorPresenter } from './editor-presenter.js';
 import { progressReporter, type ToolExtra } from './progress.js';
-import { folderFromUri, ToolInputError, type SessionCache } from './sessions.js';
+import { ToolInputError, type SessionCache } from './sessions.js';
 
 /** The arguments of `present_walkthrough`; `content` longer than `maxLength` is refused by the schema. */
 export function presentWalkthroughInputSchema(maxLength: number) {
@@ -92,7 +92,8 @@ export type PresentWalkthroughResult = z.infer<typeof presentWalkthroughOutputSc
 
 /** What one `present_walkthrough` call runs with. */
 export interface WalkthroughToolContext {
-  readonly sessions: SessionCache;
+  /** The server's workspaces: the one a `baseUri` is in, with its sessions (`workspaces.ts`). */
+  readonly workspaces: { folder(baseUri: string): Promise<{ readonly folder: string; readonly sessions: SessionCache }> };
   /** The folder pages are written to (created on first use). */
   readonly outputDir: () => Promise<string>;
   /** Longest one comment's location may take to evaluate; the whole walkthrough gets twice that. */
@@ -113,11 +114,11 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
   const signal = AbortSignal.any([extra.signal, overall]);
   let unsubscribe: (() => void) | undefined;
   try {
-    const root = await folderFromUri(baseUri, ctx.sessions.workspaceRoot);
+    const { folder: root, sessions } = await ctx.workspaces.folder(baseUri);
     // The editor that has the folder open shows it beside the code; otherwise, a page.
     const inEditor = ctx.editor !== undefined ? await ctx.editor.present(content, root, signal) : undefined;
     if (inEditor?.shown === true) return editorResult(inEditor.result, root);
-    const session = await ctx.sessions.sessionFor(root);
+    const session = await sessions.sessionFor(root);
     progress.report(`resolving the walkthrough's locations in ${root}`);
     if (progress.enabled) unsubscribe = session.backend.onStatus((status) => progress.report(statusLine(status)));
     // Each location gets the ide_operation deadline: one slow query becomes one unresolved comment.

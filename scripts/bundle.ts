@@ -6,14 +6,23 @@
  * Splitting keeps what only some commands use — the REPL, MCP, walkthroughs, the tour — in chunks
  * that `eval` never loads. Each entry keeps its path (`dist/bundle/cli/main.js`), which is how
  * `ide-adapter/package-files.ts` finds the worker's entry; package files (assets, guidance, shims)
- * are not copied but found from the package root.
+ * are not copied but found from the package root. The browser bundles a page inlines (mermaid,
+ * DOMPurify) are copied into `dist/vendor/` (`VENDORED_FILES`), so they are dev dependencies: the
+ * installed package needs none of its dependencies but the TypeScript server.
+ *
+ * `--if-stale` (the `prepack` script: `npm pack` and `npm publish`) builds only when the bundle is
+ * missing or older than one of its inputs (every source and dependency file esbuild read, listed
+ * in the last build's metafile), this script or package.json — so packing a fresh checkout does
+ * not rewrite the bundle other processes may be running.
  */
-import { rm, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { existsSync, statSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { dependencyFile, packageFile, VENDORED_FILES, vendoredCopy } from '../ide-adapter/package-files.js';
 
-/** The package root (this script runs compiled, from `dist/scripts/`). */
-const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The package root, found as the running code finds it (this script runs compiled from `dist/scripts/`, or under tsx). */
+const root = `${packageFile()}/`;
 
 /** The bundle's entries, by their path from the root without extension: the command and the file worker. */
 const ENTRIES = ['cli/main', 'ide-adapter/file-worker'];
@@ -25,6 +34,32 @@ const ENTRIES = ['cli/main', 'ide-adapter/file-worker'];
 const REQUIRE_BANNER = "import { createRequire as __dialectRequire } from 'node:module'; const require = __dialectRequire(import.meta.url);";
 
 const outdir = `${root}dist/bundle`;
+const METAFILE = `${outdir}/meta.json`;
+
+/** Why the bundle must be built, or `undefined` when it is newer than everything it was made from. */
+async function staleness(): Promise<string | undefined> {
+  if (!existsSync(METAFILE)) return 'there is no bundle';
+  const built = statSync(METAFILE).mtimeMs;
+  const meta = JSON.parse(await readFile(METAFILE, 'utf8')) as Metafile;
+  const inputs = [...Object.keys(meta.inputs), join('scripts', 'bundle.ts'), 'package.json'];
+  for (const input of inputs) {
+    const path = input.startsWith('/') ? input : join(root, input);
+    if (!existsSync(path)) return `${input} is gone`;
+    if (statSync(path).mtimeMs > built) return `${input} changed`;
+  }
+  for (const file of VENDORED_FILES) if (!existsSync(vendoredCopy(file))) return `dist/vendor/${file} is missing`;
+  return undefined;
+}
+
+if (process.argv.includes('--if-stale')) {
+  const why = await staleness();
+  if (why === undefined) {
+    process.stderr.write('bundle: dist/bundle/ is up to date\n');
+    process.exit(0);
+  }
+  process.stderr.write(`bundle: building (${why})\n`);
+}
+
 await rm(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -44,6 +79,13 @@ const result = await build({
   metafile: true,
 });
 // What each output file holds and imports: `cli/test/bundle.test.ts` checks what `eval` loads.
-await writeFile(`${outdir}/meta.json`, JSON.stringify(result.metafile));
+// The dependencies' files pages inline, with their licences.
+await rm(vendoredCopy(), { recursive: true, force: true });
+for (const file of VENDORED_FILES) {
+  await mkdir(dirname(vendoredCopy(file)), { recursive: true });
+  await copyFile(dependencyFile(file), vendoredCopy(file));
+}
+// Written last: its time is the build's (see staleness).
+await writeFile(METAFILE, JSON.stringify(result.metafile));
 const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
 process.stderr.write(`bundle: ${files.length} files in dist/bundle/\n`);

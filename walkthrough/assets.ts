@@ -1,12 +1,12 @@
 /**
  * The files inlined into every page: the page script and stylesheet (`walkthrough/assets/`), and
- * for pages with diagrams mermaid and DOMPurify (which cleans mermaid's SVG) from their npm
- * packages — all found from the package root (`ide-adapter/package-files.ts`), whether the code
+ * for pages with diagrams mermaid and DOMPurify (which cleans mermaid's SVG): their browser
+ * bundles, which the build copies into the package (`vendoredFile`) — all found from the package root (`ide-adapter/package-files.ts`), whether the code
  * runs from source, `dist/` or the bundle. Read on first use and kept for the process's lifetime.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageFile, packageRequire } from '../ide-adapter/package-files.js';
+import { packageFile, vendoredFile, type VendoredFile } from '../ide-adapter/package-files.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 
 const cache = new Map<string, string>();
@@ -35,22 +35,22 @@ function assetsDirectory(): string {
   return dir;
 }
 
-/** The path of mermaid's browser bundle in the installed package. */
-export function mermaidPath(): string {
+function vendored(specifier: VendoredFile, what: string): string {
   try {
-    return packageRequire().resolve('mermaid/dist/mermaid.min.js');
+    return vendoredFile(specifier);
   } catch (error) {
-    throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, 'the mermaid package is not installed (npm install mermaid)', { cause: error });
+    throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, `${what} is missing: ${(error as Error).message}`, { cause: error });
   }
 }
 
-/** The path of DOMPurify's browser bundle in the installed package. */
+/** The path of mermaid's browser bundle (the package's copy, or the dev dependency's). */
+export function mermaidPath(): string {
+  return vendored('mermaid/dist/mermaid.min.js', "mermaid's browser bundle");
+}
+
+/** The path of DOMPurify's browser bundle (the package's copy, or the dev dependency's). */
 export function dompurifyPath(): string {
-  try {
-    return packageRequire().resolve('dompurify/dist/purify.min.js');
-  } catch (error) {
-    throw new WalkthroughError(WalkthroughErrorCode.AssetMissing, 'the dompurify package is not installed (npm install dompurify)', { cause: error });
-  }
+  return vendored('dompurify/dist/purify.min.js', "DOMPurify's browser bundle");
 }
 
 /** DOMPurify's browser bundle: the page passes every diagram's SVG through it before inserting it. */

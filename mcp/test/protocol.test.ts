@@ -64,7 +64,7 @@ describe('MCP protocol surface (no language servers)', () => {
     expect(c.client.getInstructions()).toMatch(/ide_operation/);
     // Replies from the editor arrive as reference tags: the agent is told what they are.
     expect(c.client.getInstructions()).toMatch(/<dialect-ref id="…"\/> tag .* expand_reference/);
-    expect(c.client.getServerVersion()).toEqual({ name: 'dialect', version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version });
+    expect(c.client.getServerVersion()).toEqual({ name: 'dialect-ide', version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version });
   });
 
   it('lists and reads the guidance resources; the reference covers every function', async () => {

@@ -15,6 +15,8 @@ const KEPT: Readonly<Record<string, string>> = {
   'ide-adapter/lsp/discovery.ts#clearDiscoveryCache': 'resets a process-wide cache (test isolation)',
   // Example configurations of common servers (pyright, gopls, clangd), checked by the tests.
   'ide-adapter/lsp/servers.ts#exampleServerConfigs': 'documented example configurations',
+  // The build (scripts/bundle.ts) writes the copies of the vendored files the package ships.
+  'ide-adapter/package-files.ts#vendoredCopy': 'used by the build script',
   // The extension's entry points: VS Code calls them (package.json `main`), no module imports them.
   'vscode/src/extension.ts#activate': 'called by VS Code',
   'vscode/src/extension.ts#deactivate': 'called by VS Code',

@@ -1,7 +1,7 @@
 /**
  * Every time budget and bound of the extension, in one place. Every wait on the editor is bounded:
- * when the workbench page disconnects, VS Code's provider commands hang forever (measured in
- * ../shared/tools/vscode-test-rig/README.md), so nothing here waits without a deadline.
+ * when the workbench page disconnects, VS Code's provider commands hang forever (measured with
+ * the code-server rig, `scripts/vscode-rig.sh`), so nothing here waits without a deadline.
  */
 const SECOND = 1_000;
 

@@ -5,7 +5,9 @@
 # providers...) and a rustup proxy never reads its rust-toolchain.toml. rust-analyzer passes
 # absolute --manifest-path arguments, so nothing else depends on the directory. Nothing is written
 # into the workspace: `cargo metadata` runs --locked (below).
-tool=$(basename "$0")
+# bin/cargo and bin/rustc run it with the tool's name first.
+tool=${1:-}
+[ $# -gt 0 ] && shift
 case "$tool" in
   cargo) real=${DIALECT_UNTRUSTED_CARGO:-cargo} ;;
   rustc) real=${DIALECT_UNTRUSTED_RUSTC:-rustc} ;;

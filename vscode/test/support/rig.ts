@@ -25,7 +25,7 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const RIG_SCRIPT = join(repoRoot, 'scripts', 'vscode-rig.sh');
 
 /** The unpacked extension's folder name: `publisher.name-version`, as VS Code expects. */
-const EXTENSION_FOLDER = 'dialect.dialect-vscode-0.1.0';
+const EXTENSION_FOLDER = 'dialect-ide.dialect-ide-vscode-0.1.0';
 
 /** Bounds of the rig's waits (measured: health 0.4 s, activation 5.5–9.7 s on a fresh profile, 2 cores). */
 export const RIG_LIMITS = {
