@@ -425,7 +425,19 @@ async function coerce<Host>(
     );
   }
   if (planCost(plan) === 0) return value;
-  return applyPlan(ev, plan, value, expr, frames);
+  const prefers = fn.parameters.find((p) => p.name === paramName)?.prefers;
+  if (prefers === undefined) return applyPlan(ev, plan, value, expr, frames);
+  try {
+    return await applyPlan(ev, plan, value, expr, frames);
+  } catch (error) {
+    if (!(error instanceof AmbiguitySignal)) throw error;
+    const usable = error.ambiguity.candidates.filter((c) => prefers(c.value));
+    if (usable.length === 1) return (usable[0] as { value: unknown }).value;
+    if (usable.length === 0 || usable.length === error.ambiguity.candidates.length) throw error;
+    const narrowed = new Ambiguity(error.ambiguity.message, usable);
+    narrowed.node = error.ambiguity.node;
+    throw new AmbiguitySignal(narrowed);
+  }
 }
 
 async function applyPlan<Host>(ev: Evaluation<Host>, plan: Plan<Host>, value: unknown, expr: Expr, frames: Frames): Promise<unknown> {

@@ -39,6 +39,12 @@ export interface ParameterDefinition {
   readonly rest?: 'positional' | 'named';
   /** Other names a caller may use for it by name (`symbol:` for `to:`); models guess names. */
   readonly aliases?: readonly string[];
+  /**
+   * The values this parameter can use, when converting its argument was ambiguous: candidates it
+   * cannot use are left out (`implementations` of a name that is a trait and an enum variant
+   * takes the trait). One left is the value; several stay an ambiguity among them; none keeps all.
+   */
+  readonly prefers?: (value: unknown) => boolean;
 }
 
 /** An example program with what it does. */

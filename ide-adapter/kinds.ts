@@ -47,6 +47,14 @@ export function languageKind(language: string, lspKind: string, declarationLine:
   return lspKind;
 }
 
+/** Kinds that nothing implements: values, members of data, modules, macros. */
+const NEVER_IMPLEMENTED = new Set(['enumvariant', 'enummember', 'field', 'property', 'variable', 'constant', 'module', 'namespace', 'typeparameter', 'macro', 'derivemacro', 'typealias', 'package', 'file', 'string', 'number', 'boolean', 'key', 'null', 'event']);
+
+/** Whether a symbol of this kind can have implementations (a trait, interface, class, method, …). */
+export function canHaveImplementations(kind: string): boolean {
+  return !NEVER_IMPLEMENTED.has(normalizeKind(kind));
+}
+
 /** The kinds (normalized) a word written in a `kind:` filter stands for, beyond itself. */
 const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   fn: ['function'],
@@ -70,6 +78,10 @@ const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   typedef: ['typealias'],
   implementation: ['impl'],
   macrorules: ['macro'],
+  macro: ['derivemacro'],
+  derive: ['derivemacro'],
+  proc: ['derivemacro'],
+  procmacro: ['derivemacro'],
   ctor: ['constructor'],
   prop: ['property', 'field'],
   property: ['field'],

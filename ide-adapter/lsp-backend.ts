@@ -69,6 +69,7 @@ import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
+import { declaresDeriveMacro, DERIVE_MACRO_KIND } from './lsp/proc-macros.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 import type { LanguageInfo } from './remote/protocol.js';
@@ -295,19 +296,31 @@ export class LspBackend implements IdeBackend {
           const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
           const language = this.#language(location.path);
+          const derive = language === 'rust' && s.kind === SymbolKind.Function && (await this.#declaresDeriveMacro(location, s.name));
           out.push({
             name: s.name,
-            kind: languageKind(language, kindName(s.kind), location.content, s.name),
+            kind: derive ? DERIVE_MACRO_KIND : languageKind(language, kindName(s.kind), location.content, s.name),
             ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
             language,
             location,
-            precise: false,
+            // The server places a derive macro at its function, where its name is not written: that place is the symbol's.
+            precise: derive,
           });
         }
         return out;
       }),
     );
     return perServer.flat();
+  }
+
+  /** Whether a function symbol is a derive macro: its name is not the function's but its `proc_macro_derive` attribute's. */
+  async #declaresDeriveMacro(location: Location, name: string): Promise<boolean> {
+    if (location.content.includes(name)) return false;
+    try {
+      return declaresDeriveMacro(await this.workspace.lines(location.path), location.start.line, name);
+    } catch {
+      return false;
+    }
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {

@@ -10,6 +10,7 @@ import { refinementsFor } from './refinements.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
+import { canHaveImplementations } from '../kinds.js';
 
 /** References beyond this many are left out, with a note saying how many. */
 const MAX_REFERENCES = 2000;
@@ -195,6 +196,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     description: 'The implementations of a trait, interface or abstract method: the impl blocks or classes, and the methods that implement it.',
     of: 'a trait, interface or method (or its name)',
     examples: [{ program: 'implementations("Repository")' }],
+    prefers: (symbol) => canHaveImplementations(symbol.kind),
     related: async (symbols, ctx) => {
       const { backend } = ctx.host;
       return symbolsAt(ctx, (await askAtEach(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat());

@@ -5,7 +5,7 @@
  * the backend asked at each symbol's name with bounded concurrency — declared once here.
  */
 import type { CallContext, Example, Registry } from '../../dialect/index.js';
-import { formatLocation, type Position, type SymbolDefinition } from '../model.js';
+import { formatLocation, isSymbolDefinition, type Position, type SymbolDefinition } from '../model.js';
 import type { IdeHost } from './host.js';
 import { mapLimit } from './symbols.js';
 
@@ -20,6 +20,8 @@ export interface RelationFunction {
   /** What `of` takes, e.g. "a function or method (or its name)". */
   readonly of: string;
   readonly examples: readonly Example[];
+  /** The symbols it can relate, to choose among the symbols an ambiguous name stands for. */
+  readonly prefers?: (symbol: SymbolDefinition) => boolean;
   /** The related symbols (or locations) of `symbols`. */
   readonly related: (symbols: readonly SymbolDefinition[], ctx: CallContext<IdeHost>) => Promise<readonly unknown[]>;
 }
@@ -32,11 +34,24 @@ export function registerRelation(registry: Registry<IdeHost>, relation: Relation
     description: relation.description,
     category: 'navigation',
     requires: 'index',
-    parameters: [{ name: 'of', type: 'symbol | symbol[]', description: relation.of, aliases: ['symbol', 'name'] }],
+    parameters: [
+      {
+        name: 'of',
+        type: 'symbol | symbol[]',
+        description: relation.of,
+        aliases: ['symbol', 'name'],
+        ...(relation.prefers !== undefined ? { prefers: preferring(relation.prefers) } : {}),
+      },
+    ],
     returns: 'symbol[]',
     examples: relation.examples,
     implementation: (args, ctx) => relation.related(symbolList(args['of']), ctx),
   });
+}
+
+/** A preference over symbols as a preference over argument values (only symbols can be preferred). */
+function preferring(prefers: (symbol: SymbolDefinition) => boolean): (value: unknown) => boolean {
+  return (value) => isSymbolDefinition(value) && prefers(value);
 }
 
 /** A symbol argument (one symbol or a list) as a list. */

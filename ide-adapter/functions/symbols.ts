@@ -75,8 +75,12 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
     const located = dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines))));
     const out: Located[] = [];
-    for (const l of located) if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), paths.relativeQualifiers(l.symbol))) out.push(l);
-    return out;
+    const rest: Located[] = [];
+    for (const l of located) {
+      if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), paths.relativeQualifiers(l.symbol))) out.push(l);
+      else rest.push(l);
+    }
+    return [...out, ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
 
   // 1. The index, exact names only.
@@ -88,7 +92,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
-  const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal);
+  const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal, qualifiers.length > 0);
   const definitions = unfiltered.filter(
     (d) =>
       declarationsOf(d).some((x) => query.file === undefined || fileMatches(x.definedAt.path, query.file)) &&
@@ -174,14 +178,22 @@ async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCa
   return { symbol: await narrowByText(backend, s), ancestors: [] };
 }
 
-/** Without an outline: the name as a whole word at or after the reported start. */
+/**
+ * Without an outline: the name as a whole word inside the range the server reported. A name not
+ * written there belongs to generated code (an item a macro call expands to, whose place is the
+ * call or the macro's body): it stays where the server put it, never moved onto the next word
+ * that happens to match.
+ */
 async function narrowByText(backend: IdeBackend, s: BackendSymbol): Promise<BackendSymbol> {
   if (s.precise) return s;
-  const start = s.location.start;
+  const { start } = s.location;
+  // An empty range says only where the declaration starts: look a few lines further.
+  const end = samePosition(s.location.end, start) ? { line: start.line + NAME_SEARCH_LINES, column: Number.MAX_SAFE_INTEGER } : s.location.end;
   try {
     const lines = await backend.workspace.lines(s.location.path);
-    for (let line = start.line; line <= Math.min(lines.length, start.line + NAME_SEARCH_LINES); line++) {
-      const text = lines[line - 1] ?? '';
+    for (let line = start.line; line <= Math.min(lines.length, end.line, start.line + NAME_SEARCH_LINES); line++) {
+      const full = lines[line - 1] ?? '';
+      const text = line === end.line ? full.slice(0, indexOfCodePoint(full, end.column - 1)) : full;
       const from = line === start.line ? indexOfCodePoint(text, start.column - 1) : 0;
       const at = wordIndex(text, s.name, from);
       if (at >= 0) {
@@ -230,17 +242,33 @@ async function filesMatching(backend: IdeBackend, file: string): Promise<string[
  * unresolved import, nowhere else — the text says what it is), and at one declaration of a
  * merged symbol (overloads, interface + namespace, class + namespace) it lists all of them.
  */
-async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: OutlineCache, signal: AbortSignal): Promise<SymbolDefinition[]> {
-  const targets = await mapLimit(located, DEFINITION_CONCURRENCY, (l) => backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]));
+async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: OutlineCache, signal: AbortSignal, throughBindings: boolean): Promise<SymbolDefinition[]> {
+  // A generated item (its name is not written where the server puts it: a macro call) is no
+  // binding, and go-to-definition there answers for the macro, not for the item.
+  const generated = (l: Located): boolean => !l.symbol.precise;
+  const targets = await mapLimit(located, DEFINITION_CONCURRENCY, (l) =>
+    generated(l) ? Promise.resolve([] as Location[]) : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
+  );
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
   for (const [i, l] of located.entries()) {
     const own = targets[i] ?? [];
+    if (generated(l)) {
+      kept.push({ symbol: l.symbol, targets: own });
+      continue;
+    }
     const leadsElsewhere = own.length > 0 && !own.some((t) => sameStart(t, l.symbol.location));
     // `mod x;` leads to its file: a module declaration, not an alias.
     const isModuleFile = l.symbol.kind === 'module' && own.every((t) => t.start.line === 1 && t.start.column === 1);
-    if ((leadsElsewhere && !isModuleFile) || (await isBinding(backend, l.symbol))) continue;
+    const binding = await bindingOf(backend, l.symbol);
+    if ((leadsElsewhere && !isModuleFile) || binding !== undefined) {
+      // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
+      // it) names what the re-export leads to, as the language resolves it; an import does not.
+      if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
+      continue;
+    }
     kept.push({ symbol: l.symbol, targets: own });
   }
+  for (let i = kept.length - 1; i >= 0; i--) if (kept.findIndex((k) => sameStart(k.symbol.location, (kept[i] as { symbol: BackendSymbol }).symbol.location)) < i) kept.splice(i, 1);
   // One symbol = candidates whose go-to-definition answers name each other.
   const groups: { symbol: BackendSymbol; targets: Location[] }[][] = [];
   for (const k of kept) {
@@ -249,6 +277,16 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     else groups.push([k]);
   }
   return Promise.all(groups.map((g) => definitionOf(g, outlines)));
+}
+
+/** The declarations a binding leads to, as the outline of their files shows them (in the workspace only). */
+async function bindingTargets(binding: BackendSymbol, targets: readonly Location[], outlines: OutlineCache): Promise<BackendSymbol[]> {
+  const out: BackendSymbol[] = [];
+  for (const t of targets) {
+    const entry = flatten(await outlines.get(t.path)).find((o) => o.name === binding.name && sameStart(o.location, t));
+    if (entry !== undefined) out.push(entry);
+  }
+  return out;
 }
 
 /** One definition for the declarations of one symbol, completed with those only the server named. */
@@ -278,25 +316,41 @@ function primaryDeclaration(declarations: readonly SymbolDeclaration[]): SymbolD
   return pool.filter((d) => d.kind === kind).at(-1) as SymbolDeclaration;
 }
 
-/** Statement starts that bind names from elsewhere: `import …`, `export {…} / export * …`, Rust `use`. */
+/**
+ * `Trait::method` names the trait's method and every method implementing it. Most implementing
+ * methods sit in an `impl Trait for Type` block the outline shows; those a macro expands to, or
+ * whose block the outline does not name by the trait, are found the way the language finds them:
+ * go-to-implementation at the trait's method lists them all, and candidates there qualify too.
+ */
+async function implementingTraitMembers(backend: IdeBackend, qualified: readonly Located[], rest: readonly Located[], signal: AbortSignal): Promise<Located[]> {
+  if (rest.length === 0) return [];
+  const traitMembers = qualified.filter((l) => l.ancestors.at(-1)?.kind === 'trait');
+  if (traitMembers.length === 0) return [];
+  const implementations = (
+    await mapLimit(traitMembers, DEFINITION_CONCURRENCY, (l) => backend.implementation(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]))
+  ).flat();
+  return rest.filter((l) => implementations.some((i) => sameStart(i, l.symbol.location)));
+}
+
+/** Statement starts that bind names from elsewhere: `import …`, `export {…} / export * …`, Rust `use` (group 1: a re-export). */
 const BINDING_START: Readonly<Record<string, RegExp>> = {
-  ts: /^\s*(import\b|export\s+(type\s+)?(\{|\*))/,
-  rust: /^\s*(pub(\([^)]*\))?\s+)?use\b/,
+  ts: /^\s*(?:(export)\s+(?:type\s+)?(?:\{|\*)|import\b)/,
+  rust: /^\s*(?:(pub)(?:\([^)]*\))?\s+)?use\b/,
 };
 
 /**
- * Whether a candidate's name sits in an import, re-export or `use` statement: such bindings are
- * never definitions, even when go-to-definition cannot follow them (an unresolved package, a
- * dependency outside the workspace).
+ * Whether a candidate's name sits in an import, re-export or `use` statement (and which: a
+ * re-export is `export … from`, `pub use`): such bindings are never definitions, even when
+ * go-to-definition cannot follow them (an unresolved package, a dependency outside the workspace).
  */
-async function isBinding(backend: IdeBackend, s: BackendSymbol): Promise<boolean> {
+async function bindingOf(backend: IdeBackend, s: BackendSymbol): Promise<'import' | 'reexport' | undefined> {
   const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
-  if (start === undefined) return false;
+  if (start === undefined) return undefined;
   let lines: readonly string[];
   try {
     lines = await backend.workspace.lines(s.location.path);
   } catch {
-    return false;
+    return undefined;
   }
   const at = s.location.start;
   const own = (lines[at.line - 1] ?? '').slice(0, indexOfCodePoint(lines[at.line - 1] ?? '', at.column - 1));
@@ -304,16 +358,18 @@ async function isBinding(backend: IdeBackend, s: BackendSymbol): Promise<boolean
   for (let line = at.line; line >= Math.max(1, at.line - STATEMENT_SEARCH_LINES); line--) {
     const lineText = line === at.line ? own : (lines[line - 1] ?? '');
     if (line !== at.line) text = `${lineText}\n${text}`;
-    if (start.test(lineText)) return !/;|\bfrom\b/.test(text);
-    if (line !== at.line && (lineText.trim() === '' || /[;}]\s*$/.test(lineText))) return false;
+    const statement = start.exec(lineText);
+    if (statement !== null) return /;|\bfrom\b/.test(text) ? undefined : statement[1] !== undefined ? 'reexport' : 'import';
+    if (line !== at.line && (lineText.trim() === '' || /[;}]\s*$/.test(lineText))) return undefined;
   }
-  return false;
+  return undefined;
 }
 
 function dedupeLocated(located: readonly Located[]): Located[] {
   const seen = new Set<string>();
   return located.filter((l) => {
-    const key = `${formatLocation(l.symbol.location)}:${l.symbol.name}`;
+    // Items a macro expands to share the macro's place: their containers tell them apart.
+    const key = `${formatLocation(l.symbol.location)}:${l.symbol.name}:${l.ancestors.length > 0 ? '' : (l.symbol.container ?? '')}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

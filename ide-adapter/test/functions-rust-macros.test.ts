@@ -1,0 +1,92 @@
+/**
+ * Exact names on a Cargo workspace with generated and re-exported items (fixtures/rust-macros)
+ * against real rust-analyzer, offline and untrusted: trait impls a `macro_rules!` writes per tuple
+ * arity, impls for a generic type, a blanket impl, a derive macro of a proc-macro crate, paths
+ * through a re-export in another crate, and a trait sharing its name with an enum variant.
+ * Positions come from the fixture text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SymbolDefinition } from '../model.js';
+import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
+
+const available = await serversAvailable('rust');
+
+const SHAPES = 'crates/shapes/src/lib.rs';
+const CONVERT = 'crates/shapes/src/convert.rs';
+const DERIVE = 'crates/shapes_derive/src/lib.rs';
+
+describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust-macros)', () => {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('rust-macros');
+  }, 180_000);
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  /** `path:line` of the first line holding `text`. */
+  const place = async (path: string, text: string): Promise<string> => `${path}:${(await f.at(path, text)).line}`;
+  const places = (defs: readonly SymbolDefinition[]): string[] => defs.map((d) => `${d.definedAt.path}:${d.definedAt.start.line}`).sort();
+  const defs = async (program: string): Promise<SymbolDefinition[]> => (await f.value(program)) as SymbolDefinition[];
+
+  it('Trait::method keeps the impls a macro writes, one per expansion, and impls for generic types', async () => {
+    const render = await defs('findDefinitions("Render::render")');
+    const expected = [
+      await place(SHAPES, 'fn render(&self) -> String;'),
+      await place(SHAPES, 'impl_render_for_tuple!(A);'),
+      await place(SHAPES, 'impl_render_for_tuple!(A, B);'),
+      await place(SHAPES, 'impl_render_for_tuple!(A, B, C);'),
+      `${SHAPES}:${(await f.at(SHAPES, 'fn render', 2)).line}`, // Either's
+      `${SHAPES}:${(await f.at(SHAPES, 'fn render', 3)).line}`, // Square's
+      `crates/facade/src/lib.rs:${(await f.at('crates/facade/src/lib.rs', 'fn render')).line}`,
+    ].sort();
+    expect(places(render)).toEqual(expected);
+    // Each expansion is its own item, told apart by its self type.
+    expect(render.filter((d) => d.definedAt.start.line === Number((expected[1] as string).split(':')[1])).length).toBe(1);
+  });
+
+  it('Type::method matches a generic self type by its name', async () => {
+    expect(places(await defs('findDefinitions("Either::flip")'))).toEqual([await place(SHAPES, 'pub fn flip')]);
+    expect(places(await defs('findDefinitions("Either::render")'))).toEqual([`${SHAPES}:${(await f.at(SHAPES, 'fn render', 2)).line}`]);
+  });
+
+  it('a generated item is never moved onto a later word of its name', async () => {
+    const tuples = (await defs('findDefinitions("render", file: "crates/shapes/src/lib.rs")')).filter((d) => d.definedAt.content.includes('impl_render_for_tuple!'));
+    expect(tuples.map((d) => d.container)).toEqual(['(A,)', '(A, B)', '(A, B, C)']);
+  });
+
+  it('blanket impls belong to Trait::method, with the container the server gives', async () => {
+    const convert = await defs('findDefinitions("Convert::convert")');
+    expect(places(convert)).toEqual([await place(CONVERT, 'fn convert(&self, extra: X) -> S;'), await place(CONVERT, 'fn convert(&self, _extra: u8)'), await place(CONVERT, 'fn convert(&self, extra: i32)')].sort());
+    const inFile = await defs('findDefinitions("convert", file: "convert.rs")');
+    const blanket = inFile.find((d) => d.definedAt.content.includes('_extra: u8'));
+    expect(blanket?.container).toBe('T');
+  });
+
+  it('a derive macro is a definition of its name, in Rust words, and part of an ambiguity', async () => {
+    const all = await defs('findDefinitions("Describe")');
+    expect(all.map((d) => `${d.kind} ${d.definedAt.path}:${d.definedAt.start.line}`).sort()).toEqual(
+      [`derive macro ${await place(DERIVE, 'pub fn derive_describe')}`, `trait ${await place(SHAPES, 'pub trait Describe')}`].sort(),
+    );
+    const o = await f.outcome('findDefinition("Describe")');
+    expect(o.kind).toBe('ambiguity');
+    const macro = await defs('findDefinitions("Describe", kind: "macro")');
+    expect(macro.map((d) => d.kind)).toEqual(['derive macro']);
+    // Never the word in a string further down the file.
+    expect(macro[0]?.definedAt.start).toEqual(await f.nameIn(DERIVE, 'pub fn derive_describe', 'derive_describe'));
+  });
+
+  it('a path through a re-export in another crate resolves as the language does', async () => {
+    expect(places(await defs('findDefinitions("facade::prelude::Either")'))).toEqual([await place(SHAPES, 'pub enum Either')]);
+    expect(places(await defs('findDefinitions("prelude::Convert")'))).toEqual([await place(CONVERT, 'pub trait Convert')]);
+    // Bare names never list the re-export itself.
+    expect(places(await defs('findDefinitions("Either")'))).toEqual([await place(SHAPES, 'pub enum Either')]);
+  });
+
+  it('implementations of a name that is a trait and a variant take the trait', async () => {
+    const impls = (await f.value('implementations("Tracer")')) as SymbolDefinition[];
+    expect(places(impls)).toEqual([await place(SHAPES, 'impl Tracer for TextTracer')]);
+    // Both stay an ambiguity where either could be meant.
+    expect((await f.outcome('findReferences("Tracer")')).kind).toBe('ambiguity');
+  });
+});
