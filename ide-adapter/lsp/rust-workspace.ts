@@ -160,7 +160,9 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
         key: RustProblemKey.Generated,
         text:
           `cargo cannot resolve this workspace's dependencies offline (${why}), so Dialect described its ${crates} crates to rust-analyzer from their manifests: ` +
-          `definitions and references across the workspace's crates are complete, but items of ${missing.length > 0 ? missing.join(', ') : 'dependencies that are not on disk'} are unknown. ` +
+          // Never "complete": whether an answer is complete depends on the rest of the load (the
+          // standard library too), which the answer's own notes say; this says only what is left out.
+          `the crates and the links between them are loaded, but items of ${missing.length > 0 ? missing.join(', ') : 'dependencies that are not on disk'} are unknown, so answers that go through them can miss uses. ` +
           'Fix: run `cargo fetch` once with network access, then restart.',
       },
     ],

@@ -14,6 +14,7 @@ import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
 import { projectFilesRefusal, RUST_PROJECT_FILES, TYPESCRIPT_PROJECT_FILES, type ProjectFileRule } from './project-files.js';
 import type { CustomServerConfig } from './server-config.js';
+import { looseScripts } from './loose-scripts.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
 /** How the client decides that a server has finished its start-up work. */
@@ -267,7 +268,10 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
       }
     }
   }
-  return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`) };
+  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded).
+  const loose = await looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
+  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`) };
 }
 
 async function firstSource(dir: string, depth: number): Promise<string | undefined> {
