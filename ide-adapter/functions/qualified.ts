@@ -63,7 +63,7 @@ export class SymbolPaths {
       ancestors.length > 0
         ? ancestors.map((a) => ancestorSegment(a, symbol.language))
         : symbol.container !== undefined && symbol.container !== ''
-          ? [{ names: new Set(containerNames(symbol.container)), owner: true }]
+          ? containerSegments(symbol.container, symbol.language)
           : [];
     return [...modules, ...owners];
   }
@@ -81,6 +81,20 @@ export class SymbolPaths {
     }
     return modules;
   }
+}
+
+/**
+ * The owners a container names. In JavaScript a container can be an object path (`View.prototype`,
+ * from an assignment): one segment each, and `X.prototype` is also named by `X` (`View.lookup`).
+ */
+function containerSegments(container: string, language: string): PathSegment[] {
+  if (!/^(typescript|javascript)/.test(language) || !container.includes('.')) return [{ names: new Set(containerNames(container)), owner: true }];
+  const parts = container.split('.');
+  return parts.map((part, i) => {
+    const last = i === parts.length - 1;
+    const names = last && part === 'prototype' && i > 0 ? [part, parts[i - 1] as string] : [part];
+    return { names: new Set(names), owner: last };
+  });
 }
 
 function ancestorSegment(a: OutlineSymbol, language: string): PathSegment {

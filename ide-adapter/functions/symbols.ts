@@ -10,6 +10,7 @@ import { kindMatches } from '../kinds.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
+import { assignedMember, functionValueOfMember } from './js-members.js';
 import { qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
 
 export { kindMatches } from '../kinds.js';
@@ -73,7 +74,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const paths = new SymbolPaths(backend);
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] => symbols.filter((s) => s.name === name);
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
-    const located = dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines))));
+    const located = await assignedMembers(backend, dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines)))));
     const out: Located[] = [];
     const rest: Located[] = [];
     for (const l of located) {
@@ -176,6 +177,35 @@ async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCa
     return { symbol, ancestors: path.slice(0, -1) };
   }
   return { symbol: await narrowByText(backend, s), ancestors: [] };
+}
+
+/**
+ * JavaScript members defined by assignment (`View.prototype.lookup = function lookup…`): each is
+ * named by the object it is assigned to (its container), a method when its value is a function,
+ * and the function expression's own name at the same statement is the same definition, not a
+ * second one.
+ */
+async function assignedMembers(backend: IdeBackend, located: readonly Located[]): Promise<Located[]> {
+  const out: Located[] = [];
+  for (const l of located) {
+    const { symbol } = l;
+    if (!/^(typescript|javascript)/.test(symbol.language)) {
+      out.push(l);
+      continue;
+    }
+    const text = await backend.workspace.lines(symbol.location.path).then((lines) => lines[symbol.location.start.line - 1] ?? '', () => '');
+    const { line, column } = symbol.location.start;
+    const memberColumn = functionValueOfMember(text, column, symbol.name);
+    const memberListed = (c: number): boolean => located.some((o) => o !== l && o.symbol.location.path === symbol.location.path && o.symbol.location.start.line === line && o.symbol.location.start.column === c);
+    if (memberColumn !== undefined && memberListed(memberColumn)) continue;
+    const member = assignedMember(text, column, symbol.name);
+    if (member === undefined || member.owners.length === 0) {
+      out.push(l);
+      continue;
+    }
+    out.push({ symbol: { ...symbol, container: member.owners.join('.'), kind: member.functionValue ? 'method' : symbol.kind }, ancestors: [] });
+  }
+  return out;
 }
 
 /**
