@@ -49,6 +49,7 @@ function valueText(value: unknown, options: PresentOptions): string {
     if (value.length === 0) return '(none)';
     if (value.every(isReference)) return capped(referencesText(value, s), value.length, max);
     if (value.every(isSymbolDefinition)) {
+      if (value.some(isCallEdge)) return callsText(value.slice(0, max), s, value.length, max);
       const detailed = value.some((d) => 'signature' in d || 'documentation' in d);
       return detailed ? value.slice(0, max).map((d) => symbolBlock(d, s)).join('\n\n') : capped(value.slice(0, max).map((d) => symbolLine(d, s)), value.length, max);
     }
@@ -130,6 +131,37 @@ function referencesText(refs: readonly Reference[], s: Style): string[] {
     for (const r of group) out.push(`  ${locationLine(r.referencedAt, s)}`);
   }
   return out;
+}
+
+/** A caller or callee (`callers`, `callees`): a symbol with the places of the calls, and the function it was asked for. */
+interface CallEdgeValue extends SymbolDefinition {
+  readonly callSites: readonly Location[];
+  readonly of?: { readonly name: string; readonly kind: string; readonly definedAt: Location };
+}
+
+function isCallEdge(v: unknown): v is CallEdgeValue {
+  return isSymbolDefinition(v) && Array.isArray((v as Partial<CallEdgeValue>).callSites);
+}
+
+/** Callers or callees grouped by the function asked about, each with its call sites. */
+function callsText(edges: readonly SymbolDefinition[], s: Style, total: number, max: number): string {
+  const groups = new Map<string, SymbolDefinition[]>();
+  for (const e of edges) {
+    const of = isCallEdge(e) ? e.of : undefined;
+    const key = of !== undefined ? `${of.kind} ${of.name} (${formatLocation(of.definedAt)})` : '';
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const out: string[] = [];
+  for (const [header, group] of groups) {
+    const indent = groups.size > 1 || header !== '' ? '  ' : '';
+    if (indent !== '' && header !== '') out.push(`for ${s.kind(header)}:`);
+    for (const e of group) {
+      out.push(`${indent}${symbolLine(e, s)}`);
+      const sites = isCallEdge(e) ? e.callSites : [];
+      for (const site of sites) out.push(`${indent}    call at ${locationLine(site, s)}`);
+    }
+  }
+  return capped(out, total, max); // `total` and `max` count callers, not lines
 }
 
 function excerpt(l: Location, text: string, s: Style): string {

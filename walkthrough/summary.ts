@@ -32,7 +32,10 @@ export function summarizeWalkthrough(resolved: ResolvedWalkthrough): string {
       if (c.resolution.status !== 'ambiguous') continue;
       out.push(`- ${c.element.id} (line ${c.element.line}) location=${JSON.stringify(c.element.location ?? '')}: ${c.resolution.message}`);
       c.resolution.choices.forEach((choice, i) => {
-        out.push(`    ${i + 1}. ${showFieldControls(choice.label)} — ${showFieldControls(choice.location.path)}:${choice.location.line}`); // one line each, whatever a file is named
+        // One line each, whatever a file is named; a label that already says where
+        // (`fn f at a.rs:12`) is not followed by the place again.
+        const place = `${choice.location.path}:${choice.location.line}`;
+        out.push(`    ${i + 1}. ${showFieldControls(choice.label)}${choice.label.includes(place) ? '' : ` — ${showFieldControls(choice.location.path)}:${choice.location.line}`}`);
         if (choice.program !== undefined) out.push(`       ${choice.program}`);
       });
       const more = c.resolution.omitted ?? 0;

@@ -277,12 +277,17 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
 
 async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<IdeHost>, direction: 'incoming' | 'outgoing'): Promise<unknown[]> {
   const { backend } = ctx.host;
-  const items = (await askAtEach(ctx, symbols, (path, at, options) => backend.prepareCallHierarchy(path, at, options))).flat();
+  const prepared = await askAtEach(ctx, symbols, (path, at, options) => backend.prepareCallHierarchy(path, at, options));
+  const items = symbols.flatMap((of, i) => (prepared[i] ?? []).map((item) => ({ of, item })));
   if (items.length === 0 && symbols.length > 0) {
     ctx.note('the language server offered no call hierarchy here; findReferences gives every use instead');
   }
-  const edges: CallEdge[] = (await mapLimit(items, REQUEST_CONCURRENCY, (item: CallItem) => (direction === 'incoming' ? backend.incomingCalls(item, { signal: ctx.signal }) : backend.outgoingCalls(item, { signal: ctx.signal })))).flat();
-  return edges.map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites }));
+  const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
+    const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
+    // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
+    return found.map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites, of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+  });
+  return edges.flat();
 }
 
 /** The symbols defined at some locations (the enclosing outline entry), or the bare locations. */

@@ -167,7 +167,10 @@ function charName(c: string): string {
 export async function symbolForTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal'>, target: Location, fallbackName: string): Promise<SymbolDefinition> {
   const { backend } = ctx.host;
   const outline = backend.handles(target.path) ? flatten(await backend.documentSymbols(target.path, { signal: ctx.signal }).catch(() => [])) : [];
-  const symbol = outline.find((s) => s.location.start.line === target.start.line && s.location.start.column === target.start.column);
+  const at = (p: { line: number; column: number }): boolean => p.line === target.start.line && p.column === target.start.column;
+  // At its name; else a declaration that starts there (servers that answer with the whole
+  // declaration), the innermost, shown at its name.
+  const symbol = outline.find((s) => at(s.location.start)) ?? outline.filter((s) => s.range !== undefined && at(s.range.start)).at(-1);
   const word = wordsOf(target.content).find((w) => w.start <= target.start.column && target.start.column < w.end);
   const language = symbol?.language ?? outline[0]?.language;
   return {
@@ -175,7 +178,7 @@ export async function symbolForTarget(ctx: Pick<CallContext<IdeHost>, 'host' | '
     kind: symbol?.kind ?? 'symbol',
     ...(symbol?.container !== undefined ? { container: symbol.container } : {}),
     ...(language !== undefined ? { language } : {}),
-    definedAt: target,
+    definedAt: symbol?.location ?? target,
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolDefinition } from '../model.js';
+import { presentValue } from '../present.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
 
 const available = await serversAvailable('rust');
@@ -81,6 +82,28 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(places(await defs('findDefinitions("prelude::Convert")'))).toEqual([await place(CONVERT, 'pub trait Convert')]);
     // Bare names never list the re-export itself.
     expect(places(await defs('findDefinitions("Either")'))).toEqual([await place(SHAPES, 'pub enum Either')]);
+  });
+
+  it('callers and callees print their call sites and the function each belongs to', async () => {
+    const facade = 'crates/facade/src/lib.rs';
+    const text = presentValue(await f.value('callers([findDefinition("Either::flip"), findDefinition("Square::render")])'));
+    const call = await f.at(facade, 'flip().render()');
+    expect(text).toContain(`for function flip (${SHAPES}:${(await f.at(SHAPES, 'pub fn flip')).line}:`);
+    expect(text).toContain(`call at ${facade}:${call.line}:${call.column}`);
+    const callees = presentValue(await f.value('callees(findDefinition("show"))'));
+    expect(callees).toMatch(/function flip .*\n\s+call at crates\/facade\/src\/lib\.rs:/);
+  });
+
+  it('typeDefinition of a place names the type at its name, never the source line', async () => {
+    const facade = 'crates/facade/src/lib.rs';
+    const at = await f.at(facade, 'choice.flip()');
+    const types = (await f.value(`typeDefinition(symbolAt("${facade}", ${at.line}, ${at.column}))`)) as SymbolDefinition[];
+    const either = await f.nameIn(SHAPES, 'pub enum Either', 'Either');
+    const label = await f.nameIn(facade, 'pub struct Label', 'Label');
+    // `Either<Label, (Label, Label)>`: the server names each type in it.
+    expect(types.map((t) => `${t.kind} ${t.name} ${t.definedAt.path}:${t.definedAt.start.line}:${t.definedAt.start.column}`).sort()).toEqual(
+      [`enum Either ${SHAPES}:${either.line}:${either.column}`, `struct Label ${facade}:${label.line}:${label.column}`].sort(),
+    );
   });
 
   it('implementations of a name that is a trait and a variant take the trait', async () => {
