@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
-import { closest, EvalCode, parse, type Outcome, type ParseResult } from '../dialect/index.js';
+import { Ambiguity, build, closest, EvalCode, parse, type AmbiguityOutcome, type Outcome, type ParseResult } from '../dialect/index.js';
 import { presentOutcome, statusLine, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
@@ -464,7 +464,9 @@ class Repl {
       const elapsed = performance.now() - started;
       const requests = this.#cli.timings.record(false);
       this.#present(outcome, signal.aborted, elapsed);
+      // After an ambiguity, `_` is the ambiguity: pick(_, 2) chooses, findReferences(_) asks again.
       if (outcome.kind === 'value') this.#last = { value: outcome.value };
+      else if (outcome.kind === 'ambiguity') this.#last = { value: ambiguityOf(outcome) };
       if (this.#timing) this.#out(this.#timingReport(elapsed, waitedMs, requests));
     } finally {
       this.#current = undefined;
@@ -582,4 +584,15 @@ ${s.bold('Keys')}
   Up/Down, Ctrl-R        history (kept in ${this.#history.file ?? '(off)'}), reverse search
   Ctrl-C                 cancel the running query, or clear the line; twice at an empty prompt exits`;
   }
+}
+
+/** An ambiguity outcome as a value for `_`: its choices, each selected by its whole refined program. */
+function ambiguityOf(outcome: AmbiguityOutcome): Ambiguity {
+  return new Ambiguity(
+    outcome.message,
+    outcome.refinements.map((r) => {
+      const program = parse(r.program);
+      return { label: r.label, value: r.value, replacement: program.ok ? program.ast : build.literal(null), facets: {} };
+    }),
+  );
 }

@@ -200,7 +200,17 @@ async function evalExpr<Host>(ev: Evaluation<Host>, expr: Expr, frames: Frames, 
     case 'literal':
       return expr.value;
     case 'reference': {
-      if (Object.prototype.hasOwnProperty.call(ev.bindings, expr.name)) return ev.bindings[expr.name];
+      if (Object.prototype.hasOwnProperty.call(ev.bindings, expr.name)) {
+        const bound = ev.bindings[expr.name];
+        // A bound ambiguity (the REPL's `_` after one) is chosen from with pick/only; used where
+        // one value is needed, it is the same ambiguity again, its choices substituted here.
+        if (bound instanceof Ambiguity && !acceptAmbiguity) {
+          const again = new Ambiguity(bound.message, bound.candidates);
+          again.node = expr;
+          throw new AmbiguitySignal(again);
+        }
+        return bound;
+      }
       throw located(new DialectError({ code: EvalCode.UnknownName, message: `\`${expr.name}\` is not bound`, hint: `quote it to pass text: "${expr.name}"` }), expr.span, frames);
     }
     case 'array': {

@@ -136,6 +136,20 @@ describe.runIf(tmux !== undefined && rust)('dialect repl in a terminal', () => {
   );
 
   it(
+    'after an ambiguity, _ is the ambiguity: pick(_, …) chooses from it',
+    async () => {
+      await term.line('findDefinition("validate_token")');
+      await term.waitFor(/ambiguous: .*validate_token/);
+      await nextPrompt();
+      await term.line('pick(_, "util.rs")');
+      const screen = await term.waitFor(/function validate_token\s+src\/util\.rs:\d+:\d+/);
+      expect(screen).not.toContain('error[');
+      await nextPrompt();
+    },
+    STEP,
+  );
+
+  it(
     'continues an unfinished program on the next line, and shows a syntax error with its caret and goes on',
     async () => {
       await term.line('findReferences(');

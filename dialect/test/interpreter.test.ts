@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Interpreter, RegistryError, createRegistry, printValue, type Outcome } from '../index.js';
+import { Ambiguity, Interpreter, RegistryError, build, createRegistry, printValue, type Outcome } from '../index.js';
 import { THINGS, demoHost, demoRegistry, type DemoHost } from './support/demo-registry.js';
 
 const interpreter = new Interpreter(demoRegistry());
@@ -275,5 +275,29 @@ describe('an ambiguity over a long list', () => {
     const outcome = await run('only([1, 2, 3])');
     expect(outcome.kind === 'ambiguity' && outcome.refinements.map((r) => r.program)).toEqual(['pick([1, 2, 3], 1)', 'pick([1, 2, 3], 2)', 'pick([1, 2, 3], 3)']);
     expect(outcome.notes).toEqual([]);
+  });
+});
+
+describe('a bound ambiguity (the REPL binds `_` to the last ambiguity)', () => {
+  const bound = (): Ambiguity =>
+    new Ambiguity(
+      'two things',
+      THINGS.filter((t) => t.name === 'validateToken').map((t) => ({
+        label: `${t.kind} ${t.name} in ${t.file}`,
+        value: t,
+        replacement: build.call('findThing', [build.literal(t.name)], [['file', build.literal(t.file)]]),
+        facets: { file: t.file },
+      })),
+    );
+
+  it('is chosen from by pick', async () => {
+    const picked = await interpreter.evaluate('pick(_, 2)', { host: demoHost(), bindings: { _: bound() } });
+    expect(picked.kind === 'value' ? picked.value : picked.kind).toEqual(THINGS[1]);
+  });
+
+  it('is the same ambiguity where one value is needed, its choices substituted for `_`', async () => {
+    const again = await interpreter.evaluate('describe(_)', { host: demoHost(), bindings: { _: bound() } });
+    if (again.kind !== 'ambiguity') throw new Error(`expected an ambiguity, got ${again.kind}`);
+    expect(again.refinements.map((r) => r.program)).toEqual(['describe(findThing("validateToken", file: "src/auth.rs"))', 'describe(findThing("validateToken", file: "src/util.rs"))']);
   });
 });
