@@ -5,12 +5,21 @@
 import { DialectError, MAX_LABEL_LENGTH, truncate, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
 import { DIAGNOSTIC_SEVERITIES, isDiagnostic, type Diagnostic, type DiagnosticSeverity } from '../model.js';
+import { walkFiles } from '../search.js';
 import type { IdeHost } from './host.js';
+import { mapLimit } from './symbols.js';
 
 /** Error codes of `diagnostics`. */
 export const DiagnosticsCode = {
   UnknownSeverity: 'unknown-severity',
 } as const;
+
+/** At most this many source files of a folder are analysed for one `diagnostics(folder)` (a note says when more were left out). */
+export const MAX_FOLDER_DIAGNOSTIC_FILES = 200;
+/** Files a folder walk lists at most while looking for source files. */
+const MAX_FOLDER_WALK = 20_000;
+/** Files analysed at once for a folder. */
+const FOLDER_CONCURRENCY = 4;
 
 /** Spellings models and people use for the four severities. */
 const SEVERITY_ALIASES: Readonly<Record<string, DiagnosticSeverity>> = {
@@ -42,7 +51,7 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
     name: 'diagnostics',
     aliases: ['errors', 'problems', 'getDiagnostics'],
     description:
-      'Errors and warnings from the language servers (type errors, unresolved names, unused code): of a file, of the files under a folder, or of every file the servers have analysed. Each is a location with severity, message, code and source.',
+      'Errors and warnings from the language servers (type errors, unresolved names, unused code): of a file, of every source file under a folder (each analysed on request, at most MAX_FOLDER_DIAGNOSTIC_FILES with a note), or of every file the servers have analysed. Each is a location with severity, message, code and source.',
     category: 'diagnostics',
     requires: 'index',
     parameters: [
@@ -75,16 +84,28 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
           hint: 'diagnostics works on files of the workspace languages; diagnostics() lists every file reported on',
         });
       }
-      const report = await backend.diagnostics(isFolder ? undefined : path, { signal: ctx.signal });
-      const inFolder = (p: string): boolean => !isFolder || path === '.' || p === path || p.startsWith(`${path}/`);
+      if (isFolder && given !== undefined) {
+        // A folder is analysed on request, file by file (bounded): the answer must not depend on
+        // which files earlier questions happened to open.
+        const all = await walkFiles(workspace, given, { signal: ctx.signal, limit: MAX_FOLDER_WALK });
+        const handled = all.files.filter((f) => backend.handles(f));
+        const checked = handled.slice(0, MAX_FOLDER_DIAGNOSTIC_FILES);
+        const reports = await mapLimit(checked, FOLDER_CONCURRENCY, (f) => backend.diagnostics(f, { signal: ctx.signal }));
+        const cut = handled.length > checked.length || all.truncated;
+        if (cut) ctx.note(`checked the first ${checked.length} of ${handled.length}${all.truncated ? '+' : ''} source files under ${path ?? given} (MAX_FOLDER_DIAGNOSTIC_FILES); ask for a smaller folder for the rest`);
+        const silent = reports.filter((r) => !r.complete).length;
+        if (silent > 0) ctx.note(`${silent} of the ${checked.length} files got no diagnostics from their language server in time; there may be none, or it is still analysing — ask again`);
+        return reports.flatMap((r) => r.diagnostics).filter((d) => wanted === undefined || wanted.has(d.severity));
+      }
+      const report = await backend.diagnostics(path, { signal: ctx.signal });
       if (!report.complete) {
         ctx.note(
-          path === undefined || isFolder
+          path === undefined
             ? `covers only the ${report.files} file${report.files === 1 ? '' : 's'} the language servers have analysed (opened or reported on), not the whole workspace; diagnostics("path/to/file") checks any file`
             : `the language server published no diagnostics for ${path} in time; there may be none, or it is still analysing — ask again`,
         );
       }
-      return report.diagnostics.filter((d) => inFolder(d.path) && (wanted === undefined || wanted.has(d.severity)));
+      return report.diagnostics.filter((d) => wanted === undefined || wanted.has(d.severity));
     },
   });
 }

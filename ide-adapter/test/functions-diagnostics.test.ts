@@ -67,6 +67,23 @@ describe.skipIf(!rustAvailable)('diagnostics from rust-analyzer (a copy of fixtu
     expect(((await f.value('diagnostics("src/storage", severity: "error")')) as Diagnostic[]).some((d) => d.path === RUST_BROKEN)).toBe(false);
   });
 
+  it('a folder is analysed on request: the same answer whatever was asked before', async () => {
+    // Nothing has opened src/broken.rs in this fresh session: the folder's answer still has its error.
+    const fresh = await openFixtureSession('rust-app', async (root) => {
+      await writeFile(join(root, RUST_BROKEN), RUST_BROKEN_TEXT);
+      const lib = join(root, 'src/lib.rs');
+      await writeFile(lib, `${await readFile(lib, 'utf8')}\npub mod broken;\n`);
+    });
+    try {
+      const o = await fresh.outcome('diagnostics("src", severity: "error")');
+      if (o.kind !== 'value') throw new Error(`expected a value, got ${o.kind}`);
+      expect((o.value as Diagnostic[]).map((d) => `${d.path} ${d.code ?? ''}`)).toContain(`${RUST_BROKEN} E0308`);
+      expect(o.notes.join('\n')).not.toMatch(/covers only/);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
   it('a diagnostic is a location: lines() shows its code', async () => {
     const code = (await f.value(`lines(pick(diagnostics("${RUST_BROKEN}", severity: "error"), 1))`)) as { text: string };
     expect(code.text).toContain('"not a number"');
