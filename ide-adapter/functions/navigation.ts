@@ -4,12 +4,13 @@
  */
 import { closest, DialectError, MAX_LABEL_LENGTH, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
-import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
+import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
+import { symbolForTarget } from './positions.js';
 import { canHaveImplementations } from '../kinds.js';
 
 /** References beyond this many are left out, with a note saying how many. */
@@ -290,27 +291,15 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   return edges.flat();
 }
 
-/** The symbols defined at some locations (the enclosing outline entry), or the bare locations. */
+/**
+ * The symbols defined at some locations: the outline entry there, else (an impl a macro call
+ * writes, which no outline lists) the word the server points at, as an implementation.
+ */
 async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location[]): Promise<unknown[]> {
-  const byPath = new Map<string, Promise<SymbolDefinition[]>>();
-  const outlineOf = (path: string): Promise<SymbolDefinition[]> => {
-    let p = byPath.get(path);
-    if (p === undefined) {
-      p = ctx.host.backend
-        .documentSymbols(path, { signal: ctx.signal })
-        .then((o) => flatten(o).map(toDefinition))
-        .catch(() => []);
-      byPath.set(path, p);
-    }
-    return p;
-  };
-  return Promise.all(
-    locations.map(async (loc) => {
-      const outline = await outlineOf(loc.path);
-      const exact = outline.find((s) => samePosition(s.definedAt.start, loc.start));
-      return exact ?? { name: truncate(loc.content.trim(), MAX_LABEL_LENGTH), kind: 'implementation', definedAt: loc };
-    }),
-  );
+  return mapLimit(locations, REQUEST_CONCURRENCY, async (loc) => {
+    const found = await symbolForTarget(ctx, loc, truncate(loc.content.trim(), MAX_LABEL_LENGTH));
+    return found.kind === 'symbol' ? { ...found, kind: 'implementation' } : found;
+  });
 }
 
 function stripReference(s: SymbolDefinition): SymbolDefinition {

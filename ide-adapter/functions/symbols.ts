@@ -298,7 +298,10 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     }
     kept.push({ symbol: l.symbol, targets: own });
   }
-  for (let i = kept.length - 1; i >= 0; i--) if (kept.findIndex((k) => sameStart(k.symbol.location, (kept[i] as { symbol: BackendSymbol }).symbol.location)) < i) kept.splice(i, 1);
+  // A re-export's target may be listed already; items a macro call expands to share its place
+  // and differ by their container.
+  const same = (a: BackendSymbol, b: BackendSymbol): boolean => sameStart(a.location, b.location) && (a.precise || (a.container ?? '') === (b.container ?? ''));
+  for (let i = kept.length - 1; i >= 0; i--) if (kept.findIndex((k) => same(k.symbol, (kept[i] as { symbol: BackendSymbol }).symbol)) < i) kept.splice(i, 1);
   // One symbol = candidates whose go-to-definition answers name each other.
   const groups: { symbol: BackendSymbol; targets: Location[] }[][] = [];
   for (const k of kept) {
