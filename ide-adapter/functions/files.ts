@@ -52,7 +52,9 @@ async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Lo
   if (ctx.host.backend.handles(at.path)) {
     const outline = flatten(await ctx.host.backend.documentSymbols(at.path, { signal: ctx.signal }).catch(() => []));
     const decl = outline.find((o) => o.name === target.name && o.location.start.line === at.start.line && o.location.start.column === at.start.column && o.range !== undefined);
-    if (decl?.range !== undefined) return { path: at.path, start: decl.range.start.line, end: decl.range.end.line };
+    // A declaration covers what is nested in it: a JavaScript member's outline entry is only the
+    // assignment's target (`View.prototype.lookup`), its function value a child.
+    if (decl?.range !== undefined) return { path: at.path, start: decl.range.start.line, end: Math.max(decl.range.end.line, ...flatten(decl.children).map((c) => c.range?.end.line ?? 0)) };
   }
   return { path: at.path, start: at.start.line, end: at.end.line };
 }

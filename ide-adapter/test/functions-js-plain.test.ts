@@ -92,8 +92,10 @@ describe.skipIf(!available)('a plain JavaScript package on tsgo (fixtures/js-pla
     }
     const send = await f.nameIn('lib/response.js', 'res.send = function', 'send');
     expect(((await f.value('findDefinitions("res.send")')) as SymbolDefinition[]).map((d) => place(d.definedAt))).toEqual([`lib/response.js:${send.line}:${send.column}`]);
-    const lines = (await f.value('lines("res.send")')) as Location;
-    expect(lines.start.line).toBe(send.line);
+    const lines = (await f.value('lines("View.prototype.lookup")')) as Location;
+    // The member with its function value, up to the function's closing brace.
+    const source = (await f.text('lib/view.js')).split('\n');
+    expect([lines.start.line, lines.end.line]).toEqual([lookup.line, source.findIndex((l, i) => i >= lookup.line && l.startsWith('};')) + 1]);
     expect(((await f.value('findDefinitions("app.lookup")')) as unknown[]).length).toBe(0);
   });
 });
