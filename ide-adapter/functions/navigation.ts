@@ -11,6 +11,7 @@ import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './
 import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
+import { assignedMember } from './js-members.js';
 import { canHaveImplementations } from '../kinds.js';
 
 /** References beyond this many are left out, with a note saying how many. */
@@ -136,6 +137,11 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       symbols.forEach((s, i) => {
         const list = perSymbol[i];
         if (list === undefined) return;
+        // Measured on tsgo: a JavaScript member assigned to an object or prototype has no uses to it,
+        // not even at a use. An empty answer there means "not resolved", never "unused".
+        if (list.total === 0 && /^javascript/.test(s.language ?? '') && assignedMember(s.definedAt.content, s.definedAt.start.column, s.name) !== undefined) {
+          ctx.note(`the language server resolves no uses of ${s.container !== undefined ? `${s.container}.` : ''}${s.name} (a JavaScript member assigned to an object or prototype); search(".", ${JSON.stringify(`\\.${s.name}\\b`)}) finds them by text`);
+        }
         total += list.total - list.locations.length; // the ones beyond the limit were never converted
         for (const loc of list.locations) {
           const key = formatLocation(loc);

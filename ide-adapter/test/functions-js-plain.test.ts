@@ -97,6 +97,10 @@ describe.skipIf(!available)('a plain JavaScript package on tsgo (fixtures/js-pla
     const source = (await f.text('lib/view.js')).split('\n');
     expect([lines.start.line, lines.end.line]).toEqual([lookup.line, source.findIndex((l, i) => i >= lookup.line && l.startsWith('};')) + 1]);
     expect(((await f.value('findDefinitions("app.lookup")')) as unknown[]).length).toBe(0);
+    // tsgo resolves no uses of such members: the answer says so instead of reading as "unused".
+    const refs = await f.outcome('findReferences("View.prototype.lookup")');
+    if (refs.kind !== 'value') throw new Error(`expected a value, got ${refs.kind}`);
+    if ((refs.value as unknown[]).length === 0) expect(refs.notes.join('\n')).toContain('resolves no uses of View.prototype.lookup');
   });
 });
 
