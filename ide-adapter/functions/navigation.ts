@@ -134,14 +134,10 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const out: Reference[] = [];
       let total = 0;
       const perSymbol = await askAtEach(ctx, symbols, (path, at, options) => backend.references(path, at, { ...options, includeDeclaration: false, limit: MAX_REFERENCES }));
+      for (const [i, s] of symbols.entries()) if (perSymbol[i]?.total === 0 && (await isAssignedJsMember(ctx, s))) ctx.note(unresolvedMemberNote(s));
       symbols.forEach((s, i) => {
         const list = perSymbol[i];
         if (list === undefined) return;
-        // Measured on tsgo: a JavaScript member assigned to an object or prototype has no uses to it,
-        // not even at a use. An empty answer there means "not resolved", never "unused".
-        if (list.total === 0 && /^javascript/.test(s.language ?? '') && assignedMember(s.definedAt.content, s.definedAt.start.column, s.name) !== undefined) {
-          ctx.note(`the language server resolves no uses of ${s.container !== undefined ? `${s.container}.` : ''}${s.name} (a JavaScript member assigned to an object or prototype); search(".", ${JSON.stringify(`\\.${s.name}\\b`)}) finds them by text`);
-        }
         total += list.total - list.locations.length; // the ones beyond the limit were never converted
         for (const loc of list.locations) {
           const key = formatLocation(loc);
@@ -286,7 +282,9 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   const { backend } = ctx.host;
   const prepared = await askAtEach(ctx, symbols, (path, at, options) => backend.prepareCallHierarchy(path, at, options));
   const items = symbols.flatMap((of, i) => (prepared[i] ?? []).map((item) => ({ of, item })));
-  if (items.length === 0 && symbols.length > 0) {
+  const unresolved = items.length > 0 ? [] : (await Promise.all(symbols.map(async (s) => ((await isAssignedJsMember(ctx, s)) ? [s] : [])))).flat();
+  if (unresolved.length > 0 && items.length === 0) for (const s of unresolved) ctx.note(unresolvedMemberNote(s));
+  else if (items.length === 0 && symbols.length > 0) {
     ctx.note('the language server offered no call hierarchy here; findReferences gives every use instead');
   }
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
@@ -306,6 +304,22 @@ async function symbolsAt(ctx: CallContext<IdeHost>, locations: readonly Location
     const found = await symbolForTarget(ctx, loc, truncate(loc.content.trim(), MAX_LABEL_LENGTH));
     return found.kind === 'symbol' ? { ...found, kind: 'implementation' } : found;
   });
+}
+
+/**
+ * Whether a symbol is a JavaScript member assigned to an object or prototype. Measured on tsgo:
+ * it resolves no uses of such a member (not even at a use), so an empty answer there means "not
+ * resolved", never "unused".
+ */
+async function isAssignedJsMember(ctx: CallContext<IdeHost>, s: SymbolDefinition): Promise<boolean> {
+  if (!/^javascript/.test(s.language ?? '')) return false;
+  const line = await ctx.host.workspace.lines(s.definedAt.path).then((lines) => lines[s.definedAt.start.line - 1] ?? '', () => '');
+  return assignedMember(line, s.definedAt.start.column, s.name) !== undefined;
+}
+
+function unresolvedMemberNote(s: SymbolDefinition): string {
+  const name = `${s.container !== undefined ? `${s.container}.` : ''}${s.name}`;
+  return `the language server resolves no uses of ${name} (a JavaScript member assigned to an object or prototype); search(".", ${JSON.stringify(`\\.${s.name}\\b`)}) finds them by text`;
 }
 
 function stripReference(s: SymbolDefinition): SymbolDefinition {

@@ -228,7 +228,7 @@ async function narrowByText(backend: IdeBackend, s: BackendSymbol): Promise<Back
       const at = wordIndex(text, s.name, from);
       if (at >= 0) {
         const column = codePointsBefore(text, at) + 1;
-        return { ...s, location: { path: s.location.path, start: { line, column }, end: { line, column: column + codePointCount(s.name, 0, s.name.length) }, content: text }, precise: true };
+        return { ...s, location: { path: s.location.path, start: { line, column }, end: { line, column: column + codePointCount(s.name, 0, s.name.length) }, content: full }, precise: true };
       }
     }
   } catch {

@@ -91,7 +91,10 @@ describe.skipIf(!available)('a plain JavaScript package on tsgo (fixtures/js-pla
       expect(defs.map((d) => place(d.definedAt)), name).toEqual([`lib/view.js:${lookup.line}:${lookup.column}`]);
     }
     const send = await f.nameIn('lib/response.js', 'res.send = function', 'send');
-    expect(((await f.value('findDefinitions("res.send")')) as SymbolDefinition[]).map((d) => place(d.definedAt))).toEqual([`lib/response.js:${send.line}:${send.column}`]);
+    const resSend = (await f.value('findDefinitions("res.send")')) as SymbolDefinition[];
+    expect(resSend.map((d) => place(d.definedAt))).toEqual([`lib/response.js:${send.line}:${send.column}`]);
+    // A location's content is its whole first line.
+    expect(resSend[0]?.definedAt.content).toBe((await f.text('lib/response.js')).split('\n')[send.line - 1]);
     const lines = (await f.value('lines("View.prototype.lookup")')) as Location;
     // The member with its function value, up to the function's closing brace.
     const source = (await f.text('lib/view.js')).split('\n');
@@ -101,6 +104,9 @@ describe.skipIf(!available)('a plain JavaScript package on tsgo (fixtures/js-pla
     const refs = await f.outcome('findReferences("View.prototype.lookup")');
     if (refs.kind !== 'value') throw new Error(`expected a value, got ${refs.kind}`);
     if ((refs.value as unknown[]).length === 0) expect(refs.notes.join('\n')).toContain('resolves no uses of View.prototype.lookup');
+    const callers = await f.outcome('callers("res.send")');
+    if (callers.kind !== 'value') throw new Error(`expected a value, got ${callers.kind}`);
+    if ((callers.value as unknown[]).length === 0) expect(callers.notes.join('\n')).toContain('resolves no uses of res.send');
   });
 });
 
