@@ -75,6 +75,10 @@ describe.skipIf(!rustAvailable)('the Rust tour on rust-analyzer', () => {
     ]);
     const unresolved = resolved.comments[4]?.resolution;
     expect(unresolved?.status === 'unresolved' ? unresolved.error.text : '').toContain('does_not_exist');
+    // The summary names each choice's place once (its label says `… at src/auth.rs:N`).
+    const auth = `src/auth.rs:${locate(f.root, 'src/auth.rs', 'pub fn validate_token').start.line}`;
+    const choiceLine = summarizeWalkthrough(resolved).split('\n').find((l) => /^\s+\d+\. /.test(l) && l.includes(auth));
+    expect(choiceLine?.split(auth).length).toBe(2);
   });
 
   it('keeps context lines from the workspace and checks every file link', () => {
