@@ -8,12 +8,12 @@
  * an interruption its signal's code.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { environmentFor, loadWalkthroughFile, PAGE_MARK, renderWalkthroughDocument, WalkthroughError, WalkthroughErrorCode, type LoadedWalkthrough, type ResolvedWalkthrough } from '../walkthrough/index.js';
 import { showControls } from '../dialect/index.js';
-import { TIMEOUTS } from '../ide-adapter/index.js';
+import { isInside, TIMEOUTS } from '../ide-adapter/index.js';
 import { SafeWriteError, writeFileSafelySync } from '../ide-adapter/safe-write.js';
 import { CliSession } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
@@ -36,6 +36,21 @@ export interface WalkthroughOptions {
 
 const OPEN_TIMEOUT_MS = TIMEOUTS.cli.walkthroughOpenMs;
 
+/**
+ * The workspace's real root when `file` lies in it (by its path as given, or under the real
+ * root): such a walkthrough is a workspace file, read confined, so a link the repository ships
+ * cannot make it a file outside. A walkthrough the user names elsewhere is theirs to name.
+ */
+function workspaceHolding(file: string, workspace: string): string | undefined {
+  let root: string;
+  try {
+    root = realpathSync(resolve(workspace));
+  } catch {
+    return undefined; // no such workspace: the session says so
+  }
+  return isInside(resolve(workspace), file) || isInside(root, file) ? root : undefined;
+}
+
 /** Runs `dialect walkthrough render`: resolves a walkthrough against the workspace and writes its page; returns the exit code. */
 export async function runWalkthroughRender(options: WalkthroughOptions): Promise<number> {
   const { io } = options;
@@ -46,7 +61,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   // too large is refused at once, with the limit and how to split it.
   let loaded: LoadedWalkthrough;
   try {
-    loaded = await loadWalkthroughFile(file);
+    loaded = await loadWalkthroughFile(file, undefined, workspaceHolding(file, options.workspace));
   } catch (error) {
     // No page can be made: exit 1 (the read error names the file itself).
     if (error instanceof WalkthroughError && (error.code === WalkthroughErrorCode.ReadFailed || error.code === WalkthroughErrorCode.LimitExceeded)) {

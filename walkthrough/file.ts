@@ -2,8 +2,8 @@
  * One call from markdown (a string or a file) to everything a caller shows: the page, the JSON
  * model and the agent summary. This is what `dialect walkthrough render FILE.md` uses.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename, extname, parse as parsePath } from 'node:path';
+import { readConfined, type ConfinedRead } from '../ide-adapter/confine.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 import { walkthroughToJson, type WalkthroughJson } from './json.js';
@@ -87,22 +87,36 @@ export interface LoadedWalkthrough {
 }
 
 /**
- * Reads and parses a walkthrough file within the limits (a file far over the size limit is not
- * even read). Throws `read-failed` or `limit-exceeded` `WalkthroughError`s.
+ * Reads and parses a walkthrough file within the limits. The file is read like every workspace
+ * file (`ide-adapter/confine.ts` `readConfined`): a regular file (never a FIFO or device, which
+ * would block or grow forever), of at most the bytes the limit allows (a file far over it is not
+ * even read), and — given `within`, the workspace's real root when the file lies in it — whose
+ * real location is inside `within`. Throws `read-failed` or `limit-exceeded` `WalkthroughError`s.
  */
-export async function loadWalkthroughFile(path: string, limits: WalkthroughLimits = DEFAULT_WALKTHROUGH_LIMITS): Promise<LoadedWalkthrough> {
-  let markdown: string;
-  try {
-    // A file of more bytes than 3 × the limit has more characters than the limit (UTF-8 takes
-    // at most 3 bytes per UTF-16 unit): refuse it without reading it.
-    const { size } = await stat(path);
-    if (size > UTF8_BYTES_PER_UNIT * limits.maxMarkdownChars) checkMarkdownSize(Math.ceil(size / UTF8_BYTES_PER_UNIT), limits, 'at least ');
-    markdown = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof WalkthroughError) throw error;
-    throw new WalkthroughError(WalkthroughErrorCode.ReadFailed, `cannot read the walkthrough ${path}: ${(error as Error).message}`, { cause: error });
+export async function loadWalkthroughFile(path: string, limits: WalkthroughLimits = DEFAULT_WALKTHROUGH_LIMITS, within?: string): Promise<LoadedWalkthrough> {
+  // A file of more bytes than 3 × the limit has more characters than the limit (UTF-8 takes at
+  // most 3 bytes per UTF-16 unit): refused without reading it.
+  const read = readConfined(within ?? parsePath(path).root, path, UTF8_BYTES_PER_UNIT * limits.maxMarkdownChars);
+  if (!read.ok) {
+    if (read.reason === 'too-large') checkMarkdownSize(Math.ceil((read.size ?? 0) / UTF8_BYTES_PER_UNIT), limits, 'at least ');
+    throw new WalkthroughError(WalkthroughErrorCode.ReadFailed, `cannot read the walkthrough ${path}: ${refusal(read, within)}`);
   }
+  const markdown = read.text;
   return { document: parseWithinLimits(markdown, limits), title: parseTitle(markdown) ?? basename(path, extname(path)) };
+}
+
+/** Why a walkthrough file was not read, in the reader's words. */
+function refusal(read: Extract<ConfinedRead, { ok: false }>, within: string | undefined): string {
+  switch (read.reason) {
+    case 'outside':
+      return `it leads outside the workspace ${within ?? ''} (through a symbolic link); render the file where it really is, or copy it into the workspace`;
+    case 'not-a-file':
+      return 'it is not a regular file (a folder, FIFO or device); name a markdown file';
+    case 'missing':
+      return 'no such file';
+    case 'too-large':
+      return 'it is too large';
+  }
 }
 
 /** The most UTF-8 bytes one UTF-16 code unit takes. */
