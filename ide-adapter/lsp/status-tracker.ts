@@ -4,12 +4,22 @@
  * matched in stderr and status messages), and the listeners told when what the status shows
  * changes. Readiness (`readiness.ts`) decides the state; this module only keeps and reports it.
  */
+import { truncate } from '../../dialect/display.js';
 import type { ServerStatusParams } from './handlers.js';
 import type { ServerDefinition } from './servers.js';
 import { firstLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
 /** Distinct warnings kept per server; later ones are dropped (the first say what matters). */
 const STATUS_WARNING_LIMIT = 20;
+
+/**
+ * Works in progress kept per server; past it the oldest is forgotten. A server controls how many
+ * it begins (and may never end them): unbounded, each notification's work grew with them all.
+ */
+const MAX_ACTIVE_PROGRESS = 64;
+
+/** Longest title or message of a work kept (a server's text, shown on one status line). */
+const MAX_PROGRESS_TEXT = 200;
 
 /** One server's status across its restarts. */
 export class StatusTracker {
@@ -84,12 +94,14 @@ export class StatusTracker {
     const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
     const previous = this.#progress.get(token);
     if (v.kind === 'begin') {
-      this.#progress.set(token, { title: v.title ?? String(token), message: v.message, percentage: v.percentage });
+      this.#progress.delete(token);
+      if (this.#progress.size >= MAX_ACTIVE_PROGRESS) this.#progress.delete(this.#progress.keys().next().value as string | number);
+      this.#progress.set(token, { title: progressText(v.title) ?? truncate(String(token), MAX_PROGRESS_TEXT), message: progressText(v.message), percentage: v.percentage });
     } else if (v.kind === 'report' && previous !== undefined) {
       this.#progress.delete(token); // re-insert: the latest report is shown
-      this.#progress.set(token, { title: previous.title, message: v.message ?? previous.message, percentage: v.percentage ?? previous.percentage });
+      this.#progress.set(token, { title: previous.title, message: progressText(v.message) ?? previous.message, percentage: v.percentage ?? previous.percentage });
     } else if (v.kind === 'end') {
-      if (previous !== undefined) this.#lastProgress = { ...previous, message: v.message ?? previous.message };
+      if (previous !== undefined) this.#lastProgress = { ...previous, message: progressText(v.message) ?? previous.message };
       this.#progress.delete(token);
     } else return false;
     return true;
@@ -171,4 +183,9 @@ export class StatusTracker {
       }
     }
   }
+}
+
+/** A server's progress text, cut to what a status line shows. */
+function progressText(text: unknown): string | undefined {
+  return typeof text === 'string' ? truncate(text, MAX_PROGRESS_TEXT) : undefined;
 }

@@ -320,6 +320,24 @@ describe('LanguageServer against fake servers', () => {
     expect(texts.at(-1)).toBe('fake: ready');
   });
 
+  it('keeps up with a server that begins a flood of $/progress works it never ends (bounded work per notification)', async () => {
+    // Each notification used to copy every active work to find the latest: quadratic, minutes here.
+    const works = 100_000;
+    const started = Date.now();
+    const server = await start(fake('progress', ['--hold-progress', `--progress-flood=${works}`], { readiness: 'progress', displayName: 'fake' }));
+    // The server's own work begins after the flood: seeing it means every flooded one was taken.
+    await new Promise<void>((resolve) => {
+      server.onStatus((s) => {
+        if (s.progress?.title === 'Indexing') resolve();
+      });
+      if (server.progress?.title === 'Indexing') resolve();
+    });
+    // About 14 s on a loaded 2-core box (the flood itself); over a minute when quadratic.
+    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(server.state).toBe('indexing');
+    await server.request('fake/finish-progress', {});
+  }, 120_000);
+
   it('rejects waitUntilReady when its signal aborts', async () => {
     const server = await start(fake('progress', [], { readiness: 'progress' }));
     await expect(server.waitUntilReady({ signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'request-cancelled' });

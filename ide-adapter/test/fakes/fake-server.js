@@ -10,6 +10,8 @@
 // Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32,
 //   --hold-progress (progress) ends the work only when asked (`fake/finish-progress`), so a test
 //   can see the server indexing for as long as it needs, whatever the machine's speed.
+//   --progress-flood=N (progress) first begins N works with distinct tokens and never ends them,
+//   as a hostile server could, before its own work.
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
 //   --publish-diagnostics  publishes (never answers pulls) an error on every `ERROR` of an opened file
 //   --slow-hover            every hover waits until it is cancelled (counted in `cancelled`, like `fake/slow`)
@@ -94,6 +96,9 @@ connection.onRequest('fake/finish-progress', () => {
 connection.onNotification('initialized', async () => {
   stats.configuration = await connection.sendRequest('workspace/configuration', { items: [{ section: 'fake' }, { section: 'fake.nested.value' }, { section: 'missing' }] });
   if (mode === 'progress') {
+    for (let i = 0; i < Number(args['progress-flood'] ?? 0); i++) {
+      void connection.sendNotification('$/progress', { token: `flood-${i}`, value: { kind: 'begin', title: `Flood ${i}` } });
+    }
     const token = 'fake-indexing';
     await connection.sendRequest('window/workDoneProgress/create', { token });
     await connection.sendNotification('$/progress', { token, value: { kind: 'begin', title: 'Indexing', percentage: 0 } });
