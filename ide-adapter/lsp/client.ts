@@ -496,6 +496,7 @@ export class LanguageServer {
         const stop = watchMemory(session.child.pid, bound, (used) => this.#overMemory(session, memoryReason(used, bound)));
         session.child.once('exit', stop);
       },
+      overMemory: (session, reason) => this.#overMemory(session, reason),
       exited: (session, reason) => this.#onSessionExit(session, reason),
       stopSession: (session, timeoutMs) => this.#stopSession(session, timeoutMs),
     };

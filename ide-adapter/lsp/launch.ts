@@ -16,6 +16,7 @@ import {
 import { clientCapabilities } from './capabilities.js';
 import { killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
+import { boundMessages, MAX_SERVER_MESSAGE_BYTES } from './memory-bound.js';
 import { installHandlers, type HandlerHost } from './handlers.js';
 import { createServerTemp, removePrivateTemp, tempEnvironment } from './private-temp.js';
 import { withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
@@ -79,6 +80,8 @@ export interface LaunchHost {
   stderr(chunk: string): void;
   /** The client now owns `session` (it stops it on shutdown). */
   track(session: Session): void;
+  /** `session` made us hold too much (`reason`): it is killed like a server past its memory bound. */
+  overMemory(session: Session, reason: string): void;
   /** `session`'s process ended, or could not start; `reason` says how. */
   exited(session: Session, reason: string): void;
   /** Stops `session` politely, then by signals, within `timeoutMs`. */
@@ -110,7 +113,9 @@ export async function launchSession(generation: number, host: LaunchHost): Promi
     info: () => undefined,
     log: () => undefined,
   };
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin), logger);
+  // Its messages are bounded like its memory: the reader would buffer any length a header claims.
+  const messages = boundMessages(child.stdout, MAX_SERVER_MESSAGE_BYTES, (reason) => host.overMemory(session, reason));
+  const connection = createProtocolConnection(new StreamMessageReader(messages), new StreamMessageWriter(child.stdin), logger);
   const session = new Session(generation, child, connection, tempDir);
   host.track(session);
 

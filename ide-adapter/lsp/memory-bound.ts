@@ -9,6 +9,7 @@
  * memory is what the machine runs out of. Where `/proc` is missing (macOS) nothing is polled.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { Transform } from 'node:stream';
 
 const MIB = 1024 * 1024;
 
@@ -102,4 +103,69 @@ export function watchMemory(pid: number | undefined, bound: number, exceeded: (u
 /** The reason a server was killed for its memory, for its status and the error of its requests. */
 export function memoryReason(usedBytes: number, bound: number): string {
   return `used ${Math.round(usedBytes / MIB)} MB of memory, over its bound of ${Math.round(bound / MIB)} MB (${SERVER_MEMORY_ENV})`;
+}
+
+/**
+ * The largest message a server may send: what it makes *us* hold. The JSON-RPC reader buffers a
+ * whole message before parsing it, whatever length its header claims, so one `Content-Length`
+ * of gigabytes would exhaust the heap of the process serving every client. Real answers (a large
+ * file's outline, a big `workspace/symbol` list) stay far below.
+ */
+export const MAX_SERVER_MESSAGE_BYTES = 256 * MIB;
+
+/** Longest header block read before a message (LSP sends two short lines). */
+const MAX_HEADER_BYTES = 8 * 1024;
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+/**
+ * Passes a server's stdout through unchanged while reading its framing (`Content-Length`
+ * headers); a message longer than `maxBytes`, or a header block that never ends, calls
+ * `onTooLarge` once with a reason and drops everything after, so nothing of it is buffered.
+ * Each byte is looked at once (a header at most {@link MAX_HEADER_BYTES} twice).
+ */
+export function boundMessages(source: NodeJS.ReadableStream, maxBytes: number, onTooLarge: (reason: string) => void): Transform {
+  let header = Buffer.alloc(0);
+  let bodyLeft = 0;
+  let refused = false;
+  const refuse = (reason: string) => {
+    refused = true;
+    onTooLarge(reason);
+  };
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (refused) return done();
+      let at = 0;
+      while (at < chunk.length && !refused) {
+        if (bodyLeft > 0) {
+          const take = Math.min(bodyLeft, chunk.length - at);
+          bodyLeft -= take;
+          at += take;
+          continue;
+        }
+        // In a header: look for its end in what is held plus this chunk (both bounded).
+        const room = MAX_HEADER_BYTES - header.length;
+        const part = chunk.subarray(at, at + room + HEADER_END.length);
+        const joined = Buffer.concat([header, part]);
+        const end = joined.indexOf(HEADER_END);
+        if (end < 0) {
+          if (joined.length > MAX_HEADER_BYTES) refuse(`sent a message header of over ${MAX_HEADER_BYTES} bytes`);
+          header = joined;
+          at += part.length;
+          continue;
+        }
+        const length = /(?:^|\r\n)content-length:\s*(\d+)/i.exec(joined.subarray(0, end).toString('latin1'))?.[1];
+        const bytes = length === undefined ? 0 : Number(length);
+        if (bytes > maxBytes) refuse(`sent a message of ${Math.round(bytes / MIB)} MB, over the bound of ${Math.round(maxBytes / MIB)} MB on one message`);
+        at += end + HEADER_END.length - header.length;
+        header = Buffer.alloc(0);
+        bodyLeft = bytes;
+      }
+      // Up to the refusal the bytes pass as they came; after it, nothing.
+      if (!refused) this.push(chunk);
+      done();
+    },
+  });
+  source.pipe(out);
+  return out;
 }

@@ -7,11 +7,12 @@
 import { writeFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer } from '../lsp/client.js';
 import { isLspClientError } from '../lsp/errors.js';
-import { DEFAULT_SERVER_MEMORY_BYTES, serverMemoryBound, SERVER_MEMORY_ENV, treeResidentBytes } from '../lsp/memory-bound.js';
+import { boundMessages, DEFAULT_SERVER_MEMORY_BYTES, MAX_SERVER_MESSAGE_BYTES, serverMemoryBound, SERVER_MEMORY_ENV, treeResidentBytes } from '../lsp/memory-bound.js';
 import type { ServerDefinition } from '../lsp/servers.js';
 import { fakeServerScript, isAlive } from './support/servers.js';
 
@@ -60,6 +61,38 @@ describe('the memory bound of a language server', () => {
     expect(server.pid).not.toBe(first);
     expect(server.restartCount).toBe(1);
   }, 120_000);
+
+  it('kills a server whose message header claims more than one message may hold, at once, instead of buffering it', async () => {
+    const server = await LanguageServer.start(definition, dir, { restartDelayMs: 50, requestTimeoutMs: 60_000 });
+    servers.push(server);
+    const first = server.pid as number;
+    const started = Date.now();
+    const error = await server.request('fake/huge', {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // At the header (a second here); buffered, it would wait for the request's timeout.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(isLspClientError(error, 'server-memory-exceeded'), String(error)).toBe(true);
+    expect((error as Error).message).toContain(`fake-grow sent a message of 1024 MB, over the bound of ${MAX_SERVER_MESSAGE_BYTES / MIB} MB on one message while handling fake/huge`);
+    expect(await server.request('fake/echo', { ok: 1 })).toEqual({ ok: 1 });
+    expect(server.pid).not.toBe(first);
+  }, 120_000);
+
+  it('passes framed messages through unchanged, however the chunks split them', async () => {
+    const message = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const input = Buffer.from(message('{"a":"\r\n\r\nContent-Length: 999999999"}') + message('{"b":"é"}'));
+    const source = new PassThrough();
+    const refusals: string[] = [];
+    const out = boundMessages(source, 64, (reason) => refusals.push(reason));
+    const received: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => received.push(chunk));
+    for (const byte of input) source.write(Buffer.from([byte]));
+    source.end();
+    await new Promise((resolve) => out.on('end', resolve));
+    expect(Buffer.concat(received).equals(input)).toBe(true);
+    expect(refusals).toEqual([]);
+  });
 
   it('leaves a server within it alone', async () => {
     const server = await LanguageServer.start(definition, dir, { maxMemoryBytes: BOUND });

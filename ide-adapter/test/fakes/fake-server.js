@@ -141,6 +141,14 @@ connection.onRequest('fake/slow', (_params, token) => {
   return cancelledOnly(token);
 });
 
+// `fake/huge` never answers: it begins a message whose header claims a gigabyte, writes a little
+// of it, and waits — the client must not buffer what a header claims.
+connection.onRequest('fake/huge', () => {
+  process.stdout.write(`Content-Length: ${1024 * 1024 * 1024}\r\n\r\n{"jsonrpc":"2.0","method":"window/logMessage","params":{"type":3,"message":"`);
+  process.stdout.write('x'.repeat(1024 * 1024));
+  return new Promise(() => {});
+});
+
 // `fake/grow` never answers: it allocates (and touches) 16 MB every 20 ms, up to 2 GB, as a
 // language server reading /dev/zero does, until the client kills it for its memory.
 const held = [];
