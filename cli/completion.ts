@@ -265,7 +265,7 @@ export function workspaceLister(workspace: Workspace): (dir: string) => Promise<
       return undefined; // outside the workspace
     }
     const base = workspace.relative(abs) === '.' ? '' : workspace.relative(abs);
-    const overrun = (ms: number): DialectError => new DialectError({ code: EvalCode.DeadlineExceeded, message: `listing ${base || 'the workspace'} for completion took over ${ms} ms` });
+    const overrun = (stopped: string): DialectError => new DialectError({ code: EvalCode.DeadlineExceeded, message: `listing ${base || 'the workspace'} for completion ${stopped}` });
     try {
       return await runFileJob({ kind: 'list', root: workspace.root, dir: base }, { timeoutMs: COMPLETION_LIST_BUDGET_MS, overrun });
     } catch {

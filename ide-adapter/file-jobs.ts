@@ -39,8 +39,11 @@ async function startWorker(): Promise<Worker> {
 export interface JobBudget {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal | undefined;
-  /** The error for a job stopped at its budget (it names the pattern and how to fix it). */
-  readonly overrun: (timeoutMs: number) => DialectError;
+  /**
+   * The error for a job stopped at its budget (it names the pattern and how to fix it); `stopped`
+   * says how, to follow the job's name: "was stopped after 10 s", "ran out of stack space".
+   */
+  readonly overrun: (stopped: string) => DialectError;
 }
 
 const idle: Worker[] = [];
@@ -99,10 +102,12 @@ export async function runFileJob<J extends FileJob>(job: J, budget: JobBudget): 
       releaseWorker(worker, reusable);
       fn();
     };
-    const timer = setTimeout(() => finish(() => reject(budget.overrun(timeoutMs)), false), timeoutMs);
+    const timer = setTimeout(() => finish(() => reject(budget.overrun(`was stopped after ${timeoutMs / 1000} s`)), false), timeoutMs);
     const onMessage = (response: WorkerResponse): void => {
       if (response.id !== id) return;
-      if ('failure' in response) finish(() => reject(new Error(`the file worker failed: ${response.failure}`)), true);
+      // A pattern that recursed through the whole stack (deep backtracking over a long line) overran its budget too.
+      if ('exhausted' in response) finish(() => reject(budget.overrun('ran out of stack space')), true);
+      else if ('failure' in response) finish(() => reject(new Error(`the file worker failed: ${response.failure}`)), true);
       else finish(() => resolve(response.reply as FileJobReply<J>), true);
     };
     const onError = (error: Error): void => finish(() => reject(error), false);

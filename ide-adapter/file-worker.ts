@@ -126,15 +126,19 @@ export interface WorkerRequest {
   readonly job: FileJob;
 }
 
-/** The answer to a request: the reply, or the message of what went wrong. */
-export type WorkerResponse = { readonly id: number; readonly reply: WalkResult | SearchReply | ProjectScan | ListedEntry[] | undefined } | { readonly id: number; readonly failure: string };
+/** The answer to a request: the reply, the stack it ran out of, or the message of what went wrong. */
+export type WorkerResponse =
+  | { readonly id: number; readonly reply: WalkResult | SearchReply | ProjectScan | ListedEntry[] | undefined }
+  | { readonly id: number; readonly exhausted: 'stack' }
+  | { readonly id: number; readonly failure: string };
 
 parentPort?.on('message', ({ id, job }: WorkerRequest) => {
   let response: WorkerResponse;
   try {
     response = { id, reply: runFileJob(job) };
   } catch (error) {
-    response = { id, failure: error instanceof Error ? error.message : String(error) };
+    // V8's regex engine recurses while it backtracks: a hostile pattern over a long line overflows the stack.
+    response = error instanceof RangeError && /call stack/i.test(error.message) ? { id, exhausted: 'stack' } : { id, failure: error instanceof Error ? error.message : String(error) };
   }
   parentPort?.postMessage(response);
 });

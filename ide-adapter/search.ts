@@ -46,16 +46,16 @@ export async function walkFiles(workspace: Workspace, start: string, options: Wa
   const budget: JobBudget = {
     timeoutMs: options.timeoutMs,
     signal: options.signal,
-    overrun: (ms) =>
+    overrun: (stopped) =>
       glob !== undefined
         ? new DialectError({
             code: SearchCode.GlobTimeout,
-            message: `matching files against ${JSON.stringify(glob)} was stopped after ${ms / 1000} s`,
+            message: `matching files against ${JSON.stringify(glob)} ${stopped}`,
             hint: 'the glob may backtrack catastrophically (nested extglobs such as +(*)+(*)); simplify it, or list a smaller folder',
           })
         : new DialectError({
             code: SearchCode.WalkTimeout,
-            message: `listing the files of ${start} was stopped after ${ms / 1000} s`,
+            message: `listing the files of ${start} ${stopped}`,
             hint: 'list a smaller folder; a .gitignore with pathological patterns also slows the walk',
           }),
   };
@@ -102,10 +102,10 @@ export async function searchWorkspace(workspace: Workspace, path: string, patter
     {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      overrun: (ms) =>
+      overrun: (stopped) =>
         new DialectError({
           code: SearchCode.RegexTimeout,
-          message: `the search for ${JSON.stringify(pattern)} was stopped after ${ms / 1000} s`,
+          message: `the search for ${JSON.stringify(pattern)} ${stopped}`,
           hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
         }),
     },

@@ -35,7 +35,7 @@ export async function looseScripts(root: string, projectDirs: readonly string[],
   // A few more than the limit, so that files skipped below do not hide that the bound was reached.
   const walk = await runFileJob(
     { kind: 'walk', root, start: '', limit: limit * 2, glob: SCRIPT_GLOB },
-    { overrun: (ms) => new DialectError({ code: SearchCode.WalkTimeout, message: `listing the JavaScript files was stopped after ${ms / 1000} s` }) },
+    { overrun: (stopped) => new DialectError({ code: SearchCode.WalkTimeout, message: `listing the JavaScript files ${stopped}` }) },
   );
   const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !covered.some((d) => f === d || f.startsWith(`${d}/`)));
   const cut = loose.length > limit || walk.files.length >= limit * 2;

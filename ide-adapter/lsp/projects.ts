@@ -53,8 +53,8 @@ export async function findProjects(root: string, markers: readonly string[], opt
     stopAtLimit: options.stopAtLimit === true,
     budgetMs,
   } as const;
-  const overrun = (ms: number): DialectError =>
-    new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects was stopped after ${ms} ms (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });
+  const overrun = (stopped: string): DialectError =>
+    new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects ${stopped} (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });
   try {
     return await runFileJob(job, { timeoutMs: budgetMs + FILE_JOB_BUDGET_MS, overrun });
   } catch (error) {

@@ -85,6 +85,21 @@ describe('search', () => {
     await expect(searchWorkspace(host.workspace, '.', '(a+)+$', { timeoutMs: 300 })).rejects.toMatchObject({ code: 'regex-timeout' });
   });
 
+  it('stops a pattern that exhausts the stack over a long line as over its budget, with the hint, and serves the next search', async () => {
+    // V8's regex engine recurses while backtracking: (a|b)*c over one 15 MB line overflows the stack.
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-deep-regex-'));
+    try {
+      await writeFile(join(dir, 'long.txt'), `${'ab'.repeat(7_500_000)}\n`);
+      const workspace = new Workspace(dir);
+      const error = await searchWorkspace(workspace, 'long.txt', '(a|b)*c').catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'regex-timeout', message: 'the search for "(a|b)*c" ran out of stack space' });
+      expect((error as { hint?: string }).hint).toContain('backtrack');
+      expect((await searchWorkspace(workspace, 'long.txt', 'c')).matches).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves many concurrent searches with a bounded number of workers', async () => {
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => searchWorkspace(host.workspace, 'src', i % 2 === 0 ? 'login' : 'fn')));
     expect(results.every((r, i) => r.matches.length > 0 && r.matches.every((m) => m.match === (i % 2 === 0 ? 'login' : 'fn')))).toBe(true);
