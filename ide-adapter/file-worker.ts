@@ -8,7 +8,7 @@
 import { parentPort } from 'node:worker_threads';
 import { truncate } from '../dialect/display.js';
 import { codePointCount, SourceText } from '../dialect/source.js';
-import { readConfined } from './confine.js';
+import { readConfined, readWalkedFile } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex } from './patterns.js';
 import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
@@ -17,6 +17,8 @@ import { listFolderSync, walkFilesSync, type ListedEntry, type ListJob, type Wal
 /** A shown line is cut after this many characters; a shown match after this many. */
 const MAX_CONTENT_CHARS = 1000;
 const MAX_MATCH_CHARS = 200;
+/** Characters that mean themselves in a regular expression (with or without the `u` flag). */
+const PLAIN_PATTERN = /^[\w ,:;'"<>=@#%&~`!/-]+$/;
 
 /** Lists files under `start` (workspace-relative, '' for the root), optionally by glob. */
 export interface WalkJob {
@@ -71,19 +73,25 @@ export function runFileJob(job: FileJob): WalkResult | SearchReply | ProjectScan
 }
 
 function search(job: SearchJob): SearchReply {
+  const links = new Set<string>();
   const { files, ...walk } = walkFilesSync({
     root: job.root,
     start: job.start,
     limit: job.limit,
+    links,
     ...(job.extensions.length > 0 ? { accept: (path: string) => job.extensions.some((e) => path.endsWith(e)) } : {}),
   });
   const re = compileUserRegex(job.pattern, 'g');
+  // A pattern of plain characters matches a line only where the text contains it: most files
+  // of a search for a name are ruled out without splitting them into lines.
+  const literal = PLAIN_PATTERN.test(job.pattern) ? job.pattern : undefined;
   const matches: SearchMatch[] = [];
   let total = 0;
   let tooLarge = 0;
   let binary = 0;
   for (const path of files) {
-    const read = readConfined(job.root, `${job.root}/${path}`, job.maxFileBytes);
+    // A regular file the walk reached through real folders needs no realpath of its own.
+    const read = (links.has(path) ? readConfined : readWalkedFile)(job.root, `${job.root}/${path}`, job.maxFileBytes);
     if (!read.ok) {
       if (read.reason === 'too-large') tooLarge++;
       continue;
@@ -92,6 +100,7 @@ function search(job: SearchJob): SearchReply {
       binary++;
       continue;
     }
+    if (literal !== undefined && !read.text.includes(literal)) continue;
     const source = new SourceText(read.text);
     for (let l = 1; l <= source.lineCount; l++) {
       const line = source.lineText(l);
