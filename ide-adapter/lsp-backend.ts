@@ -54,7 +54,7 @@ import {
 } from './backend.js';
 // The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
 // load only when a server starts (`lsp/pool.ts`).
-import type { LanguageServer } from './lsp/client.js';
+import type { LanguageServer, RequestOptions } from './lsp/client.js';
 import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
@@ -289,7 +289,7 @@ export class LspBackend implements IdeBackend {
     const files: FileLines = new Map();
     const perServer = await Promise.all(
       servers.map(async (server) => {
-        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, options), []);
+        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
         const out: BackendSymbol[] = [];
         for (const s of result ?? []) {
           if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
@@ -337,7 +337,7 @@ export class LspBackend implements IdeBackend {
   }
 
   async #fetchOutline(server: LanguageServer, abs: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
-    const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, options), null);
+    const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, patient(options)), null);
     const lines = await server.lines(abs);
     const rel = this.workspace.relative(abs);
     const language = this.#language(rel);
@@ -380,7 +380,7 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
     const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), context: { includeDeclaration: options.includeDeclaration === true } };
-    const result = (await orIfUnsupported(server.request(ReferencesRequest.type, params, options), null)) ?? [];
+    const result = (await orIfUnsupported(server.request(ReferencesRequest.type, params, patient(options)), null)) ?? [];
     // Order and deduplicate on the raw answer, then convert only what is returned: converting a
     // location means reading its file and counting code points on its line.
     const inWorkspace = new Map<string, boolean>();
@@ -424,7 +424,7 @@ export class LspBackend implements IdeBackend {
   async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
-    const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+    const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, patient(options)), null);
     if (hover === null || hover === undefined) return undefined;
     // Cut first: the policy and the reading both go over the text.
     const shown = await shownHover(this.#sources, capHover(markdownOf(hover.contents)), async () => {
@@ -443,7 +443,7 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     if (server.capabilities.callHierarchyProvider === undefined || server.capabilities.callHierarchyProvider === false) return [];
     const lines = await server.lines(abs);
-    const items = await orIfUnsupported(server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), []);
+    const items = await orIfUnsupported(server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, patient(options)), []);
     const out: CallItem[] = [];
     for (const item of items ?? []) {
       const symbol = await this.#callSymbol(server, item);
@@ -455,14 +455,14 @@ export class LspBackend implements IdeBackend {
   async #incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server: id, item: lspItem } = item.handle as CallHandle;
     const server = await this.pool.server(id);
-    const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, options), []);
+    const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, patient(options)), []);
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
   }
 
   async #outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server: id, item: lspItem } = item.handle as CallHandle;
     const server = await this.pool.server(id);
-    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, options), []);
+    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, patient(options)), []);
     // Outgoing call ranges are in the *caller's* file.
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
   }
@@ -477,7 +477,7 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     if (!offers(server.capabilities.typeHierarchyProvider)) throw unsupportedByServer(server.definition.displayName, 'type hierarchy', path);
     const lines = await server.lines(abs);
-    const items = await orIfUnsupported(server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+    const items = await orIfUnsupported(server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, patient(options)), null);
     return this.#typeItems(server, items ?? []);
   }
 
@@ -485,7 +485,7 @@ export class LspBackend implements IdeBackend {
     const { server: id, item: lspItem } = item.handle as TypeHandle;
     const server = await this.pool.server(id);
     const type = direction === 'super' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
-    return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, options), null)) ?? []);
+    return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, patient(options)), null)) ?? []);
   }
 
   async #diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
@@ -523,7 +523,7 @@ export class LspBackend implements IdeBackend {
   async #fileDiagnostics(server: LanguageServer, uri: string, options: BackendCallOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
     const published = server.publishedDiagnostics().find((p) => p.uri === uri)?.diagnostics ?? [];
     if (offers(server.capabilities.diagnosticProvider)) {
-      const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, options), null);
+      const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, patient(options)), null);
       const pulled = report !== null && report !== undefined && report.kind === 'full' ? report.items : [];
       return { diagnostics: [...pulled, ...published], answered: true };
     }
@@ -733,6 +733,15 @@ export class LspBackend implements IdeBackend {
 
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';
+
+/**
+ * A question's requests have their caller's budget: the evaluation's signal (its deadline, the
+ * client's cancellation) bounds them, so a live server working on a long request is waited for
+ * rather than cut off at the client's per-request limit (`RequestOptions.untilCancelled`).
+ */
+function patient(options: BackendCallOptions): RequestOptions {
+  return options.signal !== undefined ? { signal: options.signal, untilCancelled: true } : {};
+}
 
 /** `src/a.rs:3:7`: a request's target for middleware. */
 function at(path: string, p: Position): string {

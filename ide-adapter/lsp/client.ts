@@ -176,6 +176,10 @@ export class LanguageServer {
       gaveUp: () => this.#gaveUp,
       detail: () => this.#status.detail,
       statusText: () => statusLine(this.#status.snapshot()),
+      indexing: () => {
+        const { state } = this.#status.snapshot();
+        return state === 'starting' || state === 'indexing' || state === 'idle';
+      },
       stderrHint: () => this.#stderrHint(),
       killingUnresponsive: (session, reason) => {
         if (session === this.#session) this.#status.setState('crashed', reason);
@@ -224,9 +228,8 @@ export class LanguageServer {
   async #openAnchors(): Promise<void> {
     const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
     for (const warning of anchors?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
-    for (const anchor of anchors?.files ?? []) {
-      await this.ensureOpen(anchor).catch(() => undefined);
-    }
+    // All at once (the server loads the projects as they come), pinned: they keep their projects loaded.
+    await Promise.all((anchors?.files ?? []).map((anchor) => this.#documents.ensureOpen(anchor, { pinned: true }).catch(() => undefined)));
   }
 
   /** Current lifecycle state. */
