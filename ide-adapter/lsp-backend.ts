@@ -72,6 +72,7 @@ import { languageKind } from './kinds.js';
 import { declaresDeriveMacro, DERIVE_MACRO_KIND } from './lsp/proc-macros.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
+import { searchWorkspace } from './search.js';
 import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */
@@ -307,6 +308,8 @@ export class LspBackend implements IdeBackend {
             precise: derive,
           });
         }
+        const limit = server.definition.workspaceSymbolLimit;
+        if (limit !== undefined && (result?.length ?? 0) >= limit) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
         return out;
       }),
     );
@@ -321,6 +324,37 @@ export class LspBackend implements IdeBackend {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * The declarations named exactly `query` that a server's capped `workspace/symbol` answer left
+   * out: the files of its languages that contain the name as a word (a budgeted text search),
+   * and in them the outline entries of that name.
+   */
+  async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<BackendSymbol[]> {
+    if (!/^[A-Za-z_$][\w$]*$/.test(query)) return [];
+    const extensions = server.definition.languages.flatMap((l) => l.extensions);
+    const { matches } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
+      extensions,
+      maxResults: CAPPED_LOOKUP_MAX_MATCHES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
+    const seen = new Set(known.map((s) => `${s.location.path}:${s.location.start.line}`));
+    const files = [...new Set(matches.map((m) => m.path))];
+    const found: BackendSymbol[] = [];
+    await Promise.all(
+      files.map(async (path) => {
+        const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
+        const visit = (entries: readonly OutlineSymbol[]): void => {
+          for (const o of entries) {
+            if (o.name === query && !seen.has(`${o.location.path}:${o.location.start.line}`)) found.push({ ...o, children: undefined } as unknown as BackendSymbol);
+            visit(o.children);
+          }
+        };
+        visit(outline);
+      }),
+    );
+    return found.map(({ name, kind, container, language, location, range, precise }) => ({ name, kind, ...(container !== undefined ? { container } : {}), language, location, ...(range !== undefined ? { range } : {}), precise }));
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
@@ -593,7 +627,8 @@ export class LspBackend implements IdeBackend {
           skippedServers: this.#skipped,
         });
     return {
-      complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
+      // A server that could not load every project answers for part of the workspace only.
+      complete: statuses.every((s) => s.state === 'ready' && s.health === undefined) && !all.some((s) => s.projectsLeftOut),
       servers: statuses,
       waitedMs: Date.now() - started,
       warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
@@ -733,6 +768,9 @@ export class LspBackend implements IdeBackend {
 
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';
+
+/** Text matches a lookup past a server's `workspace/symbol` limit reads (their files' outlines complete it). */
+const CAPPED_LOOKUP_MAX_MATCHES = 20_000;
 
 /**
  * A question's requests have their caller's budget: the evaluation's signal (its deadline, the
