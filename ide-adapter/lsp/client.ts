@@ -207,8 +207,15 @@ export class LanguageServer {
    * background: use {@link waitUntilReady}.
    */
   static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
+    // The binary's probe (`--version`) runs while `prepare` works (rust-analyzer: the toolchain
+    // probes and `cargo metadata`); it is redone only if `prepare` changed where it would look.
+    const givenEnv = serverEnvironment(given, options.env);
+    const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
+    early?.catch(() => undefined);
     const { definition, warnings } = await prepareDefinition(given, resolve(workspaceRoot), options.env);
-    const binary = options.binary ?? (await findServerBinary(definition, { env: serverEnvironment(definition, options.env) }));
+    const env = serverEnvironment(definition, options.env);
+    const sameSearch = early !== undefined && env['PATH'] === givenEnv['PATH'] && (given.overrideVar === undefined || env[given.overrideVar] === givenEnv[given.overrideVar]);
+    const binary = options.binary ?? (await (sameSearch ? early : findServerBinary(definition, { env })));
     const server = new LanguageServer(definition, workspaceRoot, binary, options);
     for (const warning of warnings) server.#status.addWarning(warning.key, warning.text);
     const launching = server.#launch();
