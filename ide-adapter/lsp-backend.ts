@@ -64,6 +64,7 @@ import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
 import { shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
+import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
@@ -152,7 +153,8 @@ export interface LspBackendOptions extends PoolOptions {
 export class LspBackend implements IdeBackend {
   readonly pool: ServerPool;
   readonly #definitions: readonly ServerDefinition[];
-  readonly #outlines = new WeakMap<OpenDocument, Promise<OutlineSymbol[]>>();
+  /** Outlines by real path, with the file's size and time they were read at (least recently used first). */
+  readonly #outlines = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly outline: Promise<OutlineSymbol[]> }>();
   #middleware: readonly BackendMiddleware[] = [];
 
   constructor(
@@ -358,14 +360,28 @@ export class LspBackend implements IdeBackend {
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
-    const { server, abs, doc } = await this.#open(path, options);
-    // An outline depends only on the document's text: reuse it until the document changes (a
-    // changed file is a new OpenDocument). Symbol lookups ask for the same outlines again and again.
-    let outline = this.#outlines.get(doc);
-    if (outline === undefined) {
-      outline = this.#fetchOutline(server, abs, options);
-      this.#outlines.set(doc, outline);
-      outline.catch(() => this.#outlines.delete(doc));
+    // An outline depends only on the file's text: reuse it until the file changes on disk (the
+    // same size-and-time check the open documents use), without re-opening a document the bound
+    // closed. Symbol lookups ask for the same outlines again and again.
+    const real = await this.workspace.resolveReal(path);
+    const info = statOrUndefined(real);
+    const cached = this.#outlines.get(real);
+    if (cached !== undefined && info !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+      this.#outlines.delete(real);
+      this.#outlines.set(real, cached);
+      return cached.outline;
+    }
+    const { server, abs } = await this.#open(path, options);
+    const outline = this.#fetchOutline(server, abs, options);
+    const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, outline };
+    this.#outlines.delete(real);
+    this.#outlines.set(real, entry);
+    outline.catch(() => {
+      if (this.#outlines.get(real) === entry) this.#outlines.delete(real);
+    });
+    for (const key of this.#outlines.keys()) {
+      if (this.#outlines.size <= MAX_CACHED_OUTLINES) break;
+      this.#outlines.delete(key);
     }
     return outline;
   }
@@ -768,6 +784,19 @@ export class LspBackend implements IdeBackend {
 
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';
+
+/** Outlines kept for lookups (least recently used dropped beyond it): a few MB for large monorepos. */
+const MAX_CACHED_OUTLINES = 5000;
+
+/** A file's size and time, or undefined when it cannot be stat'ed. */
+function statOrUndefined(path: string): { mtimeMs: number; size: number } | undefined {
+  try {
+    const { mtimeMs, size } = statSync(path);
+    return { mtimeMs, size };
+  } catch {
+    return undefined;
+  }
+}
 
 /** Text matches a lookup past a server's `workspace/symbol` limit reads (their files' outlines complete it). */
 const CAPPED_LOOKUP_MAX_MATCHES = 20_000;
