@@ -643,8 +643,7 @@ export class LspBackend implements IdeBackend {
           skippedServers: this.#skipped,
         });
     return {
-      // A server that could not load every project answers for part of the workspace only.
-      complete: statuses.every((s) => s.state === 'ready' && s.health === undefined) && !all.some((s) => s.projectsLeftOut),
+      complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
       servers: statuses,
       waitedMs: Date.now() - started,
       warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],

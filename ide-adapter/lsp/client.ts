@@ -125,7 +125,6 @@ export class LanguageServer {
   readonly #stderr: RingLog;
   readonly #messages = new RingLog(32 * 1024);
   readonly #documents: Documents;
-  #projectsLeftOut = false;
   /** Wakes backoff sleeps when shutting down. */
   readonly #stopController = new AbortController();
   #session: Session | undefined;
@@ -236,7 +235,9 @@ export class LanguageServer {
   async #openAnchors(): Promise<void> {
     const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
     for (const warning of anchors?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
-    this.#projectsLeftOut = anchors?.complete === false;
+    // Projects left unloaded make the server's answers incomplete: it shows as degraded (`ready`
+    // with a warning), which completeness and MCP's `indexing.complete` already read.
+    if (anchors?.complete === false) this.#status.setLimited(anchors.warnings.join('; ') || 'some projects of the workspace were not loaded');
     // All at once (the server loads the projects as they come), pinned: they keep their projects loaded.
     await Promise.all((anchors?.files ?? []).map((anchor) => this.#documents.ensureOpen(anchor, { pinned: true }).catch(() => undefined)));
   }
@@ -264,11 +265,6 @@ export class LanguageServer {
   /** One-time warnings (e.g. rust-analyzer could not load std); each distinct warning appears once. */
   get warnings(): readonly string[] {
     return this.#status.warnings;
-  }
-
-  /** True when a limit left some of the workspace's projects unloaded: answers may miss their symbols. */
-  get projectsLeftOut(): boolean {
-    return this.#projectsLeftOut;
   }
 
   /** The server's own report that it runs degraded (rust-analyzer health), `undefined` while healthy. */

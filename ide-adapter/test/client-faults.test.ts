@@ -11,6 +11,7 @@ import { HoverRequest, type Hover } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer, statusLine, type ServerStatus } from '../lsp/client.js';
 import { MAX_OPEN_DOCUMENTS } from '../lsp/documents.js';
+import { indexingOf } from '../indexing.js';
 import { pathToUri } from '../lsp/uris.js';
 import { isLspClientError, type LspClientError } from '../lsp/errors.js';
 import type { ServerDefinition } from '../lsp/servers.js';
@@ -332,6 +333,17 @@ describe('LanguageServer against fake servers', () => {
     expect(open).not.toContain(files[1]);
     await eventually(async () => (await stats(server)).closed.includes(pathToUri(files[1] as string)));
     expect((await stats(server)).closed).not.toContain(pathToUri(anchor));
+  });
+
+  it('a server whose projects were not all loaded is degraded: answers and MCP say incomplete', async () => {
+    const warning = 'TypeScript: found 300 projects; loaded the 250 closest to the workspace root (MAX_PROJECTS): answers may miss symbols and references of the other 50';
+    const server = await start(fake('ok', [], { id: 'fake-limited', projectAnchors: async () => ({ files: [], warnings: [warning], complete: false }) }));
+    await server.waitUntilReady({ timeoutMs: 10_000 });
+    expect(server.status).toMatchObject({ state: 'ready', health: { level: 'warning', message: warning } });
+    expect(indexingOf({ servers: () => [server.status] }, true)).toMatchObject({ complete: false, stillIndexing: false });
+    const whole = await start(fake('ok', [], { id: 'fake-whole', projectAnchors: async () => ({ files: [], warnings: [], complete: true }) }));
+    await whole.waitUntilReady({ timeoutMs: 10_000 });
+    expect(indexingOf({ servers: () => [whole.status] }, true)).toMatchObject({ complete: true });
   });
 
   it('tracks $/progress readiness, reports status text and a deadline that explains itself', async () => {
