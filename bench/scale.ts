@@ -4,7 +4,7 @@
  *
  * - `benchScaleSearch`: `search` and `findFiles` on a 10k-file TypeScript monorepo against
  *   `rg -n`, `rg --files` and `find` (whole processes: what an agent would run instead).
- * - `benchScaleServers`: tsgo and rust-analyzer on the monorepo and on a 50-crate workspace:
+ * - `benchScaleTypeScript`, `benchScaleRust`: tsgo on the monorepo, rust-analyzer on a 50-crate workspace:
  *   the raw server's first answer against Dialect's, warm `findDefinitions` against the raw
  *   `workspace/symbol`, what a server cap does to an answer, and the 120-package tree without a
  *   root tsconfig.
@@ -30,8 +30,8 @@ const RUST_MODULES_PER_CRATE = 100;
 /** Definitions of the repeated name: more than tsgo's `workspace/symbol` returns (256). */
 const MANY_DEFINITIONS = 500;
 const SEARCH_RUNS = 11;
-const WARM_RUNS = 15;
-const COLD_RUNS = 3;
+const WARM_RUNS = 9;
+const COLD_RUNS = 2;
 const TIMEOUT_MS = 600_000;
 
 /** Runs a baseline command to its end (output discarded); a failure stops the benchmark. */
@@ -105,15 +105,23 @@ export async function benchScaleSearch(): Promise<string> {
   }
 }
 
-/** tsgo and rust-analyzer on the generated workspaces: first answers, warm lookups, caps, projects. */
-export async function benchScaleServers(): Promise<string> {
-  const base = mkdtempSync(join(tmpdir(), 'dialect-bench-scale-servers-'));
+/** tsgo on the generated monorepos: first answers, warm lookups, the symbol cap, 120 packages without a root tsconfig. */
+export async function benchScaleTypeScript(): Promise<string> {
+  const base = mkdtempSync(join(tmpdir(), 'dialect-bench-scale-ts-'));
   try {
-    const parts: string[] = [];
-    parts.push(await typeScriptScale(base));
-    parts.push(await noRootScale(base));
-    parts.push(await rustScale(base));
-    return parts.join('\n\n');
+    const capped = await typeScriptScale(base);
+    process.stderr.write(`${capped}\n`); // each part as it ends: a long section keeps what it measured
+    return [capped, await noRootScale(base)].join('\n\n');
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** rust-analyzer on the generated 50-crate workspace: first answer, warm lookup. */
+export async function benchScaleRust(): Promise<string> {
+  const base = mkdtempSync(join(tmpdir(), 'dialect-bench-scale-rust-'));
+  try {
+    return await rustScale(base);
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
