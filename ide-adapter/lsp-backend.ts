@@ -310,8 +310,11 @@ export class LspBackend implements IdeBackend {
             precise: derive,
           });
         }
+        // Servers rank exact names first (tsgo, like tsserver, sorts by match kind): a capped answer
+        // can have cut exact matches only when its last item is one.
         const limit = server.definition.workspaceSymbolLimit;
-        if (limit !== undefined && (result?.length ?? 0) >= limit) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
+        const last = result?.at(-1);
+        if (limit !== undefined && (result?.length ?? 0) >= limit && last?.name === query) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
         return out;
       }),
     );

@@ -116,7 +116,7 @@ export interface ServerDefinition {
   readonly knownProblems?: readonly KnownProblem[];
   /**
    * The most symbols its `workspace/symbol` returns (tsgo stops at 256; rust-analyzer at the limit
-   * we configure). An answer that long may be cut: the backend completes exact-name lookups
+   * we configure). An answer that long ending in an exact match may have cut others: the backend completes exact-name lookups
    * from a text search and the outlines of the files it finds.
    */
   readonly workspaceSymbolLimit?: number;
