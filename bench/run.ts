@@ -16,7 +16,7 @@ import { runGit } from '../ide-adapter/git/run.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The V8 flags `bin/dialect.js` sets, so sections measure the product as it runs. */
 const RUNTIME_FLAGS = ['--no-allocation-site-pretenuring'];
-const SECTIONS = ['startup', 'parse', 'interpreter', 'lsp', 'calls', 'workspace', 'walkthrough'] as const;
+const SECTIONS = ['startup', 'parse', 'interpreter', 'lsp', 'calls', 'workspace', 'walkthrough', 'scale-search', 'scale-ts', 'scale-rust'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function runSection(section: Section): Promise<string | undefined> {
@@ -35,6 +35,12 @@ async function runSection(section: Section): Promise<string | undefined> {
       return (await import('./rust-workspace.js')).benchRustWorkspace();
     case 'walkthrough':
       return (await import('./walkthrough.js')).benchWalkthrough();
+    case 'scale-search':
+      return (await import('./scale.js')).benchScaleSearch();
+    case 'scale-ts':
+      return (await import('./scale.js')).benchScaleTypeScript();
+    case 'scale-rust':
+      return (await import('./scale.js')).benchScaleRust();
   }
 }
 
@@ -73,7 +79,7 @@ if (args[0] === '--section') {
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} at commit ${commit}: Node ${process.version}, ${cpus().length} × ${cpu}.`,
     'Each section runs in a fresh process with the V8 flags the `dialect` command sets (`--no-allocation-site-pretenuring`); every comparison inside a section is measured interleaved in the same process, against the baseline its table names. Numbers are medians.',
-    'Rerun sections with `npm run bench -- parse interpreter` (sections: startup, parse, interpreter, lsp, calls, workspace, walkthrough); only a full run rewrites this file.',
+    'Rerun sections with `npm run bench -- parse interpreter` (sections: startup, parse, interpreter, lsp, calls, workspace, walkthrough, scale-search, scale-ts, scale-rust); only a full run rewrites this file.',
   ].join('\n');
   const notes = [
     '### Where the time goes',
@@ -82,6 +88,7 @@ if (args[0] === '--section') {
     '- **The adapter** adds the interpreter (about 15 µs per evaluation in a quiet process, more in a busy one), one path check and one document sync per file (synchronous stats), and the conversion of positions and paths. References are ordered and deduplicated on the raw answer and only the 2,000 returned are converted. Single-request functions (hover) stay below a millisecond in total; their relative overhead is large because the request itself takes half a millisecond.',
     '- **Start-up** of a short command is module loading, not work: unbundled, Chevrotain alone (with lodash-es, hundreds of files) took about a third of a second. The bundle reads a few files; what `eval` does not need stays in chunks it never reads (MCP, walkthroughs, the REPL), zod loads only for a `dialect.json` and the LSP client only when a server starts. What remains is compiling about a megabyte of bundled code, Node\'s built-in modules, and building the Chevrotain parser on the first parse (without its grammar validations, which took half of it and run in the tests instead).',
     '- **A warm call** answered by the background server costs the start-up floor plus a socket connection, a handshake checked by hand (no zod on the client) and the requests themselves: the client never loads the LSP client, its protocol package or zod (`cli/test/bundle.test.ts` keeps it so). The first call pays rust-analyzer\'s start like an in-process call, plus the start of one more Node process, which overlaps the client\'s own work.',
+    '- **At scale** a search is a walk (`.gitignore` rules in the worker) and then shares of the files read by the file workers at once; each file costs an open without following a final symlink, the descriptor\'s location (`/proc/self/fd`), an `fstat`, one read and a close — the confinement ripgrep does not pay for, and `rg` also runs its own threads. A name defined more often than a server\'s `workspace/symbol` returns is completed from a text search and the outlines of the files found, which is most of the time of such a lookup; outlines are cached by file, so a warm repeat pays one `textDocument/definition` per candidate.',
     '- **Walkthroughs** resolve every comment concurrently; language-server requests and searches are limited by the two cores, so the render lands between the slowest query and the sum.',
   ].join('\n');
   const text = `${header}\n\n${parts.join('\n\n')}\n\n${notes}\n`;

@@ -8,10 +8,18 @@
  *   forever), and
  * - it is at most `maxBytes` long (read with a cap, so a file growing while read cannot blow up).
  *
+ * Real paths come from the native `realpath` (one call, not the JavaScript version's `lstat` per
+ * path component). A walk that reached a regular file through real folders reads it with
+ * `readWalkedFile`, which skips the path's `realpath`: the descriptor check alone proves where the
+ * opened file is (and the file is opened without following a final symlink).
+ *
  * `readConfined` never throws for a file that fails a check; it says why, and the caller decides
  * between an error (a path the user named) and a count in a note (a file met during a walk).
  */
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+
+/** The C library's `realpath`: one call per path instead of an `lstat` per component. */
+const realpath = realpathSync.native;
 import { isAbsolute, relative, sep } from 'node:path';
 
 /** Why a file was not read. */
@@ -31,8 +39,22 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTT
 /** Where the kernel says an open descriptor leads (Linux); absent elsewhere. */
 const FD_LINK_DIR = '/proc/self/fd/';
 
+/** Whether the kernel says where descriptors lead (`/proc/self/fd`), checked once. */
+const HAS_FD_LINKS = ((): boolean => {
+  try {
+    return statSync(FD_LINK_DIR).isDirectory();
+  } catch {
+    return false;
+  }
+})();
+
+/** A `.` or `..` path segment, or a doubled separator. */
+const DOT_SEGMENT = /[\\/]\.{1,2}(?:[\\/]|$)|[\\/]{2}/;
+
 /** Whether `absolute` (a normalized absolute path) lies inside `root` (an absolute, real path). */
 export function isInside(root: string, absolute: string): boolean {
+  // The common case without path arithmetic: a path under the root with no `.` or `..` segment.
+  if (absolute.length > root.length && absolute.startsWith(root) && absolute[root.length] === sep && !DOT_SEGMENT.test(absolute)) return true;
   const rel = relative(root, absolute);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
@@ -63,7 +85,7 @@ export function readConfined(root: string, absolute: string, maxBytes: number): 
   if (!isInside(root, absolute)) return { ok: false, reason: 'outside' };
   let real: string;
   try {
-    real = realpathSync(absolute);
+    real = realpath(absolute);
   } catch {
     return { ok: false, reason: 'missing' };
   }
@@ -74,18 +96,48 @@ export function readConfined(root: string, absolute: string, maxBytes: number): 
   } catch {
     return { ok: false, reason: 'missing', real };
   }
+  return readOpened(root, fd, real, maxBytes);
+}
+
+/**
+ * Reads a file a walk listed as a regular file (not a symlink) in a folder it entered from the
+ * root without following symlinks: `absolute` was a real path inside `root` when listed. The file
+ * is opened without following a final symlink and the descriptor's real location is checked, so a
+ * file or folder swapped for a symlink since the walk still cannot lead out. Without the
+ * descriptor's location (no `/proc`), it falls back to `readConfined`.
+ */
+export function readWalkedFile(root: string, absolute: string, maxBytes: number): ConfinedRead {
+  if (!HAS_FD_LINKS || !isInside(root, absolute)) return readConfined(root, absolute, maxBytes);
+  let fd: number;
+  try {
+    fd = openSync(absolute, OPEN_FLAGS | constants.O_NOFOLLOW);
+  } catch {
+    return { ok: false, reason: 'missing' };
+  }
+  return readOpened(root, fd, undefined, maxBytes);
+}
+
+/**
+ * The checks on an opened descriptor, then the capped read; closes `fd`. `real` is the checked real
+ * path when there is one; otherwise the descriptor's location is required and becomes it.
+ */
+function readOpened(root: string, fd: number, real: string | undefined, maxBytes: number): ConfinedRead {
   try {
     const target = descriptorTarget(fd);
-    if (target !== undefined && !isInside(root, target)) return { ok: false, reason: 'outside', real };
+    if (target === undefined && real === undefined) return { ok: false, reason: 'outside' };
+    if (target !== undefined && !isInside(root, target)) return { ok: false, reason: 'outside', ...(real !== undefined ? { real } : {}) };
+    real ??= target as string;
     const info = fstatSync(fd);
     const refusal = judge(info, maxBytes);
     if (refusal !== undefined) return { ok: false, reason: refusal, real, size: info.size };
     const buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
     let length = 0;
     while (length < buffer.length) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
+      const wanted = buffer.length - length;
+      const bytesRead = readSync(fd, buffer, length, wanted, length);
       length += bytesRead;
+      // A regular file reads short only at its end: no second call to learn it.
+      if (bytesRead < wanted) break;
     }
     if (length > maxBytes) return { ok: false, reason: 'too-large', real, size: length };
     return { ok: true, real, text: buffer.toString('utf8', 0, length), size: length, mtimeMs: info.mtimeMs };
@@ -104,7 +156,7 @@ export type LinkTarget = 'file' | 'outside' | 'special';
 export function linkTarget(root: string, absolute: string): LinkTarget {
   let real: string;
   try {
-    real = realpathSync(absolute);
+    real = realpath(absolute);
   } catch {
     return 'outside';
   }

@@ -17,7 +17,8 @@ import { packageModule, packageRequire } from './package-files.js';
 export const FILE_JOB_BUDGET_MS = 10_000;
 
 /** At most this many jobs run at once; more wait their turn. */
-const MAX_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
+export const FILE_JOB_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
+const MAX_WORKERS = FILE_JOB_WORKERS;
 
 /**
  * Starts a worker on `file-worker`'s module in the layout this code runs from: the bundle's own

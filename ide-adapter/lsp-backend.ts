@@ -54,7 +54,7 @@ import {
 } from './backend.js';
 // The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
 // load only when a server starts (`lsp/pool.ts`).
-import type { LanguageServer } from './lsp/client.js';
+import type { LanguageServer, RequestOptions } from './lsp/client.js';
 import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
@@ -64,6 +64,7 @@ import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
 import { shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
+import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
@@ -72,6 +73,7 @@ import { languageKind } from './kinds.js';
 import { declaresDeriveMacro, DERIVE_MACRO_KIND } from './lsp/proc-macros.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
+import { searchWorkspace } from './search.js';
 import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */
@@ -151,7 +153,8 @@ export interface LspBackendOptions extends PoolOptions {
 export class LspBackend implements IdeBackend {
   readonly pool: ServerPool;
   readonly #definitions: readonly ServerDefinition[];
-  readonly #outlines = new WeakMap<OpenDocument, Promise<OutlineSymbol[]>>();
+  /** Outlines by real path, with the file's size and time they were read at (least recently used first). */
+  readonly #outlines = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly outline: Promise<OutlineSymbol[]> }>();
   #middleware: readonly BackendMiddleware[] = [];
 
   constructor(
@@ -289,7 +292,7 @@ export class LspBackend implements IdeBackend {
     const files: FileLines = new Map();
     const perServer = await Promise.all(
       servers.map(async (server) => {
-        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, options), []);
+        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
         const out: BackendSymbol[] = [];
         for (const s of result ?? []) {
           if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
@@ -307,6 +310,11 @@ export class LspBackend implements IdeBackend {
             precise: derive,
           });
         }
+        // Servers rank exact names first (tsgo, like tsserver, sorts by match kind): a capped answer
+        // can have cut exact matches only when its last item is one.
+        const limit = server.definition.workspaceSymbolLimit;
+        const last = result?.at(-1);
+        if (limit !== undefined && (result?.length ?? 0) >= limit && last?.name === query) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
         return out;
       }),
     );
@@ -323,21 +331,66 @@ export class LspBackend implements IdeBackend {
     }
   }
 
+  /**
+   * The declarations named exactly `query` that a server's capped `workspace/symbol` answer left
+   * out: the files of its languages that contain the name as a word (a budgeted text search),
+   * and in them the outline entries of that name.
+   */
+  async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<BackendSymbol[]> {
+    if (!/^[A-Za-z_$][\w$]*$/.test(query)) return [];
+    const extensions = server.definition.languages.flatMap((l) => l.extensions);
+    const { matches } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
+      extensions,
+      maxResults: CAPPED_LOOKUP_MAX_MATCHES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
+    const seen = new Set(known.map((s) => `${s.location.path}:${s.location.start.line}`));
+    const files = [...new Set(matches.map((m) => m.path))];
+    const found: BackendSymbol[] = [];
+    await Promise.all(
+      files.map(async (path) => {
+        const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
+        const visit = (entries: readonly OutlineSymbol[]): void => {
+          for (const o of entries) {
+            if (o.name === query && !seen.has(`${o.location.path}:${o.location.start.line}`)) found.push({ ...o, children: undefined } as unknown as BackendSymbol);
+            visit(o.children);
+          }
+        };
+        visit(outline);
+      }),
+    );
+    return found.map(({ name, kind, container, language, location, range, precise }) => ({ name, kind, ...(container !== undefined ? { container } : {}), language, location, ...(range !== undefined ? { range } : {}), precise }));
+  }
+
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
-    const { server, abs, doc } = await this.#open(path, options);
-    // An outline depends only on the document's text: reuse it until the document changes (a
-    // changed file is a new OpenDocument). Symbol lookups ask for the same outlines again and again.
-    let outline = this.#outlines.get(doc);
-    if (outline === undefined) {
-      outline = this.#fetchOutline(server, abs, options);
-      this.#outlines.set(doc, outline);
-      outline.catch(() => this.#outlines.delete(doc));
+    // An outline depends only on the file's text: reuse it until the file changes on disk (the
+    // same size-and-time check the open documents use), without re-opening a document the bound
+    // closed. Symbol lookups ask for the same outlines again and again.
+    const real = await this.workspace.resolveReal(path);
+    const info = statOrUndefined(real);
+    const cached = this.#outlines.get(real);
+    if (cached !== undefined && info !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+      this.#outlines.delete(real);
+      this.#outlines.set(real, cached);
+      return cached.outline;
+    }
+    const { server, abs } = await this.#open(path, options);
+    const outline = this.#fetchOutline(server, abs, options);
+    const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, outline };
+    this.#outlines.delete(real);
+    this.#outlines.set(real, entry);
+    outline.catch(() => {
+      if (this.#outlines.get(real) === entry) this.#outlines.delete(real);
+    });
+    for (const key of this.#outlines.keys()) {
+      if (this.#outlines.size <= MAX_CACHED_OUTLINES) break;
+      this.#outlines.delete(key);
     }
     return outline;
   }
 
   async #fetchOutline(server: LanguageServer, abs: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
-    const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, options), null);
+    const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, patient(options)), null);
     const lines = await server.lines(abs);
     const rel = this.workspace.relative(abs);
     const language = this.#language(rel);
@@ -380,7 +433,7 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
     const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), context: { includeDeclaration: options.includeDeclaration === true } };
-    const result = (await orIfUnsupported(server.request(ReferencesRequest.type, params, options), null)) ?? [];
+    const result = (await orIfUnsupported(server.request(ReferencesRequest.type, params, patient(options)), null)) ?? [];
     // Order and deduplicate on the raw answer, then convert only what is returned: converting a
     // location means reading its file and counting code points on its line.
     const inWorkspace = new Map<string, boolean>();
@@ -424,7 +477,7 @@ export class LspBackend implements IdeBackend {
   async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
-    const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+    const hover = await orIfUnsupported(server.request(HoverRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, patient(options)), null);
     if (hover === null || hover === undefined) return undefined;
     // Cut first: the policy and the reading both go over the text.
     const shown = await shownHover(this.#sources, capHover(markdownOf(hover.contents)), async () => {
@@ -443,7 +496,7 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     if (server.capabilities.callHierarchyProvider === undefined || server.capabilities.callHierarchyProvider === false) return [];
     const lines = await server.lines(abs);
-    const items = await orIfUnsupported(server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), []);
+    const items = await orIfUnsupported(server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, patient(options)), []);
     const out: CallItem[] = [];
     for (const item of items ?? []) {
       const symbol = await this.#callSymbol(server, item);
@@ -455,14 +508,14 @@ export class LspBackend implements IdeBackend {
   async #incomingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server: id, item: lspItem } = item.handle as CallHandle;
     const server = await this.pool.server(id);
-    const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, options), []);
+    const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, patient(options)), []);
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
   }
 
   async #outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server: id, item: lspItem } = item.handle as CallHandle;
     const server = await this.pool.server(id);
-    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, options), []);
+    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, patient(options)), []);
     // Outgoing call ranges are in the *caller's* file.
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
   }
@@ -477,7 +530,7 @@ export class LspBackend implements IdeBackend {
     const { server, abs } = await this.#open(path, options);
     if (!offers(server.capabilities.typeHierarchyProvider)) throw unsupportedByServer(server.definition.displayName, 'type hierarchy', path);
     const lines = await server.lines(abs);
-    const items = await orIfUnsupported(server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
+    const items = await orIfUnsupported(server.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, patient(options)), null);
     return this.#typeItems(server, items ?? []);
   }
 
@@ -485,7 +538,7 @@ export class LspBackend implements IdeBackend {
     const { server: id, item: lspItem } = item.handle as TypeHandle;
     const server = await this.pool.server(id);
     const type = direction === 'super' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
-    return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, options), null)) ?? []);
+    return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, patient(options)), null)) ?? []);
   }
 
   async #diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
@@ -523,7 +576,7 @@ export class LspBackend implements IdeBackend {
   async #fileDiagnostics(server: LanguageServer, uri: string, options: BackendCallOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
     const published = server.publishedDiagnostics().find((p) => p.uri === uri)?.diagnostics ?? [];
     if (offers(server.capabilities.diagnosticProvider)) {
-      const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, options), null);
+      const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, patient(options)), null);
       const pulled = report !== null && report !== undefined && report.kind === 'full' ? report.items : [];
       return { diagnostics: [...pulled, ...published], answered: true };
     }
@@ -733,6 +786,31 @@ export class LspBackend implements IdeBackend {
 
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';
+
+/** Outlines kept for lookups (least recently used dropped beyond it): a few MB for large monorepos. */
+const MAX_CACHED_OUTLINES = 5000;
+
+/** A file's size and time, or undefined when it cannot be stat'ed. */
+function statOrUndefined(path: string): { mtimeMs: number; size: number } | undefined {
+  try {
+    const { mtimeMs, size } = statSync(path);
+    return { mtimeMs, size };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text matches a lookup past a server's `workspace/symbol` limit reads (their files' outlines complete it). */
+const CAPPED_LOOKUP_MAX_MATCHES = 20_000;
+
+/**
+ * A question's requests have their caller's budget: the evaluation's signal (its deadline, the
+ * client's cancellation) bounds them, so a live server working on a long request is waited for
+ * rather than cut off at the client's per-request limit (`RequestOptions.untilCancelled`).
+ */
+function patient(options: BackendCallOptions): RequestOptions {
+  return options.signal !== undefined ? { signal: options.signal, untilCancelled: true } : {};
+}
 
 /** `src/a.rs:3:7`: a request's target for middleware. */
 function at(path: string, p: Position): string {

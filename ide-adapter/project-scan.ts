@@ -30,6 +30,8 @@ export interface ProjectScan {
   readonly markerFiles: readonly string[];
   /** Why the list may be incomplete (a limit was reached), for people. */
   readonly warnings: readonly string[];
+  /** False when a limit left projects out (the warnings say which): answers are then incomplete. */
+  readonly complete: boolean;
 }
 
 /** Runs a project scan to its end or its limits. Synchronous: it runs in the worker. */
@@ -39,12 +41,12 @@ export function scanProjectsSync(job: ProjectsJob): ProjectScan {
   const projectDirs: string[] = [];
   const markerFiles: string[] = [];
   const warnings: string[] = [];
-  const done = (): ProjectScan => ({ projectDirs, markerFiles, warnings });
+  const done = (complete: boolean): ProjectScan => ({ projectDirs, markerFiles, warnings, complete });
   let found = 0;
   // Checked before each folder and each match: one match of hostile rules can take most of a second.
   const overBudget = (): boolean => {
     if (Date.now() <= deadline) return false;
-    warnings.push(`stopped looking for projects after ${job.budgetMs} ms (PROJECT_SCAN_BUDGET_MS; ${scanned} folders read, their .gitignore rules are slow to match): projects not found yet are reached only by text search`);
+    warnings.push(`stopped looking for projects after ${job.budgetMs} ms (PROJECT_SCAN_BUDGET_MS; ${scanned} folders read, their .gitignore rules are slow to match): answers may miss symbols of projects not found yet`);
     return true;
   };
   let scanned = 0;
@@ -53,10 +55,10 @@ export function scanProjectsSync(job: ProjectsJob): ProjectScan {
     const next: typeof queue = [];
     for (const { rel, rules: inherited } of queue) {
       if (scanned >= maxDirectories) {
-        warnings.push(`stopped looking for projects after ${maxDirectories} folders (MAX_SCANNED_DIRECTORIES); projects deeper in the tree are found only by text search`);
-        return done();
+        warnings.push(`stopped looking for projects after ${maxDirectories} folders (MAX_SCANNED_DIRECTORIES): answers may miss symbols of projects deeper in the tree`);
+        return done(false);
       }
-      if (overBudget()) return done();
+      if (overBudget()) return done(false);
       scanned++;
       const abs = join(root, rel);
       let entries: Dirent[];
@@ -75,19 +77,19 @@ export function scanProjectsSync(job: ProjectsJob): ProjectScan {
           projectDirs.push(abs);
           markerFiles.push(join(abs, marker));
         }
-        if (job.stopAtLimit && projectDirs.length >= maxProjects) return done();
+        if (job.stopAtLimit && projectDirs.length >= maxProjects) return done(true);
       }
       const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
       for (const name of dirs.sort()) {
         const child = rel === '' ? name : `${rel}/${name}`;
-        if (overBudget()) return done();
+        if (overBudget()) return done(false);
         if (!isIgnored(rules, child, true)) next.push({ rel: child, rules });
       }
     }
     queue = next;
   }
   if (found > maxProjects) {
-    warnings.push(`found ${found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): symbols of the others are found only by text search`);
+    warnings.push(`found ${found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): answers may miss symbols and references of the other ${found - maxProjects}`);
   }
-  return done();
+  return done(found <= maxProjects);
 }

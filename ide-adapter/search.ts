@@ -5,8 +5,9 @@
  * one of those patterns comes from the user or the workspace and can backtrack without end.
  */
 import { DialectError } from '../dialect/index.js';
-import { runFileJob, type JobBudget } from './file-jobs.js';
-import type { SearchReply } from './file-worker.js';
+import { FILE_JOB_BUDGET_MS, FILE_JOB_WORKERS, runFileJob, type JobBudget } from './file-jobs.js';
+import type { SearchFilesReply, SearchReply } from './file-worker.js';
+import { onAbort } from './lsp/abort.js';
 import { regexProblem } from './patterns.js';
 import type { WalkResult } from './walk.js';
 import { MAX_FILE_BYTES, type Workspace } from './workspace.js';
@@ -21,6 +22,9 @@ export const SearchCode = {
 
 /** A walk lists at most this many files (a search searches at most this many). */
 export const MAX_WALK_FILES = 200_000;
+
+/** A search is split among workers only in shares of at least this many files (a worker's round trip costs more than reading a few). */
+const MIN_FILES_PER_SHARE = 500;
 
 /** Search results shown by default. */
 const DEFAULT_MAX_RESULTS = 500;
@@ -88,28 +92,44 @@ export async function searchWorkspace(workspace: Workspace, path: string, patter
   }
   const startRel = await confinedStart(workspace, path);
   const extensions = (options.extensions ?? []).map((e) => (e.startsWith('.') ? e : `.${e}`));
-  return runFileJob(
-    {
-      kind: 'search',
-      root: workspace.root,
-      start: startRel,
-      limit: MAX_WALK_FILES,
-      extensions,
-      pattern,
-      maxResults: options.maxResults ?? DEFAULT_MAX_RESULTS,
-      maxFileBytes: MAX_FILE_BYTES,
-    },
-    {
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      overrun: (stopped) =>
-        new DialectError({
-          code: SearchCode.RegexTimeout,
-          message: `the search for ${JSON.stringify(pattern)} ${stopped}`,
-          hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
-        }),
-    },
-  );
+  const timeoutMs = options.timeoutMs ?? FILE_JOB_BUDGET_MS;
+  const deadline = Date.now() + timeoutMs;
+  const overrun = (stopped: string): DialectError =>
+    new DialectError({
+      code: SearchCode.RegexTimeout,
+      message: `the search for ${JSON.stringify(pattern)} ${stopped}`,
+      hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
+    });
+  // One budget for the walk and every share: each job gets what is left of it.
+  const budget = (signal: AbortSignal | undefined): JobBudget => ({ timeoutMs: Math.max(1, deadline - Date.now()), signal, overrun });
+  const { files, links = [], ...walk } = await runFileJob({ kind: 'walk', root: workspace.root, start: startRel, limit: MAX_WALK_FILES, extensions, withLinks: true }, budget(options.signal));
+  // The files in contiguous shares, searched by several workers at once; the first failure stops the others.
+  const shares = Math.max(1, Math.min(FILE_JOB_WORKERS, Math.floor(files.length / MIN_FILES_PER_SHARE)));
+  const size = Math.ceil(files.length / shares);
+  const linkSet = new Set(links);
+  const together = new AbortController();
+  const stop = onAbort(options.signal, () => together.abort());
+  const maxResults = options.maxResults ?? DEFAULT_MAX_RESULTS;
+  try {
+    const replies = await Promise.all(
+      Array.from({ length: shares }, (_, i) => {
+        const share = files.slice(i * size, (i + 1) * size);
+        return runFileJob(
+          { kind: 'search-files', root: workspace.root, files: share, links: share.filter((f) => linkSet.has(f)), pattern, maxResults, maxFileBytes: MAX_FILE_BYTES },
+          budget(together.signal),
+        ).catch((error: unknown) => {
+          // The first failure is the answer (Promise.all reports it); the other shares stop.
+          together.abort();
+          throw error;
+        });
+      }),
+    );
+    const matches = replies.flatMap((r) => r.matches).slice(0, maxResults);
+    const sum = (of: (r: SearchFilesReply) => number): number => replies.reduce((n, r) => n + of(r), 0);
+    return { matches, total: sum((r) => r.total), tooLarge: sum((r) => r.tooLarge), binary: sum((r) => r.binary), filesSearched: files.length, walk };
+  } finally {
+    stop();
+  }
 }
 
 /** The notes a person needs about what a walk or search left out (empty when nothing was). */

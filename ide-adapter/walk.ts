@@ -51,11 +51,16 @@ export interface WalkRequest {
   readonly limit: number;
   /** Only list files this accepts (a glob, an extension filter); the limit counts accepted files. */
   readonly accept?: (path: string) => boolean;
+  /**
+   * When given, the listed paths that are symlinks (or the start itself) are added to it: every
+   * other listed path is a regular file reached through real folders (`readWalkedFile` reads it).
+   */
+  readonly links?: Set<string>;
 }
 
 /** Lists the files under `start` that git would not ignore. Synchronous: it runs in a worker. */
 export function walkFilesSync(request: WalkRequest): WalkResult {
-  const { root, start, limit, accept } = request;
+  const { root, start, limit, accept, links } = request;
   const files: string[] = [];
   let linksOutside = 0;
   let specialFiles = 0;
@@ -92,7 +97,10 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
         list(rel);
       } else if (entry.isSymbolicLink()) {
         const target = linkTarget(root, join(root, rel));
-        if (target === 'file') list(rel);
+        if (target === 'file') {
+          list(rel);
+          links?.add(rel);
+        }
         else if (target === 'outside') linksOutside++;
         else if (!isDirectoryLink(root, rel)) specialFiles++; // symlinked folders are just not followed
       } else {
@@ -101,7 +109,10 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
     }
   };
 
-  if (start !== '' && linkTarget(root, join(root, start)) === 'file') list(start);
+  if (start !== '' && linkTarget(root, join(root, start)) === 'file') {
+    list(start);
+    links?.add(start);
+  }
   else visit(start, rules);
   return { files, truncated, linksOutside, specialFiles };
 }

@@ -29,6 +29,8 @@ fi
 [ -x /usr/bin/chromium ] || need="$need chromium"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v git >/dev/null 2>&1 || need="$need git"
+# ripgrep: the baseline the scale benchmark and its tests measure search and file finding against.
+command -v rg >/dev/null 2>&1 || need="$need ripgrep"
 
 # shellcheck disable=SC2086 # one word per package
 sh scripts/apt-install.sh $need

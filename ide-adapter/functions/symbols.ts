@@ -21,7 +21,7 @@ const NAME_SEARCH_LINES = 50;
 /** How far above a name the start of its statement is looked for (multi-line imports). */
 const STATEMENT_SEARCH_LINES = 40;
 /** Go-to-definition requests in flight at once per lookup. */
-const DEFINITION_CONCURRENCY = 8;
+const DEFINITION_CONCURRENCY = 32;
 
 /** Error codes of symbol lookups. */
 export const SymbolCode = {

@@ -176,6 +176,10 @@ export class LanguageServer {
       gaveUp: () => this.#gaveUp,
       detail: () => this.#status.detail,
       statusText: () => statusLine(this.#status.snapshot()),
+      indexing: () => {
+        const { state } = this.#status.snapshot();
+        return state === 'starting' || state === 'indexing' || state === 'idle';
+      },
       stderrHint: () => this.#stderrHint(),
       killingUnresponsive: (session, reason) => {
         if (session === this.#session) this.#status.setState('crashed', reason);
@@ -202,8 +206,15 @@ export class LanguageServer {
    * background: use {@link waitUntilReady}.
    */
   static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
+    // The binary's probe (`--version`) runs while `prepare` works (rust-analyzer: the toolchain
+    // probes and `cargo metadata`); it is redone only if `prepare` changed where it would look.
+    const givenEnv = serverEnvironment(given, options.env);
+    const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
+    early?.catch(() => undefined);
     const { definition, warnings } = await prepareDefinition(given, resolve(workspaceRoot), options.env);
-    const binary = options.binary ?? (await findServerBinary(definition, { env: serverEnvironment(definition, options.env) }));
+    const env = serverEnvironment(definition, options.env);
+    const sameSearch = early !== undefined && env['PATH'] === givenEnv['PATH'] && (given.overrideVar === undefined || env[given.overrideVar] === givenEnv[given.overrideVar]);
+    const binary = options.binary ?? (await (sameSearch ? early : findServerBinary(definition, { env })));
     const server = new LanguageServer(definition, workspaceRoot, binary, options);
     for (const warning of warnings) server.#status.addWarning(warning.key, warning.text);
     const launching = server.#launch();
@@ -224,9 +235,11 @@ export class LanguageServer {
   async #openAnchors(): Promise<void> {
     const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
     for (const warning of anchors?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
-    for (const anchor of anchors?.files ?? []) {
-      await this.ensureOpen(anchor).catch(() => undefined);
-    }
+    // Projects left unloaded make the server's answers incomplete: it shows as degraded (`ready`
+    // with a warning), which completeness and MCP's `indexing.complete` already read.
+    if (anchors?.complete === false) this.#status.setLimited(anchors.warnings.join('; ') || 'some projects of the workspace were not loaded');
+    // All at once (the server loads the projects as they come), pinned: they keep their projects loaded.
+    await Promise.all((anchors?.files ?? []).map((anchor) => this.#documents.ensureOpen(anchor, { pinned: true }).catch(() => undefined)));
   }
 
   /** Current lifecycle state. */

@@ -2,7 +2,10 @@
  * The documents a server has open and what it published about them: `didOpen` once per file,
  * `didChange` when the file changed on disk, `didClose`, re-opening in a restarted process, the
  * lines positions are converted against, and the last `textDocument/publishDiagnostics` per
- * document with a bounded wait for them.
+ * document with a bounded wait for them. Documents opened for questions stay open up to
+ * `MAX_OPEN_DOCUMENTS`; past it the least recently used is closed (a server slows down with every
+ * open document: tsgo's references took twice as long with 500 more open), except the pinned ones
+ * (project anchors, which keep their projects loaded).
  */
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -13,6 +16,12 @@ import { TextLines } from './positions.js';
 import { languageFor, type ServerDefinition } from './servers.js';
 import { clampDelay, type Session } from './session.js';
 import { pathToUri } from './uris.js';
+
+/**
+ * Documents opened for questions that stay open at once; the least recently used beyond it is
+ * closed. Enough for the files of a walkthrough or an outline-heavy lookup to stay warm.
+ */
+export const MAX_OPEN_DOCUMENTS = 100;
 
 /** A document the server has open, as the server sees it. */
 export interface OpenDocument {
@@ -29,6 +38,8 @@ export interface OpenDocument {
 export interface DocumentCallOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** Keep it open whatever the bound (a project anchor: closing it can unload its project). */
+  readonly pinned?: boolean;
 }
 
 /** What the documents need from the client. */
@@ -56,6 +67,8 @@ export class Documents {
   readonly #host: DocumentsHost;
   readonly #docs = new Map<string, TrackedDocument>();
   readonly #opening = new Map<string, Promise<OpenDocument>>();
+  /** Paths never closed for the bound. */
+  readonly #pinned = new Set<string>();
   /** The last diagnostics published per URI by the current process (a server republishes after a restart). */
   readonly #published = new Map<string, PublishedDiagnostics>();
   readonly #diagnosticListeners = new Set<(published: PublishedDiagnostics) => void>();
@@ -67,11 +80,30 @@ export class Documents {
   /** Opens (or re-syncs) a file; concurrent calls for one file share one open. */
   ensureOpen(absPath: string, options: DocumentCallOptions = {}): Promise<OpenDocument> {
     const path = resolve(absPath);
+    if (options.pinned === true) this.#pinned.add(path);
     const inFlight = this.#opening.get(path);
     if (inFlight !== undefined) return inFlight;
+    // Used now: the Map's order is the order of use, least recent first.
+    const tracked = this.#docs.get(path);
+    if (tracked !== undefined) {
+      this.#docs.delete(path);
+      this.#docs.set(path, tracked);
+    }
     const opening = this.#sync(path, options).finally(() => this.#opening.delete(path));
     this.#opening.set(path, opening);
     return opening;
+  }
+
+  /** Closes the least recently used documents that are not pinned while more than the bound are open. */
+  #closeBeyondBound(): void {
+    let excess = this.#docs.size - MAX_OPEN_DOCUMENTS;
+    for (const path of this.#docs.keys()) {
+      if (excess <= 0) return;
+      if (this.#pinned.has(path)) continue;
+      if (this.#opening.has(path)) continue; // being used right now
+      this.close(path);
+      excess--;
+    }
   }
 
   /** Closes a document (`didClose` when the current process opened it). */
@@ -80,6 +112,7 @@ export class Documents {
     const tracked = this.#docs.get(path);
     if (tracked === undefined) return;
     this.#docs.delete(path);
+    this.#pinned.delete(path);
     const session = this.#host.currentSession();
     if (session?.generation === tracked.generation) session.notify('textDocument/didClose', { textDocument: { uri: tracked.doc.uri } });
   }
@@ -199,6 +232,7 @@ export class Documents {
     const doc: OpenDocument = { path, uri, languageId, version: (existing?.doc.version ?? 0) + 1, text, lines: new TextLines(text) };
     this.#docs.set(path, { doc, mtimeMs: info.mtimeMs, size: info.size, generation: session.generation });
     session.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: doc.version, text } });
+    this.#closeBeyondBound();
     return doc;
   }
 }

@@ -13,8 +13,12 @@ import { DialectError, EvalCode } from '../../dialect/index.js';
 import { FILE_JOB_BUDGET_MS, runFileJob } from '../file-jobs.js';
 import type { ProjectScan } from '../project-scan.js';
 
-/** At most this many projects are returned (a note says when there were more). */
-export const MAX_PROJECTS = 100;
+/**
+ * At most this many projects are returned (a note says when there were more, and answers count as
+ * incomplete). Each is one open file and one loaded program in the server; monorepos of a few
+ * hundred packages fit.
+ */
+export const MAX_PROJECTS = 250;
 
 /** At most this many folders are read while looking for projects (a note says when the scan stopped). */
 export const MAX_SCANNED_DIRECTORIES = 20_000;
@@ -59,6 +63,6 @@ export async function findProjects(root: string, markers: readonly string[], opt
     return await runFileJob(job, { timeoutMs: budgetMs + FILE_JOB_BUDGET_MS, overrun });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { projectDirs: [], markerFiles: [], warnings: [`found no projects: ${why}; projects are reached only by text search`] };
+    return { projectDirs: [], markerFiles: [], warnings: [`found no projects: ${why}; answers may miss the symbols of every project`], complete: false };
   }
 }

@@ -22,6 +22,13 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Overall deadline of the call including retries; defaults to the server's `requestTimeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * The caller's `signal` is the budget (an evaluation's deadline: `dialect eval --timeout`, the
+   * MCP call's deadline): past `timeoutMs` the request is not given up while the server answers the
+   * liveness probe — it keeps working (probed again every `timeoutMs`) until it answers or the
+   * signal aborts. A long `references` on a ready server then finishes instead of timing out.
+   */
+  readonly untilCancelled?: boolean;
 }
 
 /**
@@ -57,6 +64,8 @@ export interface RequestHost {
   detail(): string | undefined;
   /** The status as one line, for timeout messages (what the server was doing). */
   statusText(): string;
+  /** Whether the server is still starting or indexing (a timeout's hint depends on it). */
+  indexing(): boolean;
   /** `; stderr ends with: …`, or empty. */
   stderrHint(): string;
   /** A hung `session` is being killed for `reason`: the client shows the server as crashed. */
@@ -84,8 +93,10 @@ export class Requests {
     let retries = 0;
     for (;;) {
       const session = await this.usableSession(method, deadline, timeoutMs, signal);
+      // With the caller's budget, an overdue request on a live server is kept, not cancelled.
+      const overdue = options.untilCancelled === true && signal !== undefined ? () => this.#stillWorking(session, timeoutMs) : undefined;
       try {
-        return await session.send(method, params, deadline, signal, this.errors(method, timeoutMs));
+        return await session.send(method, params, deadline, signal, this.errors(method, timeoutMs), overdue);
       } catch (error) {
         if (isLspClientError(error, 'request-timeout')) throw await this.#timeoutVerdict(session, error, timeoutMs, signal);
         // Not retried: what made it grow may well make the restarted server grow again.
@@ -149,7 +160,15 @@ export class Requests {
     const stopped = (cause?: unknown) =>
       new LspClientError('server-stopped', `${name} was shut down before ${method} was answered`, { serverId, method, ...(cause !== undefined ? { cause } : {}) });
     return {
-      timeout: () => new LspClientError('request-timeout', `${method} to ${name} got no answer within ${timeoutMs} ms; ${host.statusText()}`, { serverId, method }),
+      timeout: () =>
+        new LspClientError('request-timeout', `${method} to ${name} got no answer within ${timeoutMs} ms; ${host.statusText()}`, {
+          serverId,
+          method,
+          // The truth about why: a ready server is slow on this request, asking again will not help.
+          hint: host.indexing()
+            ? 'the server is still indexing: ask again when it is ready (its progress shows in .servers), or ask about a narrower target'
+            : 'the server is ready but this request takes longer: allow more time (dialect eval --timeout, the MCP call\'s deadline) or ask about a narrower target',
+        }),
       dead: (reason) =>
         host.stopping() ? stopped() : new LspClientError('server-crashed', `${name} ${reason} while handling ${method}${host.stderrHint()}`, { serverId, method }),
       failed: (error) => {
@@ -182,6 +201,16 @@ export class Requests {
     });
   }
 
+  /**
+   * Whether an overdue request should keep waiting: the server answered the liveness probe (a hung
+   * one is killed by the probe, and the request then fails with the crash). Resolves with the time
+   * until the next check, or undefined to give up.
+   */
+  async #stillWorking(session: Session, periodMs: number): Promise<number | undefined> {
+    if (this.#host.stopping() || !session.alive) return undefined;
+    return (await this.#probe(session, this.#host.livenessProbeTimeoutMs)) ? periodMs : undefined;
+  }
+
   #cancelled(method: string): LspClientError {
     return new LspClientError('request-cancelled', `${method} was cancelled`, { method, serverId: this.#host.definition.id });
   }
@@ -195,12 +224,9 @@ export class Requests {
     const host = this.#host;
     const method = timeout.method ?? 'a request';
     const probeMs = host.livenessProbeTimeoutMs;
-    if (host.stopping() || !session.alive) return timeout;
-    let unsubscribe: () => void = noop;
-    const cancelled = new Promise<'cancelled'>((resolvePromise) => {
-      unsubscribe = onAbort(signal, () => resolvePromise('cancelled'));
-    });
-    const verdict = await Promise.race([this.#probe(session, probeMs), cancelled]).finally(() => unsubscribe());
+    if (host.stopping()) return timeout;
+    // An overdue request kept for its caller was probed already: a failed probe killed the server.
+    const verdict = session.unresponsive !== undefined ? false : !session.alive ? true : await this.#verdict(session, signal);
     if (verdict === 'cancelled') return this.#cancelled(method);
     if (verdict) return timeout;
     const name = host.definition.displayName;
@@ -211,6 +237,16 @@ export class Requests {
         `so the server (pid ${session.child.pid ?? '?'}) was killed and is being restarted; ${hint}${host.stderrHint()}`,
       { serverId: host.definition.id, method, hint, cause: timeout },
     );
+  }
+
+  /** The liveness probe's verdict on `session`, or 'cancelled' when the caller gives up first. */
+  async #verdict(session: Session, signal: AbortSignal | undefined): Promise<boolean | 'cancelled'> {
+    const probeMs = this.#host.livenessProbeTimeoutMs;
+    let unsubscribe: () => void = noop;
+    const cancelled = new Promise<'cancelled'>((resolvePromise) => {
+      unsubscribe = onAbort(signal, () => resolvePromise('cancelled'));
+    });
+    return Promise.race([this.#probe(session, probeMs), cancelled]).finally(() => unsubscribe());
   }
 
   /** Resolves whether `session` answered the liveness probe in time; a hung one is killed. */

@@ -96,15 +96,16 @@ export async function findRustToolchain(env: ToolEnv): Promise<ToolchainSearch> 
   const failed: ProbeResult[] = [];
   const working: RustToolchain[] = [];
   const seen = new Set<string>();
+  const probe = probesInParallel(env);
   for (const candidate of cargoCandidates(env)) {
-    const cargo = await probeCandidate(candidate, { env });
+    const cargo = await probe(candidate);
     if (!cargo.ok || cargo.path === undefined || cargo.version === undefined) {
       failed.push(cargo);
       continue;
     }
     if (seen.has(cargo.path)) continue;
     seen.add(cargo.path);
-    const rustc = await firstWorking(rustcCandidates(env, cargo.path), env, failed);
+    const rustc = await firstWorking(rustcCandidates(env, cargo.path), probe, failed);
     if (rustc === undefined) continue;
     const sysroot = await rustcSysroot(rustc.path, env);
     const src = sysroot !== undefined ? join(sysroot, SYSROOT_SRC_RELATIVE) : undefined;
@@ -121,9 +122,34 @@ export async function findRustToolchain(env: ToolEnv): Promise<ToolchainSearch> 
   return first !== undefined ? { toolchain: first, failed } : { failed };
 }
 
-async function firstWorking(candidates: readonly string[], env: ToolEnv, failed: ProbeResult[]): Promise<ResolvedBinary | undefined> {
+/**
+ * The version probes of one search, started at once: every cargo candidate, the rustc candidates
+ * next to each (as the search will ask for them), and each working rustc's sysroot. The search
+ * then reads them in its own order, so its choice is the same as probing one after another, in
+ * the time of the slowest chain instead of the sum.
+ */
+function probesInParallel(env: ToolEnv): (candidate: string) => Promise<ProbeResult> {
+  const started = new Map<string, Promise<ProbeResult>>();
+  const probe = (candidate: string): Promise<ProbeResult> => {
+    let result = started.get(candidate);
+    if (result === undefined) {
+      result = probeCandidate(candidate, { env });
+      started.set(candidate, result);
+    }
+    return result;
+  };
+  for (const cargo of cargoCandidates(env)) {
+    void probe(cargo);
+    for (const rustc of rustcCandidates(env, cargo)) {
+      void probe(rustc).then((p) => (p.ok && p.path !== undefined ? rustcSysroot(p.path, env) : undefined));
+    }
+  }
+  return probe;
+}
+
+async function firstWorking(candidates: readonly string[], probeOf: (candidate: string) => Promise<ProbeResult>, failed: ProbeResult[]): Promise<ResolvedBinary | undefined> {
   for (const candidate of candidates) {
-    const probe = await probeCandidate(candidate, { env });
+    const probe = await probeOf(candidate);
     if (probe.ok && probe.path !== undefined && probe.version !== undefined) return { path: probe.path, version: probe.version };
     failed.push(probe);
   }

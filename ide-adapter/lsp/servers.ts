@@ -115,6 +115,12 @@ export interface ServerDefinition {
   readonly env?: Readonly<Record<string, string>>;
   readonly knownProblems?: readonly KnownProblem[];
   /**
+   * The most symbols its `workspace/symbol` returns (tsgo stops at 256; rust-analyzer at the limit
+   * we configure). An answer that long ending in an exact match may have cut others: the backend completes exact-name lookups
+   * from a text search and the outlines of the files it finds.
+   */
+  readonly workspaceSymbolLimit?: number;
+  /**
    * Files to open right after start so the server loads its projects. tsgo builds a project only
    * for open files: without one, `workspace/symbol` answers nothing.
    */
@@ -143,6 +149,8 @@ export interface ProjectAnchors {
   readonly files: readonly string[];
   /** Limits that were reached (too many projects or folders), for people. */
   readonly warnings: readonly string[];
+  /** False when a limit left projects unloaded: answers of this server are then incomplete. */
+  readonly complete?: boolean;
 }
 
 
@@ -196,6 +204,7 @@ export const rustAnalyzerServer: ServerDefinition = {
   relativeQualifiers: RUST_RELATIVE_QUALIFIERS,
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),
+  workspaceSymbolLimit: RUST_ANALYZER_CONFIG.workspace.symbol.search.limit,
   prepare: prepareRustWorkspace,
   projectFiles: RUST_PROJECT_FILES,
   preflight: (root) => projectFilesRefusal(root, 'rust-analyzer', RUST_PROJECT_FILES, true),
@@ -247,6 +256,8 @@ export const typeScriptServer: ServerDefinition = {
   projectAnchors: typeScriptAnchors,
   projectFiles: TYPESCRIPT_PROJECT_FILES,
   preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
+  // tsgo's workspace/symbol returns at most 256 items, whatever the query.
+  workspaceSymbolLimit: 256,
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;
@@ -257,7 +268,7 @@ const TS_SOURCE = /\.(m|c)?tsx?$/;
  * first `.ts`-like file in its `src/`, `lib/` or the folder itself, searched shallowly.
  */
 async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
-  const { projectDirs, warnings } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
+  const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
   const anchors: string[] = [];
   for (const dir of projectDirs) {
     for (const sub of ['src', 'lib', '.']) {
@@ -271,7 +282,7 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   // JavaScript in no project is known to tsgo only once opened: open all of it (bounded).
   const loose = await looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
   const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
-  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`) };
+  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete };
 }
 
 async function firstSource(dir: string, depth: number): Promise<string | undefined> {

@@ -134,6 +134,11 @@ export class Session {
     deadline: number,
     signal: AbortSignal | undefined,
     errors: RequestErrors,
+    /**
+     * Asked at the deadline: the time to wait on (the request stays in flight) or undefined to
+     * give up (cancel and reject with the timeout). Without it the deadline gives up.
+     */
+    overdue?: () => Promise<number | undefined>,
   ): Promise<unknown> {
     return new Promise((resolvePromise, reject) => {
       if (this.deadReason !== undefined) {
@@ -155,13 +160,22 @@ export class Session {
         this.#pending.delete(onDead);
         settle();
       };
-      const timer = setTimeout(
-        () => {
-          cts.cancel(); // sends $/cancelRequest
-          finish(() => reject(errors.timeout()));
-        },
-        clampDelay(deadline - Date.now()),
-      );
+      const giveUp = (): void => {
+        cts.cancel(); // sends $/cancelRequest
+        finish(() => reject(errors.timeout()));
+      };
+      const onDeadline = (): void => {
+        if (overdue === undefined) return giveUp();
+        overdue().then(
+          (more) => {
+            if (settled) return;
+            if (more === undefined) giveUp();
+            else timer = setTimeout(onDeadline, clampDelay(more));
+          },
+          giveUp,
+        );
+      };
+      let timer = setTimeout(onDeadline, clampDelay(deadline - Date.now()));
       const cancelled = () => {
         cts.cancel();
         finish(() => reject(new LspClientError('request-cancelled', `${method} was cancelled`, { method })));

@@ -32,6 +32,8 @@ export class StatusTracker {
   #state: ServerState = 'starting';
   #detail: string | undefined;
   #health: ServerHealth | undefined;
+  /** What a limit of ours left out of the server's view (projects not loaded): it runs degraded for good. */
+  #limited: ServerHealth | undefined;
   #lastProgress: ServerProgress | undefined;
   #lastEmitted: string | undefined;
 
@@ -53,7 +55,16 @@ export class StatusTracker {
 
   /** The server's own report that it runs degraded, `undefined` while healthy. */
   get health(): ServerHealth | undefined {
-    return this.#health;
+    return this.#health ?? this.#limited;
+  }
+
+  /**
+   * Marks the server degraded because a limit of ours left part of the workspace out of its view
+   * (more projects than `MAX_PROJECTS`): answers count as incomplete, across restarts too.
+   */
+  setLimited(message: string): void {
+    this.#limited = { level: 'warning', message };
+    this.emit();
   }
 
   /** The most recent active progress, or the last one seen if none is active. */
@@ -163,7 +174,7 @@ export class StatusTracker {
       state: this.#state,
       ...(progress !== undefined ? { progress } : {}),
       ...(this.#detail !== undefined ? { detail: this.#detail } : {}),
-      ...(this.#health !== undefined && this.#state === 'ready' ? { health: this.#health } : {}),
+      ...(this.health !== undefined && this.#state === 'ready' ? { health: this.health } : {}),
       ...(pid !== undefined ? { pid } : {}),
     };
   }

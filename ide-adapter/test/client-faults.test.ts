@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { HoverRequest, type Hover } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer, statusLine, type ServerStatus } from '../lsp/client.js';
+import { MAX_OPEN_DOCUMENTS } from '../lsp/documents.js';
+import { indexingOf } from '../indexing.js';
+import { pathToUri } from '../lsp/uris.js';
 import { isLspClientError, type LspClientError } from '../lsp/errors.js';
 import type { ServerDefinition } from '../lsp/servers.js';
 import { fakeServerScript, isAlive } from './support/servers.js';
@@ -53,6 +56,8 @@ interface FakeStats {
   /** `fake/slow` requests received. */
   slow: number;
   opened: { uri: string; languageId: string; version: number }[];
+  /** URIs of `didClose`, in order. */
+  closed: string[];
   changed: number;
   hovers: number;
   configuration: unknown;
@@ -290,6 +295,55 @@ describe('LanguageServer against fake servers', () => {
     await eventually(async () => (await stats(server)).cancelled === 2);
     const aborted = AbortSignal.abort();
     await expect(server.request('fake/slow', {}, { signal: aborted })).rejects.toMatchObject({ code: 'request-cancelled' });
+  });
+
+  it('waits past the per-request limit for a live server when the caller holds the budget, and says a ready server was only slow', async () => {
+    const server = await start(fake('ok'));
+    await server.waitUntilReady({ timeoutMs: 10_000 });
+    const controller = new AbortController();
+    // Three limits long: the server answers the liveness probe each time, so the request is kept.
+    await expect(server.request('fake/after', { ms: 900 }, { timeoutMs: 300, signal: controller.signal, untilCancelled: true })).resolves.toBe('done');
+    // Without the caller's budget the limit holds, and the hint tells the truth: ready, not indexing.
+    const error = (await server.request('fake/after', { ms: 900 }, { timeoutMs: 300 }).catch((e: unknown) => e)) as LspClientError;
+    expect(error.code).toBe('request-timeout');
+    expect(error.hint).toMatch(/ready but this request takes longer/);
+    // The caller's signal still ends a kept request at once.
+    const pending = server.request('fake/slow', {}, { timeoutMs: 200, signal: controller.signal, untilCancelled: true });
+    await eventually(async () => (await stats(server)).slow === 1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'request-cancelled' });
+  });
+
+  it('keeps at most MAX_OPEN_DOCUMENTS open: the least recently used is closed, a used one and the anchors stay', async () => {
+    const docs = join(dir, 'many');
+    await mkdir(docs, { recursive: true });
+    const files = Array.from({ length: MAX_OPEN_DOCUMENTS + 10 }, (_, i) => join(docs, `f${i}.fake`));
+    const anchor = join(docs, 'anchor.fake');
+    await Promise.all([...files, anchor].map((f) => writeFile(f, 'let x = 1;\n')));
+    const server = await start(fake('ok', [], { id: 'fake-bounded', projectAnchors: async () => ({ files: [anchor], warnings: [] }) }));
+    for (const [i, f] of files.entries()) {
+      await server.ensureOpen(f);
+      if (i % 10 === 0) await server.ensureOpen(files[0] as string); // kept in use
+    }
+    const open = server.openDocuments().map((d) => d.path);
+    expect(open.length).toBe(MAX_OPEN_DOCUMENTS);
+    expect(open).toContain(anchor);
+    expect(open).toContain(files[0]);
+    expect(open).toContain(files[files.length - 1]);
+    expect(open).not.toContain(files[1]);
+    await eventually(async () => (await stats(server)).closed.includes(pathToUri(files[1] as string)));
+    expect((await stats(server)).closed).not.toContain(pathToUri(anchor));
+  });
+
+  it('a server whose projects were not all loaded is degraded: answers and MCP say incomplete', async () => {
+    const warning = 'TypeScript: found 300 projects; loaded the 250 closest to the workspace root (MAX_PROJECTS): answers may miss symbols and references of the other 50';
+    const server = await start(fake('ok', [], { id: 'fake-limited', projectAnchors: async () => ({ files: [], warnings: [warning], complete: false }) }));
+    await server.waitUntilReady({ timeoutMs: 10_000 });
+    expect(server.status).toMatchObject({ state: 'ready', health: { level: 'warning', message: warning } });
+    expect(indexingOf({ servers: () => [server.status] }, true)).toMatchObject({ complete: false, stillIndexing: false });
+    const whole = await start(fake('ok', [], { id: 'fake-whole', projectAnchors: async () => ({ files: [], warnings: [], complete: true }) }));
+    await whole.waitUntilReady({ timeoutMs: 10_000 });
+    expect(indexingOf({ servers: () => [whole.status] }, true)).toMatchObject({ complete: true });
   });
 
   it('tracks $/progress readiness, reports status text and a deadline that explains itself', async () => {

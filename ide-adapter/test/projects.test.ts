@@ -41,12 +41,14 @@ describe('findProjects', () => {
     const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json']);
     expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core', 'packages/group/lib', 'tools/scripts/deep/er']);
     expect(scan.warnings).toEqual([]);
+    expect(scan.complete).toBe(true);
   });
 
-  it('stops at the project limit with a note naming it', async () => {
+  it('stops at the project limit with a note naming it, and says the scan is incomplete', async () => {
     const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { maxProjects: 2 });
     expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core']);
-    expect(scan.warnings.join('\n')).toMatch(/found 4 projects; loaded the 2 closest .*MAX_PROJECTS/);
+    expect(scan.warnings.join('\n')).toMatch(/found 4 projects; loaded the 2 closest .*MAX_PROJECTS.*may miss .* of the other 2/);
+    expect(scan.complete).toBe(false);
   });
 
   it('stops at the folder limit with a note naming it', async () => {

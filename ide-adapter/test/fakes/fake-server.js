@@ -40,7 +40,7 @@ if (args.version) {
   process.exit(0);
 }
 const mode = args.mode ?? 'ok';
-const stats = { cancelled: 0, slow: 0, opened: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null };
+const stats = { cancelled: 0, slow: 0, opened: [], closed: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null };
 
 if (args.litter) {
   stats.litter = join(tmpdir(), `fake-litter-${process.pid}`);
@@ -162,11 +162,20 @@ connection.onRequest('fake/grow', () => {
   return new Promise(() => {});
 });
 
+// `fake/after` answers after `params.ms`: a long request on a live server (like references of a
+// name used thousands of times), which keeps answering everything else meanwhile.
+connection.onRequest('fake/after', (params) => new Promise((resolve) => setTimeout(() => resolve('done'), params.ms)));
+
 connection.onRequest('fake/stats', () => stats);
 connection.onRequest('fake/echo', (params) => params);
 
 /** Open documents' texts (uri → text), for --publish-diagnostics and --types. */
 const texts = new Map();
+
+connection.onNotification('textDocument/didClose', (params) => {
+  stats.closed.push(params.textDocument.uri);
+  texts.delete(params.textDocument.uri);
+});
 
 connection.onNotification('textDocument/didOpen', (params) => {
   stats.opened.push({ uri: params.textDocument.uri, languageId: params.textDocument.languageId, version: params.textDocument.version });

@@ -1,0 +1,129 @@
+/**
+ * The fast search at a CI-affordable scale (a generated monorepo, `bench/generate.ts`): the same
+ * matches and files as ripgrep, and every guarantee of the slow path kept — a file reached through
+ * a folder swapped for a symlink out after the walk is not read (the descriptor check), a
+ * backtracking regex is stopped at its budget, a search is cancellable.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMON_WORD, generateTsMonorepo, RARE_WORD } from '../../bench/generate.js';
+import { readConfined, readWalkedFile } from '../confine.js';
+import { searchWorkspace, walkFiles } from '../search.js';
+import { MAX_FILE_BYTES, Workspace } from '../workspace.js';
+
+const PASSWD = '/etc/passwd';
+const PASSWD_MARKER = 'root:x';
+
+let base: string;
+let root: string;
+let workspace: Workspace;
+
+/** ripgrep, which CI installs (scripts/setup.sh); without it the comparison fails under CI. */
+function rg(args: readonly string[]): string | undefined {
+  const child = spawnSync('rg', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  if (child.error !== undefined) {
+    if (process.env['CI'] === 'true') throw new Error('ripgrep (rg) is missing: run npm run setup');
+    return undefined;
+  }
+  return child.stdout;
+}
+
+beforeAll(() => {
+  expect(readFileSync(PASSWD, 'utf8')).toContain(PASSWD_MARKER);
+  base = mkdtempSync(join(tmpdir(), 'dialect-search-scale-'));
+  root = join(base, 'ws');
+  generateTsMonorepo(root, { packages: 8, filesPerPackage: 40, rootTsconfig: true });
+  spawnSync('git', ['init', '-q', root]);
+  // Ignored output ripgrep and Dialect both leave out.
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'dist', 'bundle.ts'), `// ${RARE_WORD} ${COMMON_WORD}\n`);
+  workspace = new Workspace(root);
+});
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('search at scale', () => {
+  it('finds what ripgrep finds, line for line', async () => {
+    for (const pattern of [RARE_WORD, COMMON_WORD, 'use_\\d+_1\\d\\b']) {
+      const ours = await searchWorkspace(workspace, '.', pattern, { maxResults: 100_000 });
+      const theirs = rg(['-n', '--no-heading', '--sort', 'path', pattern]);
+      if (theirs === undefined) return;
+      const lines = (s: Iterable<string>): string[] => [...new Set(s)].sort();
+      expect(lines(ours.matches.map((m) => `${m.path}:${m.start.line}`))).toEqual(lines(theirs.trim().split('\n').map((l) => l.split(':').slice(0, 2).join(':'))));
+    }
+  });
+
+  it('lists the files ripgrep lists', async () => {
+    const ours = await walkFiles(workspace, '.', { glob: '*.ts' });
+    const theirs = rg(['--files', '-g', '*.ts']);
+    if (theirs === undefined) return;
+    expect([...ours.files].sort()).toEqual(theirs.trim().split('\n').sort());
+  });
+
+  it('reads a walked file only where its descriptor really is: a folder swapped for a link out is refused', () => {
+    const outside = join(base, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'f0.ts'), `${PASSWD_MARKER} secret\n`);
+    const src = join(root, 'packages', 'p1', 'src');
+    const walked = join(src, 'f0.ts');
+    expect(readWalkedFile(root, walked, MAX_FILE_BYTES)).toMatchObject({ ok: true });
+    // After the walk listed it, the folder becomes a symlink out (a race an attacker could win).
+    renameSync(src, join(base, 'moved'));
+    symlinkSync(outside, src);
+    try {
+      expect(readWalkedFile(root, walked, MAX_FILE_BYTES)).toMatchObject({ ok: false, reason: 'outside' });
+      expect(readConfined(root, walked, MAX_FILE_BYTES)).toMatchObject({ ok: false, reason: 'outside' });
+    } finally {
+      rmSync(src);
+      renameSync(join(base, 'moved'), src);
+    }
+  });
+
+  it('never follows a final symlink on the fast path: a file swapped for a link out is not read', () => {
+    const file = join(root, 'packages', 'p2', 'src', 'f1.ts');
+    const text = readFileSync(file, 'utf8');
+    rmSync(file);
+    symlinkSync(PASSWD, file);
+    try {
+      const read = readWalkedFile(root, file, MAX_FILE_BYTES);
+      expect(read.ok).toBe(false);
+    } finally {
+      rmSync(file);
+      writeFileSync(file, text);
+    }
+  });
+
+  it('search does not read a symlink out and says it left it out', async () => {
+    const link = join(root, 'packages', 'p3', 'src', 'leak.ts');
+    symlinkSync(PASSWD, link);
+    try {
+      const result = await searchWorkspace(workspace, '.', PASSWD_MARKER);
+      expect(result.matches).toEqual([]);
+      expect(result.walk.linksOutside).toBe(1);
+    } finally {
+      rmSync(link);
+    }
+  });
+
+  it('stops a backtracking regex at its budget on the fast path', async () => {
+    writeFileSync(join(root, 'packages', 'p4', 'src', 'hostile.ts'), `// ${'a'.repeat(40)}!\n`);
+    const started = performance.now();
+    await expect(searchWorkspace(workspace, '.', '(a+)+$', { timeoutMs: 500 })).rejects.toMatchObject({ code: 'regex-timeout' });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    rmSync(join(root, 'packages', 'p4', 'src', 'hostile.ts'));
+  });
+
+  it('is cancellable', async () => {
+    writeFileSync(join(root, 'packages', 'p4', 'src', 'hostile.ts'), `// ${'a'.repeat(40)}!\n`);
+    const controller = new AbortController();
+    const search = searchWorkspace(workspace, '.', '(a+)+$', { signal: controller.signal, timeoutMs: 60_000 });
+    setTimeout(() => controller.abort(), 200);
+    const started = performance.now();
+    await expect(search).rejects.toMatchObject({ code: 'cancelled' });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    rmSync(join(root, 'packages', 'p4', 'src', 'hostile.ts'));
+  });
+});
