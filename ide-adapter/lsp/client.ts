@@ -156,6 +156,7 @@ export class LanguageServer {
         setState: (state, detail) => this.#status.setState(state, detail),
         activeProgress: () => this.#status.activeProgress,
         stopping: () => this.#stopping,
+        setReason: (reason) => this.#status.setReason(reason),
       },
       options.settleMs,
     );
@@ -196,6 +197,10 @@ export class LanguageServer {
       const session = this.#session;
       if (session?.initialized !== true) return;
       session.notify('workspace/didChangeWatchedFiles', { changes: changes.map((c) => ({ uri: pathToUri(c.path), type: c.type })) });
+    }, {
+      // Files changing under the server make it re-read: not ready until it has them.
+      changing: () => this.#readiness.filesChanging(),
+      settled: (rootReplaced) => this.#readiness.filesSettled(rootReplaced),
     });
   }
 
@@ -317,7 +322,15 @@ export class LanguageServer {
    * Ready means `state === 'ready'` (then `health` says whether it runs degraded). Throws
    * `request-cancelled` only when `signal` aborts.
    */
-  waitUntilReady(options: RequestOptions = {}): Promise<ServerStatus> {
+  async waitUntilReady(options: RequestOptions = {}): Promise<ServerStatus> {
+    // Changes already made on disk reach the file watcher in the event loop's poll phase: let it
+    // run once, so a question asked right after a write sees the server re-reading.
+    await new Promise((resolveTurn) => setImmediate(resolveTurn));
+    return this.#waitForState(options);
+  }
+
+  /** {@link waitUntilReady} without the turn of the event loop. */
+  #waitForState(options: RequestOptions): Promise<ServerStatus> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
     const finished = () => this.#status.state === 'stopped' || this.#gaveUp;
     if (this.#status.state === 'ready' || finished()) return Promise.resolve(this.#status.snapshot());

@@ -11,6 +11,14 @@ import { DirectoryWatcher, type FileChange } from './watcher.js';
 /** LSP `WatchKind` bits: create 1, change 2, delete 4 (7 when absent). */
 const KIND_BIT: Record<FileChange['type'], number> = { 1: 1, 2: 2, 3: 4 };
 
+/** What the registry tells its owner about the disk besides the changes themselves. */
+export interface FileWatchActivity {
+  /** Something changed on disk; the batch is not reported yet. */
+  readonly changing: () => void;
+  /** The batch was sent and nothing more is pending; `rootReplaced` when the root folder itself was replaced. */
+  readonly settled: (rootReplaced: boolean) => void;
+}
+
 interface Matcher {
   readonly matches: (path: string) => boolean;
   readonly kind: number;
@@ -20,13 +28,15 @@ interface Matcher {
 export class FileWatchRegistry {
   readonly #root: string;
   readonly #send: (changes: FileChange[]) => void;
+  readonly #activity: FileWatchActivity | undefined;
   readonly #registrations = new Map<string, Matcher[]>();
   #watcher: DirectoryWatcher | undefined;
   #closed = false;
 
-  constructor(root: string, send: (changes: FileChange[]) => void) {
+  constructor(root: string, send: (changes: FileChange[]) => void, activity?: FileWatchActivity) {
     this.#root = root;
     this.#send = send;
+    this.#activity = activity;
   }
 
   /** Adds a registration (`DidChangeWatchedFilesRegistrationOptions`); starts watching on first use. */
@@ -40,7 +50,8 @@ export class FileWatchRegistry {
     }
     this.#registrations.set(id, matchers);
     if (this.#watcher === undefined && matchers.length > 0) {
-      const watcher = new DirectoryWatcher(this.#root, (changes) => this.#dispatch(changes));
+      const activity = this.#activity;
+      const watcher = new DirectoryWatcher(this.#root, (changes) => this.#dispatch(changes), activity === undefined ? {} : { onActivity: activity.changing, onSettled: activity.settled });
       this.#watcher = watcher;
       // Failing to watch only loses change notifications; the server keeps working.
       watcher.start().catch(() => undefined);

@@ -18,7 +18,14 @@ export interface ReadinessHost {
   activeProgress(): number;
   /** Whether the client is shutting down. */
   stopping(): boolean;
+  /** Says why the server is indexing when no progress of its own says it (`undefined` clears). */
+  setReason(reason: string | undefined): void;
 }
+
+/** Why a server that was ready is indexing again while files it watches change on disk. */
+export const REREADING_REASON = 're-reading changed files';
+/** Why a server stays indexing after its workspace folder was replaced on disk (a restart reloads it). */
+export const FOLDER_REPLACED_REASON = 'the workspace folder was replaced on disk; it must be reloaded';
 
 /** rust-analyzer without serverStatus reports progress in bursts: it gets this many settle times. */
 const BURSTY_SETTLE_FACTOR = 4;
@@ -29,14 +36,63 @@ const BURSTY_SETTLE_FACTOR = 4;
  */
 export abstract class ReadinessStrategy {
   protected readonly host: ReadinessHost;
+  /**
+   * Files the server watches changed on disk and it has not been told yet (or not had time to
+   * take them in): its answers may describe the old files, so it is not ready.
+   */
+  protected rereading = false;
+  /** The server's last `experimental/serverStatus` quiescence, if it sends any. */
+  protected quiescent: boolean | undefined;
+  readonly #settleMs: number;
+  #rereadTimer: NodeJS.Timeout | undefined;
 
-  constructor(host: ReadinessHost) {
+  constructor(host: ReadinessHost, settleMs: number = TIMEOUTS.lsp.settleMs) {
     this.host = host;
+    this.#settleMs = settleMs;
   }
 
-  /** A new process starts: forget what the previous one reported. */
+  /** A new process starts: forget what the previous one reported (it reads the files anew). */
   reset(): void {
-    // Nothing kept by default.
+    clearTimeout(this.#rereadTimer);
+    this.rereading = false;
+    this.quiescent = undefined;
+  }
+
+  /**
+   * Watched files are changing on disk (a `git checkout`, a rewritten or replaced folder): until
+   * {@link filesSettled}, the server is indexing again, so no empty answer reads as "not found".
+   */
+  filesChanging(): void {
+    const state = this.host.state();
+    if (state !== 'ready' && state !== 'indexing') return;
+    clearTimeout(this.#rereadTimer);
+    this.rereading = true;
+    this.host.setReason(REREADING_REASON);
+    if (state === 'ready') this.host.setState('indexing');
+  }
+
+  /**
+   * The changes were sent to the server (or concerned none of its files). It counts as ready again
+   * once it settled, by the strategy's own rule; a replaced workspace folder keeps it indexing,
+   * since its watches and loaded projects belong to the old folder.
+   */
+  filesSettled(folderReplaced: boolean): void {
+    if (!this.rereading) return;
+    if (folderReplaced) {
+      this.host.setReason(FOLDER_REPLACED_REASON);
+      return;
+    }
+    this.rereading = false;
+    this.settleAfterChanges();
+  }
+
+  /** After changes were sent: ready after a settle delay unless the server reported work meanwhile. */
+  protected settleAfterChanges(): void {
+    clearTimeout(this.#rereadTimer);
+    this.#rereadTimer = setTimeout(() => {
+      if (this.rereading || this.host.stopping() || this.host.state() !== 'indexing') return;
+      if (this.host.activeProgress() === 0 && this.quiescent !== false) this.host.setState('ready');
+    }, this.#settleMs);
   }
 
   /** The process finished `initialize`: it is indexing until the strategy says otherwise. */
@@ -52,12 +108,13 @@ export abstract class ReadinessStrategy {
 
   /** An `experimental/serverStatus` notification: quiescence is readiness. */
   serverStatus(quiescent: boolean, message: string | undefined): void {
-    if (this.host.state() === 'indexing' || this.host.state() === 'ready') this.host.setState(quiescent ? 'ready' : 'indexing', message);
+    this.quiescent = quiescent;
+    if (this.host.state() === 'indexing' || this.host.state() === 'ready') this.host.setState(quiescent && !this.rereading ? 'ready' : 'indexing', message);
   }
 
   /** The client shuts down: drop timers. */
   dispose(): void {
-    // Nothing held by default.
+    clearTimeout(this.#rereadTimer);
   }
 }
 
@@ -65,6 +122,10 @@ export abstract class ReadinessStrategy {
 class ImmediateReadiness extends ReadinessStrategy {
   override initialized(): void {
     this.host.setState('ready');
+  }
+
+  protected override settleAfterChanges(): void {
+    if (this.host.state() === 'indexing') this.host.setState('ready');
   }
 }
 
@@ -74,8 +135,13 @@ class ProgressReadiness extends ReadinessStrategy {
   #settleTimer: NodeJS.Timeout | undefined;
 
   constructor(host: ReadinessHost, settleMs: number) {
-    super(host);
+    super(host, settleMs);
     this.#settleMs = settleMs;
+  }
+
+  protected override settleAfterChanges(): void {
+    if (this.byProgress()) this.progressChanged();
+    else super.settleAfterChanges();
   }
 
   /** Whether progress decides readiness right now. */
@@ -84,6 +150,7 @@ class ProgressReadiness extends ReadinessStrategy {
   }
 
   override reset(): void {
+    super.reset();
     clearTimeout(this.#settleTimer);
   }
 
@@ -95,11 +162,12 @@ class ProgressReadiness extends ReadinessStrategy {
       return;
     }
     this.#settleTimer = setTimeout(() => {
-      if (this.host.activeProgress() === 0 && this.host.state() === 'indexing' && !this.host.stopping() && this.byProgress()) this.host.setState('ready');
+      if (this.host.activeProgress() === 0 && this.host.state() === 'indexing' && !this.host.stopping() && this.byProgress() && !this.rereading) this.host.setState('ready');
     }, this.#settleMs);
   }
 
   override dispose(): void {
+    super.dispose();
     clearTimeout(this.#settleTimer);
   }
 }

@@ -36,6 +36,7 @@ export class StatusTracker {
   #limited: ServerHealth | undefined;
   #lastProgress: ServerProgress | undefined;
   #lastEmitted: string | undefined;
+  #reason: string | undefined;
 
   /** `pid` reads the current process's id for the snapshot. */
   constructor(definition: ServerDefinition, pid: () => number | undefined) {
@@ -93,7 +94,18 @@ export class StatusTracker {
     const changed = state !== this.#state || detail !== this.#detail;
     this.#state = state;
     if (detail !== undefined) this.#detail = detail;
+    if (state !== 'indexing') this.#reason = undefined;
     if (changed) this.emit();
+  }
+
+  /**
+   * Says why the server is indexing when none of its own progress is active (readiness sets it,
+   * e.g. while files change on disk); shown as the progress, dropped when it leaves `indexing`.
+   */
+  setReason(reason: string | undefined): void {
+    if (reason === this.#reason) return;
+    this.#reason = reason;
+    this.emit();
   }
 
   /**
@@ -165,7 +177,8 @@ export class StatusTracker {
   /** The status now, as the port's `ServerStatus`. */
   snapshot(): ServerStatus {
     const definition = this.#definition;
-    const progress = this.#state === 'indexing' || this.#state === 'starting' ? this.progress : undefined;
+    const reason = this.#state === 'indexing' && this.#progress.size === 0 && this.#reason !== undefined ? { title: this.#reason } : undefined;
+    const progress = this.#state === 'indexing' || this.#state === 'starting' ? (reason ?? this.progress) : undefined;
     const pid = this.#pid();
     return {
       id: definition.id,
@@ -181,7 +194,11 @@ export class StatusTracker {
 
   /** Tells listeners about a change of what the status shows (servers repeat identical reports). */
   emit(): void {
-    if (this.#listeners.size === 0) return;
+    if (this.#listeners.size === 0) {
+      // Unseen changes: the next listener must hear the next report even if it looks like the last one heard.
+      this.#lastEmitted = undefined;
+      return;
+    }
     const event = this.snapshot();
     const key = JSON.stringify(event);
     if (key === this.#lastEmitted) return;

@@ -29,6 +29,19 @@ export interface WatcherOptions {
   readonly maxDirs?: number;
   /** Quiet time that ends a batch; 100 ms. */
   readonly debounceMs?: number;
+  /** Called as soon as something changes on disk, before the batch is reported. */
+  readonly onActivity?: () => void;
+  /**
+   * Called when a batch was reported and nothing more is pending; `rootReplaced` when the root
+   * folder itself is gone or another folder now stands at its path (its watches see nothing new).
+   */
+  readonly onSettled?: (rootReplaced: boolean) => void;
+}
+
+/** A folder's identity on disk. */
+interface FolderIdentity {
+  readonly dev: number;
+  readonly ino: number;
 }
 
 
@@ -39,6 +52,9 @@ export class DirectoryWatcher {
   readonly #ignore: ReadonlySet<string>;
   readonly #maxDirs: number;
   readonly #debounceMs: number;
+  readonly #onActivity: (() => void) | undefined;
+  readonly #onSettled: ((rootReplaced: boolean) => void) | undefined;
+  #rootIdentity: FolderIdentity | undefined;
   readonly #watchers = new Map<string, FSWatcher>();
   readonly #files = new Set<string>();
   readonly #pending = new Set<string>();
@@ -54,6 +70,8 @@ export class DirectoryWatcher {
     this.#ignore = options.ignoreDirs ?? SKIPPED_DIRS;
     this.#maxDirs = options.maxDirs ?? 5000;
     this.#debounceMs = options.debounceMs ?? 100;
+    this.#onActivity = options.onActivity;
+    this.#onSettled = options.onSettled;
   }
 
   /** Number of directories being watched. */
@@ -63,6 +81,7 @@ export class DirectoryWatcher {
 
   /** Walks the tree and installs the watches; resolves when they are in place. */
   async start(): Promise<void> {
+    this.#rootIdentity = await identityOf(this.root);
     await this.#watchTree(this.root, false);
   }
 
@@ -111,7 +130,9 @@ export class DirectoryWatcher {
       const watcher = watch(dir, { persistent: false }, (_event, filename) => {
         this.#pending.add(filename === null ? dir : join(dir, filename.toString()));
         clearTimeout(this.#timer);
+        this.#onActivity?.();
         this.#timer = setTimeout(() => {
+          this.#timer = undefined;
           this.#flushing = this.#flushing.then(() => this.#flush()).catch(() => undefined);
         }, this.#debounceMs);
       });
@@ -164,5 +185,20 @@ export class DirectoryWatcher {
       }
     }
     if (changes.length > 0 && !this.#closed) this.#onChanges(changes);
+    if (this.#pending.size === 0 && this.#timer === undefined && !this.#closed && this.#onSettled !== undefined) {
+      const now = await identityOf(this.root);
+      const before = this.#rootIdentity;
+      this.#onSettled(now === undefined || before === undefined || now.dev !== before.dev || now.ino !== before.ino);
+    }
+  }
+}
+
+/** The identity of the folder at `path`, or `undefined` when none is there. */
+async function identityOf(path: string): Promise<FolderIdentity | undefined> {
+  try {
+    const info = await lstat(path);
+    return info.isDirectory() ? { dev: info.dev, ino: info.ino } : undefined;
+  } catch {
+    return undefined;
   }
 }

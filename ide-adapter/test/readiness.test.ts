@@ -1,11 +1,11 @@
 /** Readiness strategies, driven through a small host: which events make a server ready, per definition. */
 import { describe, expect, it } from 'vitest';
-import { readinessStrategy, type ReadinessHost } from '../lsp/readiness.js';
+import { FOLDER_REPLACED_REASON, readinessStrategy, REREADING_REASON, type ReadinessHost } from '../lsp/readiness.js';
 import type { Readiness } from '../lsp/servers.js';
 import type { ServerState } from '../lsp/status.js';
 
 /** A host whose state changes are recorded and can be awaited. */
-function host(): ReadinessHost & { progress: number; states: ServerState[]; next(state: ServerState): Promise<void> } {
+function host(): ReadinessHost & { progress: number; states: ServerState[]; reason: string | undefined; next(state: ServerState): Promise<void> } {
   let state: ServerState = 'starting';
   const waiters: { state: ServerState; wake: () => void }[] = [];
   const h = {
@@ -19,6 +19,10 @@ function host(): ReadinessHost & { progress: number; states: ServerState[]; next
     },
     activeProgress: () => h.progress,
     stopping: () => false,
+    reason: undefined as string | undefined,
+    setReason(reason: string | undefined) {
+      h.reason = reason;
+    },
     next: (wanted: ServerState) => new Promise<void>((wake) => waiters.push({ state: wanted, wake })),
   };
   return h;
@@ -65,6 +69,41 @@ describe('readinessStrategy', () => {
     expect(h.states).toEqual(['indexing', 'ready']);
     strategy.serverStatus(false, 'indexing');
     expect(h.states.at(-1)).toBe('indexing');
+    strategy.dispose();
+  });
+
+  it.each<Readiness>(['immediate', 'progress', 'rust-analyzer-status'])('%s: files changing on disk make a ready server re-read until the changes were sent and it settled', async (readiness) => {
+    const h = host();
+    const strategy = readinessStrategy(readiness, h, SETTLE_MS);
+    strategy.initialized();
+    if (readiness === 'rust-analyzer-status') strategy.serverStatus(true, 'loaded');
+    else if (readiness === 'progress') await h.next('ready');
+    expect(h.states.at(-1)).toBe('ready');
+    strategy.filesChanging();
+    expect(h.states.at(-1)).toBe('indexing');
+    expect(h.reason).toBe(REREADING_REASON);
+    // A quiescent report or ended progress from before the changes were sent proves nothing.
+    strategy.serverStatus(true, 'loaded');
+    strategy.progressChanged();
+    await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+    expect(h.states.at(-1)).toBe('indexing');
+    const ready = h.next('ready');
+    strategy.filesSettled(false);
+    await ready;
+    strategy.dispose();
+  });
+
+  it('a replaced workspace folder keeps the server indexing, saying so', async () => {
+    const h = host();
+    const strategy = readinessStrategy('progress', h, SETTLE_MS);
+    strategy.initialized();
+    await h.next('ready');
+    strategy.filesChanging();
+    strategy.filesSettled(true);
+    strategy.progressChanged();
+    await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+    expect(h.states.at(-1)).toBe('indexing');
+    expect(h.reason).toBe(FOLDER_REPLACED_REASON);
     strategy.dispose();
   });
 });
