@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
 import { Ambiguity, build, closest, EvalCode, parse, type AmbiguityOutcome, type Outcome, type ParseResult } from '../dialect/index.js';
-import { presentOutcome, statusLine, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
+import { displayState, presentOutcome, statusLine, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
@@ -518,7 +518,7 @@ class Repl {
           [
             `workspace  ${s.cyan(this.#cli.root)}`,
             `trust      ${this.#cli.trusted ? 'trusted' : `untrusted (build scripts, proc macros and dialect.json servers are off; ${trustCommand(this.#cli.root)})`}`,
-            `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.displayName} (${x.state})`).join(', ')}`,
+            `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.displayName} (${displayState(x)})`).join(', ')}`,
             `history    ${this.#history.file ?? 'off'}`,
           ].join('\n'),
         );
@@ -556,7 +556,7 @@ class Repl {
   #serversTable(): string {
     const servers = this.#cli.backend.servers();
     if (servers.length === 0) return this.#cli.started ? 'no language servers: this workspace has no language with a server' : 'the language servers are starting…';
-    const rows = servers.map((x) => [x.displayName, x.state, x.memoryBytes !== undefined ? formatBytes(x.memoryBytes) : '-', x.pid !== undefined ? String(x.pid) : '-', x.languages.join(', '), statusLine(x, { memory: true })]);
+    const rows = servers.map((x) => [x.displayName, displayState(x), x.memoryBytes !== undefined ? formatBytes(x.memoryBytes) : '-', x.pid !== undefined ? String(x.pid) : '-', x.languages.join(', '), statusLine(x, { memory: true })]);
     const header = ['server', 'state', 'memory', 'pid', 'languages', 'status'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
     const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');

@@ -204,8 +204,7 @@ export class CliSession {
     const bad = servers.filter((s) => s.state !== 'ready');
     if (bad.length > 0) return { ok: false, text: bad.map((s) => statusLine(s, { memory: true })).join(' · ') };
     // A server that finished but reports itself degraded is usable, but never "ready".
-    const state = (s: (typeof servers)[number]): string => (s.health !== undefined ? `degraded (${s.health.message.split('\n')[0] ?? ''})` : 'ready');
-    if (servers.some((s) => s.health !== undefined)) return { ok: true, text: servers.map((s) => `${s.displayName} ${state(s)}`).join(', ') };
+    if (servers.some((s) => s.health !== undefined)) return { ok: true, text: servers.map((s) => statusLine(s)).join(', ') };
     return { ok: true, text: `${servers.map((s) => s.displayName).join(', ')} ready` };
   }
 
