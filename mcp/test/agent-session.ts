@@ -164,8 +164,8 @@ export function measure(answers: readonly SessionAnswer[]): SessionMeasures {
   const repeatedSentences: { program: string; sentence: string }[] = [];
   for (const a of answers) {
     const seen = new Set<string>();
-    // Prose only: a listed line of code (after its `path:line:col`) may well repeat.
-    const prose = a.text.split('\n').filter((l) => !/^\s*[^\s:]+:\d+(:\d+|-\d+)?\s/.test(l) && !/^\s*\d+ \|/.test(l));
+    // Prose only: a listed line of code (after its `path:line:col`) or a refinement program may well repeat parts.
+    const prose = a.text.split('\n').filter((l) => !/^\s*[^\s:]+:\d+(:\d+|-\d+)?\s/.test(l) && !/^\s*\d+ \|/.test(l) && !/^\s*[A-Za-z_]\w*\(/.test(l));
     for (const sentence of prose.join('\n').split(/(?<=[.;:!?])\s+|\n+/).map((s) => s.trim().replace(/[.;:]$/, ''))) {
       if (sentence.length < 20) continue;
       if (seen.has(sentence)) repeatedSentences.push({ program: a.program, sentence });
