@@ -122,8 +122,3 @@ export function statusLine(status: ServerStatus, options: { memory?: boolean } =
 }
 
 const BYTES_PER_MB = 1024 * 1024;
-
-/** The first non-empty line of a message. */
-export function firstLine(message: string): string {
-  return message.split('\n').find((l) => l.trim() !== '')?.trim() ?? message;
-}
