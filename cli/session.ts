@@ -9,7 +9,7 @@ import { type Expr, type Requirement } from '../dialect/index.js';
 import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
 import { createIdeRegistry } from '../ide-adapter/functions/index.js';
 import { configuredServers, IdeSession } from '../ide-adapter/session.js';
-import { SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
+import { displayState, SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
 import { Workspace } from '../ide-adapter/workspace.js';
 import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
 import { FailoverBackend } from './server/failover.js';
@@ -193,7 +193,9 @@ export class CliSession {
     // A lazy session has "started" at once; its servers appear when the first query needs them.
     if (servers.length === 0 && !this.#eager) return 'starting the language servers…';
     const busy = servers.filter((s) => !SETTLED_STATES.has(s.state));
-    if (busy.length === 0) return 'ready';
+    // Settled but degraded is not "ready" (the reason is told once, as a note).
+    const degraded = servers.filter((s) => s.health !== undefined);
+    if (busy.length === 0) return degraded.length > 0 ? degraded.map((s) => `${s.displayName} ${displayState(s)}`).join(' · ') : 'ready';
     return busy.map((s) => statusLine(s)).join(' · ');
   }
 

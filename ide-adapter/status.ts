@@ -87,6 +87,16 @@ export function degradedReason(message: string): string {
   return head.endsWith(':') ? `${head} ${error.replace(/^error:\s*/i, '')}` : `${head}: ${error.replace(/^error:\s*/i, '')}`;
 }
 
+/**
+ * The shortest useful reason: the error a command reported (`cargo metadata failed: failed to get
+ * \`cfg-if\` …`) when the message quotes one, else {@link degradedReason}.
+ */
+export function degradedSummary(message: string): string {
+  const reason = degradedReason(message);
+  const quoted = /`([^`]+)` exited with an error: (.+)$/.exec(reason);
+  return quoted !== null ? `\`${quoted[1] ?? ''}\` failed: ${quoted[2] ?? ''}` : reason;
+}
+
 /** States after which waiting longer changes nothing. */
 export const SETTLED_STATES: ReadonlySet<ServerState> = new Set<ServerState>(['ready', 'unavailable', 'stopped']);
 

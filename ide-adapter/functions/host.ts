@@ -6,7 +6,7 @@ import { DialectError, truncate, type CallContext, type RequirementHandler } fro
 import type { Completeness, IdeBackend } from '../backend.js';
 import { isLocation, isSymbolDefinition } from '../model.js';
 import { factOf, MAX_NOTE_LINE, STATUS_POINTER, type NotesLedger } from '../notes-ledger.js';
-import { degradedReason } from '../status.js';
+import { degradedSummary } from '../status.js';
 import type { TraceSink } from '../trace.js';
 import type { Workspace } from '../workspace.js';
 
@@ -120,7 +120,7 @@ export function observeFacts(ledger: NotesLedger, completeness: Completeness, ro
       if (s.state === 'ready') ledger.clear(key);
       continue;
     }
-    const line = relative(`${s.displayName} is degraded: ${degradedReason(s.health.message)}`);
+    const line = relative(`${s.displayName} is degraded: ${degradedSummary(s.health.message)}`);
     ledger.observe({ key, line: `${truncate(line, MAX_NOTE_LINE - STATUS_POINTER.length - 3)} — ${STATUS_POINTER}`, detail: `${s.displayName} is degraded: ${s.health.message}` });
   }
 }
