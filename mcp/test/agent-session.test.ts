@@ -94,6 +94,10 @@ for (const [name, fixture, changed, programs, available, server] of [
     });
 
     it('explain() shows the steps, the requests to the server with their times, and the candidates dropped', async () => {
+      const description = await agent.toolDescription('ide_operation');
+      expect(description).toContain('explain(program: string)');
+      expect(description).toContain('explain(`the program`) shows how it was made');
+      expect((await agent.call('help("explain")')).text).toContain('explain(program: string)');
       const e = await agent.call('explain(`findDefinition("User")`)');
       expect(e.isError).toBe(false);
       expect(e.text).toMatch(/^1\. findDefinition\("User"\) {2}\(\d+ ms\) → (struct|class) User at src\/model\.(rs|ts):\d+:\d+/m);

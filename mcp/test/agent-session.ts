@@ -70,6 +70,8 @@ export async function makeRepository(root: string, changedFile: string): Promise
 export interface AgentConnection {
   call(program: string): Promise<SessionAnswer>;
   readResource(uri: string): Promise<string>;
+  /** The description of a tool, as the client lists it. */
+  toolDescription(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,10 @@ export async function connectAgent(root: string, env: Record<string, string>): P
     async readResource(uri) {
       const { contents } = await client.readResource({ uri });
       return contents.map((c) => ('text' in c ? c.text : '')).join('\n');
+    },
+    async toolDescription(name) {
+      const { tools } = await client.listTools();
+      return tools.find((t) => t.name === name)?.description ?? '';
     },
     close: () => client.close(),
   };
