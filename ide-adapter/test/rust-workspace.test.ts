@@ -81,7 +81,10 @@ describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependen
     expect(expected.some((u) => u.startsWith('crates/storage/')) && expected.some((u) => u.startsWith('apps/cli/'))).toBe(true);
     expect(found).toEqual(expected);
     // The answer says what the generated description leaves out, and claims nothing more.
-    expect(outcome.notes.join('\n')).toMatch(/described its 4 crates to rust-analyzer.*items of serde \(of ws-core\) are unknown/);
+    // One short line in the answer; the whole story (what is left out, the fix) in status().
+    expect(outcome.notes.join('\n')).toMatch(/^cargo cannot resolve this workspace's dependencies offline.*status\(\) has details/m);
+    const status = await session.evaluate('status()');
+    expect(status.kind === 'value' ? String(status.value) : '').toMatch(/described its 4 crates to rust-analyzer.*items of serde \(of ws-core\) are unknown/);
     // One statement about completeness, never "complete" beside "may be incomplete".
     expect(outcome.notes.join('\n')).not.toMatch(/\bare complete\b/);
   });
