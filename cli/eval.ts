@@ -7,8 +7,9 @@ import { performance } from 'node:perf_hooks';
 import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
 // Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
 import { presentOutcome, presentValue } from '../ide-adapter/present.js';
+import { capAnswer } from '../ide-adapter/paging.js';
 import { TIMEOUTS } from '../ide-adapter/timeouts.js';
-import { indexingOf, type IndexingState } from '../ide-adapter/indexing.js';
+import { incompleteMarker, indexingOf, type IndexingState } from '../ide-adapter/indexing.js';
 import { CliSession, programNeedsServers } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode, UsageError } from './usage.js';
@@ -20,6 +21,8 @@ export interface EvalOptions {
   readonly program: string;
   readonly workspace: string;
   readonly json: boolean;
+  /** `--quiet`: no notes on stderr (the answer's marker of incompleteness stays). */
+  readonly quiet?: boolean;
   readonly timeoutMs: number;
   /** `--trust`: trust the workspace for this run. */
   readonly trust?: boolean;
@@ -62,9 +65,9 @@ export async function runEval(options: EvalOptions): Promise<number> {
       live.clear();
     }
     const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
-    const outcome = await cli.session.evaluate(program, { signal: interrupt.signal, deadlineMs: remaining });
+    const { outcome, completeness } = await cli.session.answer(program, { signal: interrupt.signal, deadlineMs: remaining });
     // The servers' state (and who answered) as MCP answers carry it, for programs that asked them.
-    print(outcome, cli.notices, options, usesServers ? indexingOf(cli.backend, true) : undefined);
+    print(outcome, cli.notices, options, usesServers ? indexingOf(cli.backend, true) : undefined, incompleteMarker(completeness));
     if (interrupt.interrupted) return interrupt.exitCode;
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
   } finally {
@@ -75,7 +78,7 @@ export async function runEval(options: EvalOptions): Promise<number> {
 }
 
 /** Prints the outcome; `notices` (where the answer came from, when that is news) join its notes. */
-function print(outcome: Outcome, notices: readonly string[], options: EvalOptions, indexing: IndexingState | undefined): void {
+function print(outcome: Outcome, notices: readonly string[], options: EvalOptions, indexing: IndexingState | undefined, marker: string | undefined): void {
   const { io } = options;
   if (options.json) {
     const json = outcomeToJson(outcome);
@@ -84,12 +87,15 @@ function print(outcome: Outcome, notices: readonly string[], options: EvalOption
   }
   const color = useColor(io.stdout, io.env);
   const s = styles(useColor(io.stderr, io.env));
-  for (const notice of notices) io.stderr.write(`${s.yellow('note:')} ${showControls(notice)}\n`);
+  // Notes go to stderr, one line each (`--quiet` drops them); the marker of an incomplete answer always shows.
+  const quiet = options.quiet === true;
+  if (!quiet) for (const notice of notices) io.stderr.write(`${s.yellow('note:')} ${showControls(notice)}\n`);
+  if (marker !== undefined) io.stderr.write(`${s.yellow(marker)}\n`);
   switch (outcome.kind) {
     case 'value': {
-      // The value alone on stdout (for pipes); notes such as "still indexing" on stderr.
-      io.stdout.write(`${presentValue(outcome.value, { color })}\n`);
-      for (const note of outcome.notes) io.stderr.write(`${s.yellow('note:')} ${showControls(note)}\n`);
+      // The value alone on stdout (for pipes), never longer than MAX_ANSWER_CHARS; notes on stderr.
+      io.stdout.write(`${capAnswer(presentValue(outcome.value, { color, program: outcome.source.text }))}\n`);
+      if (!quiet) for (const note of outcome.notes) io.stderr.write(`${s.yellow('note:')} ${showControls(note)}\n`);
       return;
     }
     case 'ambiguity':

@@ -59,6 +59,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         program: positionals[0] as string,
         workspace: workspaceOf(workspaceOption),
         json: values['json'] === true,
+        quiet: values['quiet'] === true,
         timeoutMs: timeoutOf(values['timeout']),
         trust,
         noServer,

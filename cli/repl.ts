@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface, moveCursor, clearScreenDown, type Interface } from 'node:readline';
 import { Ambiguity, build, closest, EvalCode, parse, type AmbiguityOutcome, type Outcome, type ParseResult } from '../dialect/index.js';
-import { presentOutcome, statusLine, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
+import { capAnswer, displayState, incompleteMarker, presentOutcome, statusLine, TIMEOUTS, trustCommand } from '../ide-adapter/index.js';
 import { complete, workspaceLister, type CompletionSource } from './completion.js';
 import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
@@ -450,12 +450,15 @@ class Repl {
         running.show(s.dim(RUNNING_HINT));
       }, RUNNING_HINT_MS);
       let outcome: Outcome;
+      let marker: string | undefined;
       try {
-        outcome = await this.#cli.session.evaluate(program, {
+        const answer = await this.#cli.session.answer(program, {
           signal,
           deadlineMs: EVAL_DEADLINE_MS,
           bindings: this.#last !== undefined ? { _: this.#last.value } : {},
         });
+        outcome = answer.outcome;
+        marker = incompleteMarker(answer.completeness);
       } finally {
         clearTimeout(hint);
         running.clear();
@@ -463,7 +466,7 @@ class Repl {
       }
       const elapsed = performance.now() - started;
       const requests = this.#cli.timings.record(false);
-      this.#present(outcome, signal.aborted, elapsed);
+      this.#present(outcome, signal.aborted, elapsed, marker);
       // After an ambiguity, `_` is the ambiguity: pick(_, 2) chooses, findReferences(_) asks again.
       if (outcome.kind === 'value') this.#last = { value: outcome.value };
       else if (outcome.kind === 'ambiguity') this.#last = { value: ambiguityOf(outcome) };
@@ -473,13 +476,14 @@ class Repl {
     }
   }
 
-  #present(outcome: Outcome, interrupted: boolean, elapsedMs: number): void {
+  #present(outcome: Outcome, interrupted: boolean, elapsedMs: number, marker: string | undefined): void {
     if (this.#terminal && this.#rl.line !== '') this.#io.stdout.write('\r\u001b[2K'); // type-ahead is redrawn with the next prompt
     if (interrupted && outcome.kind === 'error' && outcome.error.code === EvalCode.Cancelled) {
       this.#out(`${this.#s.yellow('cancelled')} ${this.#s.dim(`after ${formatDuration(elapsedMs)} (Ctrl-C)`)}`);
       return;
     }
-    this.#out(presentOutcome(outcome, { color: this.#color }));
+    // Each session fact once (the ledger); an incomplete answer's short marker every time.
+    this.#out(capAnswer(presentOutcome(outcome, { color: this.#color })) + (marker !== undefined ? `\n${this.#s.yellow(marker)}` : ''));
   }
 
   #timingReport(elapsedMs: number, waitedMs: number, requests: readonly RequestTiming[]): string {
@@ -518,7 +522,7 @@ class Repl {
           [
             `workspace  ${s.cyan(this.#cli.root)}`,
             `trust      ${this.#cli.trusted ? 'trusted' : `untrusted (build scripts, proc macros and dialect.json servers are off; ${trustCommand(this.#cli.root)})`}`,
-            `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.displayName} (${x.state})`).join(', ')}`,
+            `servers    ${servers.length === 0 ? 'none (no language this workspace needs has a server)' : servers.map((x) => `${x.displayName} (${displayState(x)})`).join(', ')}`,
             `history    ${this.#history.file ?? 'off'}`,
           ].join('\n'),
         );
@@ -556,7 +560,7 @@ class Repl {
   #serversTable(): string {
     const servers = this.#cli.backend.servers();
     if (servers.length === 0) return this.#cli.started ? 'no language servers: this workspace has no language with a server' : 'the language servers are starting…';
-    const rows = servers.map((x) => [x.displayName, x.state, x.memoryBytes !== undefined ? formatBytes(x.memoryBytes) : '-', x.pid !== undefined ? String(x.pid) : '-', x.languages.join(', '), statusLine(x, { memory: true })]);
+    const rows = servers.map((x) => [x.displayName, displayState(x), x.memoryBytes !== undefined ? formatBytes(x.memoryBytes) : '-', x.pid !== undefined ? String(x.pid) : '-', x.languages.join(', '), statusLine(x, { memory: true })]);
     const header = ['server', 'state', 'memory', 'pid', 'languages', 'status'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
     const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');

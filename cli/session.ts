@@ -9,7 +9,7 @@ import { type Expr, type Requirement } from '../dialect/index.js';
 import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
 import { createIdeRegistry } from '../ide-adapter/functions/index.js';
 import { configuredServers, IdeSession } from '../ide-adapter/session.js';
-import { SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
+import { displayState, SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
 import { Workspace } from '../ide-adapter/workspace.js';
 import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
 import { FailoverBackend } from './server/failover.js';
@@ -193,7 +193,9 @@ export class CliSession {
     // A lazy session has "started" at once; its servers appear when the first query needs them.
     if (servers.length === 0 && !this.#eager) return 'starting the language servers…';
     const busy = servers.filter((s) => !SETTLED_STATES.has(s.state));
-    if (busy.length === 0) return 'ready';
+    // Settled but degraded is not "ready" (the reason is told once, as a note).
+    const degraded = servers.filter((s) => s.health !== undefined);
+    if (busy.length === 0) return degraded.length > 0 ? degraded.map((s) => `${s.displayName} ${displayState(s)}`).join(' · ') : 'ready';
     return busy.map((s) => statusLine(s)).join(' · ');
   }
 
@@ -204,8 +206,7 @@ export class CliSession {
     const bad = servers.filter((s) => s.state !== 'ready');
     if (bad.length > 0) return { ok: false, text: bad.map((s) => statusLine(s, { memory: true })).join(' · ') };
     // A server that finished but reports itself degraded is usable, but never "ready".
-    const state = (s: (typeof servers)[number]): string => (s.health !== undefined ? `degraded (${s.health.message.split('\n')[0] ?? ''})` : 'ready');
-    if (servers.some((s) => s.health !== undefined)) return { ok: true, text: servers.map((s) => `${s.displayName} ${state(s)}`).join(', ') };
+    if (servers.some((s) => s.health !== undefined)) return { ok: true, text: servers.map((s) => statusLine(s)).join(', ') };
     return { ok: true, text: `${servers.map((s) => s.displayName).join(', ')} ready` };
   }
 

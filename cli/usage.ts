@@ -94,8 +94,8 @@ DIALECT_HISTORY=FILE uses another file, DIALECT_HISTORY= (empty) keeps none.`,
   {
     name: 'eval',
     summary: 'evaluate one program and exit',
-    usage: 'dialect eval PROGRAM [--workspace DIR] [--json] [--timeout SECONDS] [--trust] [--no-server]',
-    options: { workspace: WORKSPACE, json: { type: 'boolean' }, timeout: { type: 'string' }, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
+    usage: 'dialect eval PROGRAM [--workspace DIR] [--json] [--quiet] [--timeout SECONDS] [--trust] [--no-server]',
+    options: { workspace: WORKSPACE, json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, timeout: { type: 'string' }, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [1, 1],
     help: `Evaluates PROGRAM against the workspace and prints the result. PROGRAM "-" reads it from stdin.
 
@@ -105,6 +105,8 @@ ${WORKSPACE_HELP}
                           {"kind":"value","value":…,"notes":[…]}
                           {"kind":"error","error":{"code","message",…},"rendered":"…","notes":[…]}
                           {"kind":"ambiguity","message":"…","refinements":[{"label","program","value"}],"notes":[…]}
+  -q, --quiet           no notes on stderr (each is one line there; an incomplete answer's
+                          [incomplete: …] marker still shows; status() has the details)
       --timeout SECONDS the evaluation's deadline, including waiting for the index (default 120)
 ${TRUST_HELP}
 ${NO_SERVER_HELP}

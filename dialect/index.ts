@@ -18,7 +18,7 @@ export { createRegistry } from './builtins.js';
 export { DEFAULT_EVALUATION_BUDGET, ValueMeter, type EvaluationBudget } from './budget.js';
 export { planConversion, matches } from './conversions.js';
 export { firstSentence, helpFor, helpOverview, referenceMarkdown } from './help.js';
-export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions } from './interpreter.js';
+export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions, type EvaluationStep, type StepObserver } from './interpreter.js';
 export { Ambiguity, DialectError, EvalCode, type AmbiguityOutcome, type Candidate, type DialectErrorInit, type ErrorOutcome, type Outcome, type Refinement, type ValueOutcome } from './outcome.js';
 export {
   Registry, RegistryError, type CallContext, type CandidateSpec, type ConversionContext, type ConversionDefinition, type Example,

@@ -34,7 +34,23 @@ export interface EvaluateOptions<Host> {
   readonly bindings?: Readonly<Record<string, unknown>>;
   /** What the evaluation's values may hold (default `DEFAULT_EVALUATION_BUDGET`). */
   readonly budget?: EvaluationBudget;
+  /** Observes each step (a call, a conversion) as it runs; `explain()` uses it. Absent, steps cost nothing extra. */
+  readonly observer?: StepObserver;
 }
+
+/** A step of an evaluation as an observer sees it. */
+export interface EvaluationStep {
+  /** `call` for a function call, `conversion` for converting an argument. */
+  readonly kind: 'call' | 'conversion';
+  /** The call as written (`findDefinition("User")`), or what is converted to what. */
+  readonly label: string;
+}
+
+/**
+ * Wraps each step of an evaluation: `run` performs it (call it exactly once and return its
+ * result); what runs inside it runs in the observer's context (e.g. an AsyncLocalStorage scope).
+ */
+export type StepObserver = <T>(step: EvaluationStep, run: () => Promise<T>) => Promise<T>;
 
 /** The abort reason for calls still running when their evaluation has already ended. */
 const FINISHED = Object.freeze({ code: EvalCode.Cancelled, message: 'the evaluation already ended' });
@@ -65,6 +81,7 @@ interface Evaluation<Host> {
   readonly meter: ValueMeter;
   /** Ends the evaluation (with the budget error): the calls still running stop. */
   readonly abort: (reason: DialectError) => void;
+  readonly observer: StepObserver | undefined;
 }
 
 /** Evaluates Dialect programs against one registry. */
@@ -106,6 +123,7 @@ export class Interpreter<Host = undefined> {
       notes: new Set(),
       meter: new ValueMeter(options.budget),
       abort: (reason) => controller.abort(reason),
+      observer: options.observer,
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -499,7 +517,8 @@ async function applyPlan<Host>(ev: Evaluation<Host>, plan: Plan<Host>, value: un
         };
         let result: unknown;
         try {
-          result = await step.convert(current, ctx);
+          const input = current;
+          result = ev.observer === undefined ? await step.convert(input, ctx) : await ev.observer({ kind: 'conversion', label: `${describeValue(input, ev.registry.typesOf(input))} → ${step.toType}` }, async () => step.convert(input, ctx));
         } catch (error) {
           if (error instanceof AmbiguitySignal) throw error;
           const base = error instanceof DialectError ? error : undefined;
@@ -557,8 +576,15 @@ async function invoke<Host>(
   ev.running.add(running);
   let result: unknown;
   try {
-    await ev.registry.prepare(fn, args, ctx);
-    result = await fn.implementation(args, ctx);
+    if (ev.observer === undefined) {
+      await ev.registry.prepare(fn, args, ctx);
+      result = await fn.implementation(args, ctx);
+    } else {
+      result = await ev.observer({ kind: 'call', label: ev.source.text.slice(call.span.start, call.span.end) }, async () => {
+        await ev.registry.prepare(fn, args, ctx);
+        return fn.implementation(args, ctx);
+      });
+    }
   } catch (error) {
     if (error instanceof DialectError) throw located(error, call.span, frames);
     if (ev.signal.aborted) throw cancellation(ev);

@@ -20,8 +20,9 @@ export type {
   ServerState,
   ServerStatus,
 } from './backend.js';
-export { isIncomplete, SETTLED_STATES, statusLine } from './status.js';
-export { indexingOf, type IndexingState } from './indexing.js';
+export { degradedReason, displayState, isIncomplete, SETTLED_STATES, statusLine, type DisplayState } from './status.js';
+export { incompleteMarker, indexingOf, type IndexingState } from './indexing.js';
+export { capAnswer, LIST_BUDGET, MAX_ANSWER_CHARS, nextPageProgram } from './paging.js';
 export { CapabilityCode, noEditor, SelectionCode, unsupportedByServer, type BackendKind, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
 export { TIMEOUTS } from './timeouts.js';
@@ -34,7 +35,7 @@ export * from './model.js';
 export { searchWorkspace, walkFiles, type SearchOptions, type SearchResult } from './search.js';
 export { ignoreRulesFor, isIgnored } from './walk.js';
 export { isInside } from './confine.js';
-export { configuredServers, IdeSession, type ConfiguredServers, type ConfiguredSessionOptions, type IdeSessionOptions, type SessionEvaluateOptions } from './session.js';
+export { configuredServers, IdeSession, type ConfiguredServers, type ConfiguredSessionOptions, type IdeSessionOptions, type SessionAnswer, type SessionEvaluateOptions } from './session.js';
 export { Workspace, WorkspaceCode } from './workspace.js';
 export { presentOutcome, presentValue, type PresentOptions } from './present.js';
 export { CONFIG_FILE, loadWorkspaceConfig, type WorkspaceConfig } from './config.js';

@@ -4,8 +4,8 @@
  * who answered. MCP's output schema (`mcp/ide-operation.ts` `indexingSchema`) describes this type
  * for agents and is checked against it at compile time.
  */
-import type { BackendKind, IdeBackend } from './backend.js';
-import { isIncomplete, statusLine } from './status.js';
+import type { BackendKind, Completeness, IdeBackend } from './backend.js';
+import { displayState, isIncomplete, statusLine, type ServerStatus } from './status.js';
 
 /** Whether the servers had finished indexing, as an answer reports it. */
 export interface IndexingState {
@@ -32,4 +32,23 @@ export function indexingOf(backend: Pick<IdeBackend, 'servers' | 'answeredBy'>, 
     return { complete: false, pending: ['language servers: starting'], servers: lines, stillIndexing: true, backend: answeredBy };
   }
   return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state !== 'ready'), backend: answeredBy };
+}
+
+/**
+ * The short marker an incomplete answer carries in its text (its structured form is
+ * `IndexingState`): `[incomplete: rust-analyzer degraded]`, `[incomplete: rust-analyzer indexing 45% — ask again shortly]`.
+ * Undefined when the answer asked no server or every server it asked was complete; why a server
+ * is degraded is a note told once, and `status()` has the details.
+ */
+export function incompleteMarker(waits: readonly Completeness[]): string | undefined {
+  const byServer = new Map<string, ServerStatus>();
+  for (const c of waits) for (const s of c.servers) byServer.set(s.id, s);
+  const incomplete = [...byServer.values()].filter((s) => s.state !== 'ready' || s.health !== undefined);
+  if (incomplete.length === 0) return undefined;
+  const busy = incomplete.some((s) => s.state !== 'ready');
+  const words = incomplete.map((s) => {
+    const state = displayState(s);
+    return `${s.displayName} ${state}${state === 'indexing' && s.progress?.percentage !== undefined ? ` ${Math.round(s.progress.percentage)}%` : ''}`;
+  });
+  return `[incomplete: ${words.join(', ')}${busy ? ' — ask again shortly' : ''}]`;
 }

@@ -5,13 +5,20 @@
  */
 import { printValue, renderOutcome, showControls, showFieldControls as field, type Outcome } from '../dialect/index.js';
 import { formatLocation, isDiagnostic, isLocation, isReference, isSymbolDefinition, type Diagnostic, type DiffFile, type Location, type Reference, type SymbolDefinition } from './model.js';
+import { isPage, LIST_BUDGET, nextPageProgram, type Page } from './paging.js';
+import { explanationText } from './present-explain.js';
+import { isExplanation } from './trace.js';
 
 /** How values are presented as text. */
 export interface PresentOptions {
   /** ANSI colours (paths dim, kinds bold). */
   readonly color?: boolean;
-  /** Show at most this many items of a list (the rest are counted). Default 200. */
+  /** Show at most this many items of a list (the rest are counted). Default `LIST_BUDGET.items`. */
   readonly maxItems?: number;
+  /** Show at most about this many characters of a list. Default `LIST_BUDGET.chars`. */
+  readonly maxChars?: number;
+  /** The program that made the value: a cut list names `page(program, next)`, the program returning the rest. */
+  readonly program?: string;
 }
 
 const style = (color: boolean | undefined) => ({
@@ -26,7 +33,7 @@ const style = (color: boolean | undefined) => ({
 export function presentOutcome(outcome: Outcome, options: PresentOptions = {}): string {
   if (outcome.kind !== 'value') return safe(renderOutcome(outcome, { color: options.color === true }), options);
   const notes = outcome.notes.map((n) => (options.color === true ? `\u001b[33mnote:\u001b[0m ${n}` : `note: ${n}`));
-  return safe([valueText(outcome.value, options), ...notes].join('\n'), options);
+  return safe([valueText(outcome.value, { ...options, program: options.program ?? outcome.source.text }), ...notes].join('\n'), options);
 }
 
 /**
@@ -43,20 +50,17 @@ function safe(text: string, options: PresentOptions): string {
 
 function valueText(value: unknown, options: PresentOptions): string {
   const s = style(options.color);
-  const max = options.maxItems ?? 200;
   if (typeof value === 'string') return value;
+  if (isExplanation(value)) return explanationText(value);
+  if (isPage(value)) return pageText(value, options, s);
   if (Array.isArray(value)) {
     if (value.length === 0) return '(none)';
-    if (value.every(isReference)) return capped(referencesText(value, s), value.length, max);
-    if (value.every(isSymbolDefinition)) {
-      if (value.some(isCallEdge)) return callsText(value.slice(0, max), s, value.length, max);
-      const detailed = value.some((d) => 'signature' in d || 'documentation' in d);
-      return detailed ? value.slice(0, max).map((d) => symbolBlock(d, s)).join('\n\n') : capped(value.slice(0, max).map((d) => symbolLine(d, s)), value.length, max);
-    }
-    if (value.every(isDiagnostic)) return capped(value.slice(0, max).map((d) => diagnosticText(d, s)), value.length, max);
-    if (value.every(isLocation)) return capped(value.slice(0, max).map((l) => locationLine(l, s)), value.length, max);
-    if (value.every(isDiffFile)) return value.map((d) => diffText(d, s)).join('\n\n');
-    if (value.every((v) => typeof v === 'string')) return capped(value.slice(0, max).map((v: string) => field(v)), value.length, max); // one line each: a file name cannot forge another
+    if (value.every(isSymbolDefinition) && value.some(isCallEdge)) return callsText(value.slice(0, LIST_BUDGET.items), s, value.length, LIST_BUDGET.items);
+    const program = options.program;
+    const cut = listText(value, options, s);
+    if (cut.shown === value.length) return cut.text;
+    const next = program !== undefined ? `; next: ${nextPageProgram(program, cut.shown + 1)}` : '';
+    return `${cut.text}\n${s.dim(`… ${cut.shown} of ${value.length} shown${perFile(value, cut.shown)}${next}`)}`;
   }
   if (isReference(value)) return referencesText([value], s).join('\n');
   if (isSymbolDefinition(value)) return symbolBlock(value, s);
@@ -78,6 +82,66 @@ function where(l: Location): string {
 
 function capped(lines: string[], total: number, max: number): string {
   return total > max ? [...lines, `… and ${total - max} more`].join('\n') : lines.join('\n');
+}
+
+/**
+ * The first items of a list that fit the budget (`maxItems` items, about `maxChars` characters;
+ * at least one), as text, and how many that is.
+ */
+function listText(items: readonly unknown[], options: PresentOptions, s: Style): { text: string; shown: number } {
+  const maxItems = options.maxItems ?? LIST_BUDGET.items;
+  const maxChars = options.maxChars ?? LIST_BUDGET.chars;
+  const separator = items.every(isDiffFile) || (items.every(isSymbolDefinition) && items.some((d) => 'signature' in d || 'documentation' in d)) ? '\n\n' : '\n';
+  const one = itemFormatter(items, s);
+  const parts: string[] = [];
+  let chars = 0;
+  for (const item of items) {
+    if (parts.length >= maxItems) break;
+    const text = one(item);
+    if (parts.length > 0 && chars + text.length > maxChars) break;
+    parts.push(text);
+    chars += text.length + separator.length;
+  }
+  if (items.every(isReference)) return { text: referencesText(items.slice(0, parts.length), s, items).join('\n'), shown: parts.length };
+  return { text: parts.join(separator), shown: parts.length };
+}
+
+/** How one item of a list is shown. */
+function itemFormatter(items: readonly unknown[], s: Style): (item: unknown) => string {
+  if (items.every(isReference)) return (r) => `  ${locationLine((r as Reference).referencedAt, s)}`;
+  if (items.every(isSymbolDefinition)) return items.some((d) => 'signature' in d || 'documentation' in d) ? (d) => symbolBlock(d as SymbolDefinition, s) : (d) => symbolLine(d as SymbolDefinition, s);
+  if (items.every(isDiagnostic)) return (d) => diagnosticText(d as Diagnostic, s);
+  if (items.every(isLocation)) return (l) => locationLine(l as Location, s);
+  if (items.every(isDiffFile)) return (d) => diffText(d as DiffFile, s);
+  if (items.every((v) => typeof v === 'string')) return (v) => field(v as string); // one line each: a file name cannot forge another
+  return (v) => printValue(v, { width: 100 });
+}
+
+/** ` (by file: src/a.rs 120, src/b.rs 80, … 12 files)` for a cut list of places, so the reader can narrow. */
+function perFile(items: readonly unknown[], shown: number): string {
+  const pathOf = (v: unknown): string | undefined => (isReference(v) ? v.referencedAt.path : isSymbolDefinition(v) ? v.definedAt.path : isLocation(v) ? v.path : undefined);
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const path = pathOf(item);
+    if (path === undefined) return '';
+    counts.set(path, (counts.get(path) ?? 0) + 1);
+  }
+  if (counts.size < 2 || shown === items.length) return '';
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_FILES_COUNTED);
+  return ` (by file: ${top.map(([p, n]) => `${p} ${n}`).join(', ')}${counts.size > top.length ? `, … ${counts.size} files` : ''})`;
+}
+
+/** Files named in the per-file counts of a cut list. */
+const MAX_FILES_COUNTED = 8;
+
+/** A page of a longer list: its items, then where it is and the program of the next page. */
+function pageText(page: Page, options: PresentOptions, s: Style): string {
+  const { items, start, total, of } = page.page === undefined ? { items: [], start: 1, total: 0, of: '' } : { items: page.items, ...page.page };
+  if (items.length === 0) return `(none: the list has ${total} item${total === 1 ? '' : 's'})`;
+  const cut = listText(items, options, s);
+  const end = start + cut.shown - 1;
+  const where = end < total ? `next: ${nextPageProgram(`page(${of}, ${start})`, end + 1)}` : 'the last page';
+  return `${cut.text}\n${s.dim(`… items ${start}–${end} of ${total}; ${where}`)}`;
 }
 
 function locationLine(l: Location, s: Style): string {
@@ -117,17 +181,22 @@ function symbolBlock(d: SymbolDefinition, s: Style): string {
   return lines.join('\n');
 }
 
-function referencesText(refs: readonly Reference[], s: Style): string[] {
-  // Group by the symbol they refer to: one header, then one line per use.
+function referencesText(refs: readonly Reference[], s: Style, all: readonly unknown[] = refs): string[] {
+  // Group by the symbol they refer to: one header (counting every use, shown or not), then one line per use.
+  const totals = new Map<string, number>();
+  for (const r of all as readonly Reference[]) totals.set(formatLocation(r.definedAt), (totals.get(formatLocation(r.definedAt)) ?? 0) + 1);
   const groups = new Map<string, Reference[]>();
   for (const r of refs) {
     const key = formatLocation(r.definedAt);
-    groups.set(key, [...(groups.get(key) ?? []), r]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [r]);
+    else group.push(r);
   }
   const out: string[] = [];
-  for (const group of groups.values()) {
+  for (const [key, group] of groups) {
     const first = group[0] as Reference;
-    out.push(`${group.length} reference${group.length === 1 ? '' : 's'} to ${s.kind(first.kind)} ${field(first.name)} (${s.path(where(first.definedAt))}):`);
+    const count = totals.get(key) ?? group.length;
+    out.push(`${count} reference${count === 1 ? '' : 's'} to ${s.kind(first.kind)} ${field(first.name)} (${s.path(where(first.definedAt))}):`);
     for (const r of group) out.push(`  ${locationLine(r.referencedAt, s)}`);
   }
   return out;

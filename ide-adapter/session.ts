@@ -3,8 +3,10 @@
  * every IDE function. This is what the REPL, the MCP server and walkthroughs use.
  */
 import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
-import type { IdeBackend } from './backend.js';
+import type { Completeness, IdeBackend } from './backend.js';
+import { explainProgram } from './explain.js';
 import { createIdeRegistry, type IdeHost } from './functions/index.js';
+import { NotesLedger } from './notes-ledger.js';
 import type { LspBackendOptions } from './lsp-backend.js';
 import type { ServerDefinition } from './lsp/servers.js';
 import { TIMEOUTS } from './timeouts.js';
@@ -63,6 +65,13 @@ export interface SessionEvaluateOptions {
   readonly bindings?: Readonly<Record<string, unknown>>;
 }
 
+/** An outcome and how complete it is. */
+export interface SessionAnswer {
+  readonly outcome: Outcome;
+  /** Every wait for the index the evaluation made: empty when it asked no language server. */
+  readonly completeness: readonly Completeness[];
+}
+
 /** A workspace with its language servers and the IDE functions. */
 export class IdeSession {
   readonly workspace: Workspace;
@@ -78,7 +87,13 @@ export class IdeSession {
     this.backend = backend;
     this.registry = createIdeRegistry();
     this.interpreter = new Interpreter(this.registry);
-    this.host = { backend, workspace: this.workspace, readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs, shownWarnings: new Set() };
+    this.host = {
+      backend,
+      workspace: this.workspace,
+      readyTimeoutMs: options.readyTimeoutMs ?? TIMEOUTS.session.readyWaitMs,
+      ledger: new NotesLedger(),
+      explain: (program, signal) => explainProgram(this.interpreter, this.host, program, signal),
+    };
     // Start failures are reported through servers() and on use, never thrown here.
     this.started = options.eager !== false ? backend.start().catch(() => undefined) : Promise.resolve();
   }
@@ -104,9 +119,20 @@ export class IdeSession {
     return IdeSession.open({ ...options, ...configured, definitions: [...configured.definitions, ...(options.definitions ?? [])] });
   }
 
-  /** Evaluates a Dialect program against the workspace. */
-  evaluate(program: string, options: SessionEvaluateOptions = {}): Promise<Outcome> {
-    return this.interpreter.evaluate(program, { host: this.host, ...options });
+  /**
+   * Evaluates a Dialect program against the workspace. The outcome's notes are its own, then the
+   * session's facts not told yet (each told once per session: `notes-ledger.ts`).
+   */
+  async evaluate(program: string, options: SessionEvaluateOptions = {}): Promise<Outcome> {
+    return (await this.answer(program, options)).outcome;
+  }
+
+  /** Evaluates a program and says how complete its answer is (every wait for the index it made). */
+  async answer(program: string, options: SessionEvaluateOptions = {}): Promise<SessionAnswer> {
+    const completeness: Completeness[] = [];
+    const outcome = await this.interpreter.evaluate(program, { ...options, host: { ...this.host, answer: { completeness } } });
+    const news = this.host.ledger.take();
+    return { outcome: news.length > 0 ? { ...outcome, notes: [...outcome.notes, ...news] } : outcome, completeness };
   }
 
   /** Waits until every server has finished indexing (or the timeout passes). */

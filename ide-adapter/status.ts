@@ -59,6 +59,44 @@ export interface ServerStatus {
   readonly pid?: number;
 }
 
+/**
+ * The state people and agents read, the one vocabulary of the REPL, `.servers`, `server status`,
+ * MCP and the README: a server's {@link ServerState}, except that a ready server reporting itself
+ * unhealthy is `degraded` — never `ready`.
+ */
+export type DisplayState = ServerState | 'degraded';
+
+/** A status's {@link DisplayState}. */
+export function displayState(status: Pick<ServerStatus, 'state' | 'health'>): DisplayState {
+  return status.state === 'ready' && status.health !== undefined ? 'degraded' : status.state;
+}
+
+/** Cargo's progress lines (`    Updating crates.io index`, `Downloading`, `Locking`, …): never the reason. */
+const CARGO_PROGRESS = /^\s*(Updating|Downloading|Downloaded|Locking|Blocking|Fetching|Compiling|Checking|Adding|Unpacking)\b/;
+
+/**
+ * Why a server is degraded, in one line: its message's error, not the progress around it.
+ * rust-analyzer quotes cargo's stderr after "exited with an error:", whose first line is often a
+ * progress line (`Updating crates.io index`); the reason is cargo's `error:` line.
+ */
+export function degradedReason(message: string): string {
+  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const head = (lines[0] ?? message).replace(/(exited with an error:)\s*(Updating|Downloading|Locking|Blocking|Fetching)\b.*$/, '$1').trim();
+  const error = lines.slice(1).find((l) => /^error(\[|:)/i.test(l) && !CARGO_PROGRESS.test(l));
+  if (error === undefined) return head.replace(/:$/, '');
+  return head.endsWith(':') ? `${head} ${error.replace(/^error:\s*/i, '')}` : `${head}: ${error.replace(/^error:\s*/i, '')}`;
+}
+
+/**
+ * The shortest useful reason: the error a command reported (`cargo metadata failed: failed to get
+ * \`cfg-if\` …`) when the message quotes one, else {@link degradedReason}.
+ */
+export function degradedSummary(message: string): string {
+  const reason = degradedReason(message);
+  const quoted = /`([^`]+)` exited with an error: (.+)$/.exec(reason);
+  return quoted !== null ? `\`${quoted[1] ?? ''}\` failed: ${quoted[2] ?? ''}` : reason;
+}
+
 /** States after which waiting longer changes nothing. */
 export const SETTLED_STATES: ReadonlySet<ServerState> = new Set<ServerState>(['ready', 'unavailable', 'stopped']);
 
@@ -76,7 +114,7 @@ export function statusLine(status: ServerStatus, options: { memory?: boolean } =
   const { displayName, state, progress, detail, health } = status;
   let text: string;
   if (state === 'ready' && health !== undefined) {
-    text = `${displayName}: degraded (${firstLine(health.message)})`;
+    text = `${displayName}: degraded (${degradedReason(health.message)})`;
   } else {
     text = `${displayName}: ${state}`;
     if (progress !== undefined && (state === 'indexing' || state === 'starting')) {
@@ -94,8 +132,3 @@ export function statusLine(status: ServerStatus, options: { memory?: boolean } =
 }
 
 const BYTES_PER_MB = 1024 * 1024;
-
-/** The first non-empty line of a message. */
-export function firstLine(message: string): string {
-  return message.split('\n').find((l) => l.trim() !== '')?.trim() ?? message;
-}

@@ -8,13 +8,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { outcomeToJson, truncate, type Outcome } from '../dialect/index.js';
-import { indexingOf, presentOutcome, statusLine, type IdeSession, type IndexingState } from '../ide-adapter/index.js';
+import { capAnswer, incompleteMarker, indexingOf, LIST_BUDGET, nextPageProgram, presentOutcome, statusLine, type IdeSession, type IndexingState } from '../ide-adapter/index.js';
 import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
 export const DEFAULT_MAX_PROGRAM_LENGTH = 1_000_000;
-/** Lists longer than this are cut in the structured content (the text shows at most 200 items). */
-export const MAX_STRUCTURED_ITEMS = 1000;
+/** Lists longer than this are cut in the structured content, as in the text (`LIST_BUDGET`), with the program of the next part. */
+export const MAX_STRUCTURED_ITEMS = LIST_BUDGET.items;
 
 const position = z.object({ line: z.number(), column: z.number(), offset: z.number() });
 
@@ -49,7 +49,10 @@ export const indexingSchema = z
 export const ideOperationOutputSchema = z.object({
   kind: z.enum(['value', 'error', 'ambiguity']).describe('value: the answer; error: the program needs fixing (see error); ambiguity: run one of the refinements'),
   value: z.unknown().optional().describe('kind "value": the result (locations, symbols, references, strings, diffs, JSON)'),
-  truncated: z.object({ total: z.number(), shown: z.number() }).optional().describe('present when a long list was cut in this structured copy'),
+  truncated: z
+    .object({ total: z.number(), shown: z.number(), next: z.string().describe('the program that returns the next part: page(program, start)') })
+    .optional()
+    .describe('present when a long list was cut: how many there are, how many are here, and the program of the next part'),
   error: outcomeErrorSchema.optional().describe('kind "error": what is wrong and how to fix it'),
   message: z.string().optional().describe('kind "ambiguity": what is ambiguous'),
   refinements: z
@@ -104,7 +107,10 @@ export function indexingState(session: IdeSession): IndexingState {
   return indexingOf(session.backend, startedSessions.has(session));
 }
 
-/** One line for the end of every answer. */
+/**
+ * The status of every server in one bracketed line, for answers that did not run (an internal
+ * error). Ordinary answers carry `incompleteMarker` only when incomplete, and their notes once.
+ */
 export function indexingLine(state: IndexingState): string {
   // Said once per answer, at its end: who answered, when it is not Dialect's own servers.
   const by = state.backend === 'vscode' ? 'answered by VS Code; ' : '';
@@ -122,7 +128,8 @@ export function structuredOutcome(outcome: Outcome, indexing: IndexingState): Id
     case 'value': {
       const value = json.value;
       if (Array.isArray(value) && value.length > MAX_STRUCTURED_ITEMS) {
-        return { kind: 'value', value: value.slice(0, MAX_STRUCTURED_ITEMS), truncated: { total: value.length, shown: MAX_STRUCTURED_ITEMS }, indexing, notes };
+        const next = nextPageProgram(outcome.source.text, MAX_STRUCTURED_ITEMS + 1);
+        return { kind: 'value', value: value.slice(0, MAX_STRUCTURED_ITEMS), truncated: { total: value.length, shown: MAX_STRUCTURED_ITEMS, next }, indexing, notes };
       }
       return { kind: 'value', value, indexing, notes };
     }
@@ -133,8 +140,11 @@ export function structuredOutcome(outcome: Outcome, indexing: IndexingState): Id
   }
 }
 
-/** The text an agent reads. */
-export function outcomeText(outcome: Outcome, indexing: IndexingState): string {
+/**
+ * The text an agent reads: the answer, its notes (each session fact once), and, when the answer
+ * is incomplete, a short marker; never longer than `MAX_ANSWER_CHARS`.
+ */
+export function outcomeText(outcome: Outcome, marker?: string): string {
   const body = presentOutcome(outcome);
   const lead =
     outcome.kind === 'error'
@@ -142,7 +152,7 @@ export function outcomeText(outcome: Outcome, indexing: IndexingState): string {
       : outcome.kind === 'ambiguity'
         ? 'The program is ambiguous. Call ide_operation again with the program of the choice you mean:\n\n'
         : '';
-  return `${lead}${body}\n\n${indexingLine(indexing)}`;
+  return capAnswer(`${lead}${body}${marker !== undefined ? `\n${marker}` : ''}`);
 }
 
 /** What one `ide_operation` call runs with. */
@@ -170,8 +180,11 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
     unsubscribe = session.backend.onStatus((status) => progress.report(statusLine(status)));
   }
   let outcome: Outcome;
+  let marker: string | undefined;
   try {
-    outcome = await session.evaluate(program, { signal: extra.signal, deadlineMs: ctx.deadlineMs });
+    const answer = await session.answer(program, { signal: extra.signal, deadlineMs: ctx.deadlineMs });
+    outcome = answer.outcome;
+    marker = incompleteMarker(answer.completeness);
   } catch (error) {
     // The interpreter never throws for anything a program does; this is a bug, reported as such.
     ctx.log(`ide_operation failed unexpectedly for ${abbreviate(program)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -187,7 +200,7 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
   const indexing = indexingState(session);
   return {
     ...(outcome.kind === 'error' ? { isError: true } : {}),
-    content: [{ type: 'text', text: outcomeText(outcome, indexing) }],
+    content: [{ type: 'text', text: outcomeText(outcome, marker) }],
     structuredContent: structuredOutcome(outcome, indexing),
   };
 }

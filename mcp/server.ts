@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { createIdeRegistry, IdeSession, loadWorkspaceConfig, packageVersion, TIMEOUTS } from '../ide-adapter/index.js';
+import { createIdeRegistry, IdeSession, loadWorkspaceConfig, packageVersion, presentOutcome, TIMEOUTS } from '../ide-adapter/index.js';
 import { PACKAGE_NAME } from '../ide-adapter/package-files.js';
 import { walkthroughLimits, type WalkthroughLimits } from '../walkthrough/index.js';
 import { dialectReference, ideOperationDescription } from './describe.js';
@@ -95,6 +95,9 @@ export interface ServerStats {
   readonly activeCalls: number;
   readonly completedCalls: number;
 }
+
+/** The resource with the details behind the notes (what `status()` returns). */
+export const STATUS_RESOURCE = 'dialect://status';
 
 /**
  * An MCP server over one IDE session, or over the client's roots. Connect it to a transport; close
@@ -285,6 +288,24 @@ export class DialectMcpServer {
         contents: [{ uri: uri.href, mimeType: 'text/markdown', text: doc.text() }],
       }));
     }
+
+    // The details behind the one-line notes: the same text as ide_operation's status().
+    this.mcp.registerResource(
+      'status',
+      STATUS_RESOURCE,
+      { title: 'Language servers and workspace status', description: 'Every language server with its state and why, what could not be loaded and how to fix it, and the workspace trust: what status() returns.', mimeType: 'text/plain' },
+      async (uri) => {
+        // The default workspace's (with several roots, ide_operation's status() names one with `workspace`).
+        let text: string;
+        try {
+          text = presentOutcome(await (await this.#workspaces.session(undefined)).evaluate('status()'));
+        } catch (error) {
+          if (!(error instanceof ToolInputError)) throw error;
+          text = error.message;
+        }
+        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text }] };
+      },
+    );
   }
 
   /** Stores arbitrary JSON under an id, for `expand_reference`. */

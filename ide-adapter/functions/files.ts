@@ -86,7 +86,7 @@ async function existingFile(ctx: CallContext<IdeHost>, path: string, orName: boo
  */
 async function symbolNamed(ctx: CallContext<IdeHost>, name: string): Promise<SymbolDefinition | Ambiguity> {
   await awaitIndex(ctx);
-  const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
+  const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal, ctx.host.trace);
   if (defs.length === 1) return defs[0] as SymbolDefinition;
   if (defs.length === 0) {
     throw new DialectError({

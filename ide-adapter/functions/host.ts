@@ -2,10 +2,12 @@
  * What the IDE functions receive as the interpreter's host: the backend, the workspace, and the
  * session-wide bookkeeping (warnings already shown, how long to wait for indexing).
  */
-import { DialectError, type CallContext, type RequirementHandler } from '../../dialect/index.js';
+import { DialectError, truncate, type CallContext, type RequirementHandler } from '../../dialect/index.js';
 import type { Completeness, IdeBackend } from '../backend.js';
 import { isLocation, isSymbolDefinition } from '../model.js';
-import { statusLine } from '../status.js';
+import { factOf, MAX_NOTE_LINE, STATUS_POINTER, type NotesLedger } from '../notes-ledger.js';
+import { degradedSummary } from '../status.js';
+import type { TraceSink } from '../trace.js';
 import type { Workspace } from '../workspace.js';
 
 /** What the IDE functions get from their embedding: the backend, the workspace and how long to wait for the index. */
@@ -14,8 +16,20 @@ export interface IdeHost {
   readonly workspace: Workspace;
   /** How long a query waits for servers that are still indexing before answering anyway. */
   readonly readyTimeoutMs: number;
-  /** Warnings already shown once (e.g. "the standard library could not be loaded"). */
-  readonly shownWarnings: Set<string>;
+  /** The session's facts (untrusted, std not loaded, a degraded server…): each told once (`notes-ledger.ts`). */
+  readonly ledger: NotesLedger;
+  /** Per evaluation: how complete its answer is (every wait for the index it made). Set by `IdeSession` for each evaluation. */
+  readonly answer?: AnswerRecord;
+  /** Present only while `explain()` runs a program: where functions report the candidates they dropped and why. */
+  readonly trace?: TraceSink;
+  /** Runs a program and says how its answer was made (`explain()`); set by `IdeSession`. */
+  readonly explain?: (program: string, signal: AbortSignal) => Promise<unknown>;
+}
+
+/** What one evaluation learned about its completeness. */
+export interface AnswerRecord {
+  /** Every wait for the index the evaluation made, in order. */
+  readonly completeness: Completeness[];
 }
 
 /** Error codes of the IDE functions' index checks. */
@@ -74,22 +88,41 @@ export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signa
 }
 
 async function waitAndNote(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths: readonly string[]): Promise<Completeness> {
-  const { backend, readyTimeoutMs, shownWarnings } = ctx.host;
+  const { backend, readyTimeoutMs } = ctx.host;
+  const started = Date.now();
   const completeness = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs, ...(paths.length > 0 ? { paths } : {}) });
-  for (const warning of completeness.warnings) {
-    if (shownWarnings.has(warning)) continue;
-    shownWarnings.add(warning);
-    ctx.note(warning);
-  }
-  for (const note of completeness.notes) ctx.note(note);
-  const pending = completeness.servers.filter((s) => s.state !== 'ready');
-  if (pending.length > 0) {
-    const lines = pending.map((s) => `${s.displayName} not ready after ${completeness.waitedMs} ms: ${statusLine(s).slice(s.displayName.length + 2)}`);
-    ctx.note(`results may be incomplete — still indexing: ${lines.join('; ')}`);
-  }
-  const degraded = completeness.servers.filter((s) => s.state === 'ready' && s.health !== undefined);
-  if (degraded.length > 0) ctx.note(`results may be incomplete — ${degraded.map((s) => statusLine(s)).join('; ')}`);
+  observeFacts(ctx.host.ledger, completeness, ctx.host.workspace.root);
+  // Still indexing is this answer's state, not a session fact: the answer's marker says it.
+  ctx.host.answer?.completeness.push(completeness);
+  ctx.host.trace?.step('wait for the index', Date.now() - started, completeness);
   return completeness;
+}
+
+/**
+ * Records what a wait for the index says about the session in its ledger: the servers' warnings,
+ * the backend's notes (an untrusted workspace), and which servers are degraded and why. The
+ * ledger tells each once; the answer's own marker says whether it is complete.
+ */
+export function observeFacts(ledger: NotesLedger, completeness: Completeness, root?: string): void {
+  // Paths inside the workspace read as `./…`: the reader knows where the workspace is.
+  const relative = (text: string): string => (root !== undefined ? text.split(`${root}/`).join('./') : text);
+  for (const warning of completeness.warnings) {
+    const fact = factOf('', warning);
+    ledger.observe({ ...fact, key: `warning:${fact.line}` });
+  }
+  for (const note of completeness.notes) {
+    const fact = factOf('', note);
+    ledger.observe({ ...fact, key: note.startsWith('untrusted workspace') ? 'untrusted' : `note:${fact.line}` });
+  }
+  for (const s of completeness.servers) {
+    const key = `health:${s.id}`;
+    if (s.health === undefined) {
+      if (s.state === 'ready') ledger.clear(key);
+      continue;
+    }
+    const line = relative(`${s.displayName} is degraded: ${degradedSummary(s.health.message)}`);
+    ledger.observe({ key, line: `${truncate(line, MAX_NOTE_LINE - STATUS_POINTER.length - 3)} — ${STATUS_POINTER}`, detail: `${s.displayName} is degraded: ${s.health.message}` });
+  }
 }
 
 /** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */

@@ -8,6 +8,7 @@ import { prepareRequirement, type IdeHost } from './host.js';
 import { registerNavigation } from './navigation.js';
 import { registerPositionFunctions } from './positions.js';
 import { registerSelectionFunctions } from './selection.js';
+import { registerSessionFunctions } from './session-info.js';
 import { registerDiagnostics } from './diagnostics.js';
 import { registerTypeFunctions } from './types-hierarchy.js';
 import { registerIdeTypes } from './types.js';
@@ -23,6 +24,7 @@ export function createIdeRegistry(): Registry<IdeHost> {
   registerTypeFunctions(registry);
   registerDiagnostics(registry);
   registerFileFunctions(registry);
+  registerSessionFunctions(registry);
   return registry;
 }
 

@@ -231,6 +231,7 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
         ...(typeof args['line'] === 'number' ? { line: args['line'] } : {}),
       },
       ctx.signal,
+      ctx.host.trace,
     );
   });
   // A server that could not load the workspace answers nothing: that is not "no such name".

@@ -8,6 +8,7 @@ import { codePointCount } from '../../dialect/index.js';
 import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
 import { kindMatches } from '../kinds.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
+import type { TraceSink } from '../trace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
@@ -57,8 +58,8 @@ export function fileMatches(path: string, wanted: string): boolean {
 }
 
 /** Looks up definitions by name, most precise answers first; never fuzzy. */
-export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal): Promise<SymbolDefinition[]> {
-  return (await lookupSymbols(backend, query, signal)).definitions;
+export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal, trace?: TraceSink): Promise<SymbolDefinition[]> {
+  return (await lookupSymbols(backend, query, signal, trace)).definitions;
 }
 
 /**
@@ -68,18 +69,22 @@ export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery,
  * path, dropped when it is an import or re-export binding, and merged with the other
  * declarations of the same symbol (overloads, interface + namespace, …).
  */
-export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal): Promise<SymbolLookup> {
+export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal, trace?: TraceSink): Promise<SymbolLookup> {
   const { qualifiers, name } = splitQualifiedName(query.name.trim());
   const outlines = new OutlineCache(backend, signal);
   const paths = new SymbolPaths(backend);
-  const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] => symbols.filter((s) => s.name === name);
+  const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
+    symbols.filter((s) => s.name === name || void trace?.drop(describe(s), `a fuzzy workspace/symbol hit: "${s.name}" is not "${name}"`));
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
     const located = await assignedMembers(backend, dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines)))));
     const out: Located[] = [];
     const rest: Located[] = [];
     for (const l of located) {
       if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), paths.relativeQualifiers(l.symbol))) out.push(l);
-      else rest.push(l);
+      else {
+        trace?.drop(describe(l.symbol), `its path does not match the qualifier ${qualifiers.join('::')}`);
+        rest.push(l);
+      }
     }
     return [...out, ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
@@ -93,13 +98,16 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
-  const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal, qualifiers.length > 0);
-  const definitions = unfiltered.filter(
-    (d) =>
+  const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal, qualifiers.length > 0, trace);
+  const definitions = unfiltered.filter((d) => {
+    const keep =
       declarationsOf(d).some((x) => query.file === undefined || fileMatches(x.definedAt.path, query.file)) &&
       (query.kind === undefined || declarationsOf(d).some((x) => kindMatches(x.kind, query.kind as string))) &&
-      (query.line === undefined || declarationsOf(d).some((x) => x.definedAt.start.line === query.line)),
-  );
+      (query.line === undefined || declarationsOf(d).some((x) => x.definedAt.start.line === query.line));
+    if (keep) trace?.keep(describe({ name: d.name, kind: d.kind, location: d.definedAt }), 'exact name, a declaration');
+    else trace?.drop(describe({ name: d.name, kind: d.kind, location: d.definedAt }), `excluded by the filter ${[query.file !== undefined ? `file: ${query.file}` : '', query.kind !== undefined ? `kind: ${query.kind}` : '', query.line !== undefined ? `line: ${query.line}` : ''].filter((f) => f !== '').join(', ')}`);
+    return keep;
+  });
   return { definitions, unfiltered };
 }
 
@@ -272,7 +280,7 @@ async function filesMatching(backend: IdeBackend, file: string): Promise<string[
  * unresolved import, nowhere else — the text says what it is), and at one declaration of a
  * merged symbol (overloads, interface + namespace, class + namespace) it lists all of them.
  */
-async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: OutlineCache, signal: AbortSignal, throughBindings: boolean): Promise<SymbolDefinition[]> {
+async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: OutlineCache, signal: AbortSignal, throughBindings: boolean, trace?: TraceSink): Promise<SymbolDefinition[]> {
   // A generated item (its name is not written where the server puts it: a macro call) is no
   // binding, and go-to-definition there answers for the macro, not for the item.
   const generated = (l: Located): boolean => !l.symbol.precise;
@@ -291,6 +299,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     const isModuleFile = l.symbol.kind === 'module' && own.every((t) => t.start.line === 1 && t.start.column === 1);
     const binding = await bindingOf(backend, l.symbol);
     if ((leadsElsewhere && !isModuleFile) || binding !== undefined) {
+      trace?.drop(describe(l.symbol), binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
       // it) names what the re-export leads to, as the language resolves it; an import does not.
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
@@ -447,4 +456,9 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   });
   await Promise.all(workers);
   return results;
+}
+
+/** A candidate as explain() lists it: `struct User at src/model.rs:25:12`. */
+function describe(s: { readonly name: string; readonly kind: string; readonly location: Location }): string {
+  return `${s.kind} ${s.name} at ${formatLocation(s.location)}`;
 }

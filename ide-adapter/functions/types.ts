@@ -44,7 +44,7 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
     convert: async (value, ctx) => {
       const name = value as string;
       const completeness = await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
-      const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal);
+      const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal, ctx.host.trace);
       if (defs.length === 1) return defs[0];
       if (defs.length === 0 && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(name, completeness);
       if (defs.length === 0) {

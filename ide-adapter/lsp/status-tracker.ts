@@ -7,7 +7,7 @@
 import { truncate } from '../../dialect/display.js';
 import type { ServerStatusParams } from './handlers.js';
 import type { ServerDefinition } from './servers.js';
-import { firstLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
+import { degradedReason, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 
 /** Distinct warnings kept per server; later ones are dropped (the first say what matters). */
 const STATUS_WARNING_LIMIT = 20;
@@ -141,8 +141,8 @@ export class StatusTracker {
     else if (params.health === 'ok') this.#health = undefined;
     if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
       const known = this.checkKnownProblems(message);
-      const first = firstLine(message);
-      if (!known) this.addWarning(`status:${first}`, `${this.#definition.displayName}: ${first}`);
+      const reason = degradedReason(message);
+      if (!known) this.addWarning(`status:${reason}`, `${this.#definition.displayName}: ${reason}`);
     }
     this.#detail = message;
   }

@@ -111,7 +111,9 @@ export function serveBackend(backend: IdeBackend, connection: MessageConnection,
 
   const unsubscribe = backend.onStatus((status) => {
     // A connection closing under a notification is handled by onClose; the notification is moot.
-    connection.sendNotification(RemoteNotification.Status, status).catch(() => undefined);
+    // Status events carry no memory; the listing samples it, so the client's `.servers` has it too.
+    const memoryBytes = status.memoryBytes ?? backend.servers().find((s) => s.id === status.id)?.memoryBytes;
+    connection.sendNotification(RemoteNotification.Status, memoryBytes !== undefined ? { ...status, memoryBytes } : status).catch(() => undefined);
   });
 
   const dispose = (): void => {

@@ -4,6 +4,7 @@
  * index does not offer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { incompleteMarker } from '../indexing.js';
 import { IdeSession } from '../session.js';
 import type { SymbolDefinition } from '../model.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
@@ -26,9 +27,9 @@ describe.skipIf(!available)('completeness and fallbacks (rust-analyzer)', () => 
   it('a query before indexing finishes carries a note saying the answer may be incomplete', async () => {
     const session = await IdeSession.open({ workspaceRoot: copy.root, env: await rustOfflineEnv(), readyTimeoutMs: 1 });
     try {
-      const o = await session.evaluate('findDefinitions("User")', { deadlineMs: 60_000 });
+      const { outcome: o, completeness } = await session.answer('findDefinitions("User")', { deadlineMs: 60_000 });
       expect(o.kind).toBe('value');
-      expect(o.notes.join('\n')).toMatch(/results may be incomplete — still indexing: rust-analyzer/);
+      expect(incompleteMarker(completeness)).toMatch(/^\[incomplete: rust-analyzer (starting|indexing)[^\]]*— ask again shortly\]$/);
     } finally {
       await session.shutdown();
     }

@@ -4,6 +4,7 @@
  * backtrack without end. Every read goes through one check (`confine.ts`); every user pattern
  * runs in the file worker under a time budget (walkthrough links: walkthrough/test/link-budget).
  */
+import { NotesLedger } from '../notes-ledger.js';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
@@ -55,7 +56,7 @@ beforeAll(async () => {
   const workspace = new Workspace(root);
   // These functions never touch a language server; a backend that fails loudly proves it.
   const backend = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => { throw new Error(`backend.${String(p)} called`); }) }) as IdeBackend;
-  host = { backend, workspace, readyTimeoutMs: 1000, shownWarnings: new Set() };
+  host = { backend, workspace, readyTimeoutMs: 1000, ledger: new NotesLedger() };
   interpreter = new Interpreter(createIdeRegistry());
 });
 

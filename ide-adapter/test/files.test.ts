@@ -2,6 +2,7 @@
  * The file functions (search, findFiles, lines, gitdiff) through the interpreter on temporary
  * workspaces and real git repositories; no language server needed.
  */
+import { NotesLedger } from '../notes-ledger.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,7 @@ beforeAll(async () => {
   const workspace = new Workspace(root);
   // The file functions never touch the backend; a backend that fails loudly proves it.
   const backend = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => { throw new Error(`backend.${String(p)} called`); }) }) as IdeBackend;
-  host = { backend, workspace, readyTimeoutMs: 1000, shownWarnings: new Set() };
+  host = { backend, workspace, readyTimeoutMs: 1000, ledger: new NotesLedger() };
   interpreter = new Interpreter(createIdeRegistry());
 });
 

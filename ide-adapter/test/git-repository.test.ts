@@ -5,6 +5,7 @@
  * Real repositories made here; controls: a plain repository, a workspace below one, a real linked
  * worktree (`git worktree add`) and a real submodule work.
  */
+import { NotesLedger } from '../notes-ledger.js';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,7 @@ function repository(root: string, file: string, text: string): void {
 }
 
 async function gitdiff(root: string, range = 'HEAD~1..HEAD'): Promise<{ files?: DiffFile[]; error?: DialectError }> {
-  const host: IdeHost = { backend, workspace: new Workspace(root), readyTimeoutMs: 1000, shownWarnings: new Set() };
+  const host: IdeHost = { backend, workspace: new Workspace(root), readyTimeoutMs: 1000, ledger: new NotesLedger() };
   const outcome = await interpreter.evaluate(`gitdiff(${JSON.stringify(range)})`, { host, deadlineMs: 30_000 });
   if (outcome.kind === 'value') return { files: outcome.value as DiffFile[] };
   if (outcome.kind === 'error') return { error: outcome.error };

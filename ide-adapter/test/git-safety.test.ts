@@ -3,6 +3,7 @@
  * diff must still be right. Each test makes a real repository (support/hostile-repo.ts) whose
  * programs leave a marker file when run, and drives the real `gitdiff` through the interpreter.
  */
+import { NotesLedger } from '../notes-ledger.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ function hostile(): HostileRepo {
 }
 
 async function evaluate(repo: HostileRepo, program: string): Promise<Outcome> {
-  const host: IdeHost = { backend, workspace: new Workspace(repo.root), readyTimeoutMs: 1000, shownWarnings: new Set() };
+  const host: IdeHost = { backend, workspace: new Workspace(repo.root), readyTimeoutMs: 1000, ledger: new NotesLedger() };
   return interpreter.evaluate(program, { host, deadlineMs: 30_000 });
 }
 

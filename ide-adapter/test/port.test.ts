@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DialectError } from '../../dialect/index.js';
 import type { BackendRequest, IdeBackend, ServerStatus } from '../backend.js';
 import { LspBackend } from '../lsp-backend.js';
+import { incompleteMarker } from '../indexing.js';
 import { defineServer, type ServerDefinition } from '../lsp/servers.js';
 import { IdeSession } from '../session.js';
 import { Workspace } from '../workspace.js';
@@ -101,14 +102,16 @@ describe('the IdeBackend port (fake server)', () => {
 
   it('a function that requires the index gets the wait and its note from the declaration, once per program', async () => {
     const session = await open(fake('progress'), { readyTimeoutMs: 1 });
-    const outline = await session.evaluate('documentSymbols("main.fake")', { deadlineMs: 30_000 });
-    expect(outline.notes.filter((n) => n.startsWith('results may be incomplete — still indexing: fake not ready after'))).toHaveLength(1);
+    const outline = await session.answer('documentSymbols("main.fake")', { deadlineMs: 30_000 });
+    expect(outline.completeness).toHaveLength(1);
+    expect(incompleteMarker(outline.completeness)).toMatch(/^\[incomplete: fake /);
     // findDefinitions needs the wait's result itself: it reuses the wait of its declaration.
-    const defs = await session.evaluate('findDefinitions("Widget")', { deadlineMs: 30_000 });
-    expect(defs.notes.filter((n) => n.includes('still indexing')).length).toBeLessThanOrEqual(1);
+    const defs = await session.answer('findDefinitions("Widget")', { deadlineMs: 30_000 });
+    expect(defs.completeness).toHaveLength(1);
     // Functions of the workspace only never wait for the servers.
-    const search = await session.evaluate('search(".", "Widget")', { deadlineMs: 30_000 });
-    expect(search.notes.filter((n) => n.includes('still indexing'))).toEqual([]);
+    const search = await session.answer('search(".", "Widget")', { deadlineMs: 30_000 });
+    expect(search.completeness).toEqual([]);
+    expect(incompleteMarker(search.completeness)).toBeUndefined();
   });
 
   it('a missing server reaches the outcome as server-not-found with a hint, not function-failed', async () => {

@@ -81,7 +81,10 @@ describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependen
     expect(expected.some((u) => u.startsWith('crates/storage/')) && expected.some((u) => u.startsWith('apps/cli/'))).toBe(true);
     expect(found).toEqual(expected);
     // The answer says what the generated description leaves out, and claims nothing more.
-    expect(outcome.notes.join('\n')).toMatch(/described its 4 crates to rust-analyzer.*items of serde \(of ws-core\) are unknown/);
+    // One short line in the answer; the whole story (what is left out, the fix) in status().
+    expect(outcome.notes.join('\n')).toMatch(/^cargo cannot resolve this workspace's dependencies offline.*status\(\) has details/m);
+    const status = await session.evaluate('status()');
+    expect(status.kind === 'value' ? String(status.value) : '').toMatch(/described its 4 crates to rust-analyzer.*items of serde \(of ws-core\) are unknown/);
     // One statement about completeness, never "complete" beside "may be incomplete".
     expect(outcome.notes.join('\n')).not.toMatch(/\bare complete\b/);
   });
@@ -169,8 +172,12 @@ describe.skipIf(binary === undefined)('a degraded standard library (std sources 
       expect(outcome.kind).toBe('value');
       const notes = outcome.notes.join('\n');
       expect(notes).toMatch(/could not fully load the Rust standard library/);
-      expect(notes).toMatch(/references through std traits/);
-      expect(notes).toMatch(/results may be incomplete — rust-analyzer: degraded \(/);
+      // One short line each; the whole story is status()'s.
+      expect(notes).toMatch(/status\(\) has details/);
+      expect(notes).toMatch(/rust-analyzer is degraded: /);
+      expect(notes).not.toMatch(/Updating crates\.io index/);
+      const status = await session.evaluate('status()');
+      expect(status.kind === 'value' ? String(status.value) : '').toMatch(/references through std traits/);
       expect(notes).not.toMatch(/unaffected/);
       const sourcesInstalled = await readdir(DEBIAN_STD_SOURCES).then(() => true, () => false);
       if (sourcesInstalled) expect(notes).not.toContain('rust-web-src');

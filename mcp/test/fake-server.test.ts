@@ -53,7 +53,8 @@ describe('ide_operation against a fake language server', () => {
     expect(text).toContain('class Widget {}');
     expect(data.indexing).toMatchObject({ complete: true, pending: [] });
     expect(data.indexing.servers[0]).toMatch(/^fake-lsp: ready/);
-    expect(text).toMatch(/\[language servers ready: fake-lsp: ready/);
+    // A complete answer carries no status line: its structured indexing says it is complete.
+    expect(text).not.toMatch(/incomplete|language servers/);
   });
 
   it('a cancelled call sends $/cancelRequest to the server, and the server keeps answering', async () => {
@@ -102,8 +103,7 @@ describe('ide_operation against a fake language server', () => {
     expect(result.isError).toBeUndefined();
     expect(data.indexing.complete).toBe(false);
     expect(data.indexing.pending[0]).toMatch(/^fake-lsp: indexing/);
-    expect(data.notes.join('\n')).toContain('results may be incomplete');
-    expect(text).toMatch(/\[still indexing, results may be incomplete — ask again shortly: fake-lsp: indexing/);
+    expect(text).toMatch(/^\[incomplete: fake-lsp (indexing|starting)[^\]]*— ask again shortly\]$/m);
   });
 
   it('never calls a degraded server ready: answers say they may be incomplete', async () => {
@@ -113,9 +113,13 @@ describe('ide_operation against a fake language server', () => {
     expect(data.kind).toBe('value');
     expect(data.indexing.complete).toBe(false);
     expect(data.indexing.pending).toEqual(['fake-lsp: degraded (the build script of widget failed)']);
-    expect(data.notes.join('\n')).toContain('results may be incomplete — fake-lsp: degraded (the build script of widget failed)');
-    expect(text).toContain('[results may be incomplete: fake-lsp: degraded (the build script of widget failed)]');
-    expect(text).not.toMatch(/language servers ready/);
+    // The reason is told once, as a note; every incomplete answer carries the short marker.
+    expect(data.notes.join('\n')).toContain('fake-lsp is degraded: the build script of widget failed');
+    expect(text).toContain('[incomplete: fake-lsp degraded]');
+    const again = await call(c, 'findDefinitions("Widget")');
+    expect(again.text).toContain('[incomplete: fake-lsp degraded]');
+    expect(again.text).not.toContain('the build script of widget failed');
+    expect(again.text).not.toMatch(/ready/);
   });
 
   it('answers 50 concurrent calls over one server', async () => {

@@ -69,8 +69,10 @@ describe('MCP protocol surface (no language servers)', () => {
 
   it('lists and reads the guidance resources; the reference covers every function', async () => {
     const { resources } = await c.client.listResources();
-    expect(resources.map((r) => r.name).sort()).toEqual(['dialect-reference.md', 'walkthrough-format.md']);
-    for (const r of resources) expect(r.mimeType).toBe('text/markdown');
+    expect(resources.map((r) => r.name).sort()).toEqual(['dialect-reference.md', 'status', 'walkthrough-format.md']);
+    for (const r of resources) expect(r.mimeType).toBe(r.name === 'status' ? 'text/plain' : 'text/markdown');
+    const status = await c.client.readResource({ uri: 'dialect://status' });
+    expect((status.contents[0] as { text: string }).text).toMatch(/^workspace .*\nservers: none/);
     const reference = await c.client.readResource({ uri: 'dialect://guidance/dialect-reference.md' });
     const text = (reference.contents[0] as { text: string }).text;
     for (const fn of registry.functions) expect(text).toContain(`### \`${registry.signature(fn)}\``);
@@ -86,7 +88,8 @@ describe('MCP protocol surface (no language servers)', () => {
     expect(result.isError).toBeUndefined();
     expect(data).toMatchObject({ kind: 'value', value: { a: [1, 2], b: 'x\\y' }, indexing: { complete: true, pending: [] } });
     expect(text).toContain('{a: [1, 2], b: "x\\\\y"}');
-    expect(text).toContain('[language servers: none for this workspace]');
+    // A program that asked no server says nothing about servers: its indexing is in the structured content.
+    expect(text).toBe('{a: [1, 2], b: "x\\\\y"}');
   });
 
   it('answers help()', async () => {

@@ -92,7 +92,7 @@ describe.skipIf(!rustAvailable)('the stdio server on fixtures/rust-app', { timeo
     const registry = createIdeRegistry();
     for (const fn of registry.functions) expect(description).toContain(`- ${registry.signature(fn)}`);
     const { resources } = await s.client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['dialect://guidance/dialect-reference.md', 'dialect://guidance/walkthrough-format.md']);
+    expect(resources.map((r) => r.uri).sort()).toEqual(['dialect://guidance/dialect-reference.md', 'dialect://guidance/walkthrough-format.md', 'dialect://status']);
     // The guidance files are found from the build output too.
     const guide = await s.client.readResource({ uri: 'dialect://guidance/walkthrough-format.md' });
     expect((guide.contents[0] as { text: string }).text).toContain('# Writing walkthroughs');

@@ -1,0 +1,74 @@
+/**
+ * The notes ledger: what a session has told its reader, so that a fact about the session (the
+ * workspace is untrusted, the standard library is not loaded, a server is degraded, a bound cut
+ * what a server loads) is told once — in the first answer it matters to — and again only when it
+ * changes. One ledger per session (an MCP connection, a REPL, one `dialect eval`); the facts it
+ * has seen, with their details, are what `status()` and MCP's `dialect://status` show.
+ *
+ * Facts are keyed (`untrusted`, `health:rust-analyzer`, a server's warning key) and versioned by
+ * their line: a changed line under a known key is told again. Each line is short and says where
+ * the details are; the detail text never goes into an answer.
+ */
+import { truncate } from '../dialect/index.js';
+
+/** A fact about the session, as the ledger keeps it. */
+export interface SessionFact {
+  /** What the fact is about; a later fact with the same key replaces it. */
+  readonly key: string;
+  /** The one short line an answer carries. */
+  readonly line: string;
+  /** The whole story (what is affected, how to fix it), for `status()`. */
+  readonly detail: string;
+}
+
+/** Longest note line an answer carries; the rest is behind `status()`. */
+export const MAX_NOTE_LINE = 160;
+/** What a shortened note ends with: where the rest is. */
+export const STATUS_POINTER = 'status() has details';
+
+/**
+ * A fact whose line is its text when that is short, else the text's first clause and where the
+ * rest is: `rust-analyzer could not fully load the Rust standard library — status() has details`.
+ */
+export function factOf(key: string, text: string): SessionFact {
+  const trimmed = text.trim();
+  if (trimmed.length <= MAX_NOTE_LINE) return { key, line: trimmed, detail: trimmed };
+  const clause = /^(.{20,}?)(?::\s|;\s|\.\s|\s\()/.exec(trimmed)?.[1] ?? trimmed;
+  // The fix stays in the line: it is what the reader acts on.
+  const fix = /(?:^|\.\s)((?:To trust it|Fix): [^\n]*)$/.exec(trimmed)?.[1]?.replace(/\.$/, '');
+  const head = truncate(clause, MAX_NOTE_LINE - STATUS_POINTER.length - 3);
+  return { key, line: fix !== undefined ? `${head} — ${truncate(fix, MAX_NOTE_LINE)} (${STATUS_POINTER})` : `${head} — ${STATUS_POINTER}`, detail: trimmed };
+}
+
+/** What a session has seen and told. */
+export class NotesLedger {
+  readonly #current = new Map<string, SessionFact>();
+  readonly #told = new Map<string, string>();
+
+  /** Records a fact (seen now); it is news until {@link take} hands it out. */
+  observe(fact: SessionFact): void {
+    this.#current.set(fact.key, fact);
+  }
+
+  /** Forgets a fact that no longer holds (a server that recovered), so it is told again if it returns. */
+  clear(key: string): void {
+    this.#current.delete(key);
+    this.#told.delete(key);
+  }
+
+  /** The lines of facts not told yet (or changed since), in the order they were seen; they count as told from now on. */
+  take(): string[] {
+    const out: string[] = [];
+    for (const fact of this.#current.values()) {
+      if (this.#told.get(fact.key) === fact.line) continue;
+      this.#told.set(fact.key, fact.line);
+      out.push(fact.line);
+    }
+    return out;
+  }
+
+  /** Every fact that holds now, with its details. */
+  facts(): SessionFact[] {
+    return [...this.#current.values()];
+  }
+}
