@@ -390,6 +390,8 @@ export class LspBackend implements IdeBackend {
   }
 
   async #fetchOutline(server: LanguageServer, abs: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
+    // A server without outlines is not asked (it may never answer what it did not offer).
+    if (!offers(server.capabilities.documentSymbolProvider)) return [];
     const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, patient(options)), null);
     const lines = await server.lines(abs);
     const rel = this.workspace.relative(abs);

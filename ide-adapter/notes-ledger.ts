@@ -33,11 +33,27 @@ export const STATUS_POINTER = 'status() has details';
 export function factOf(key: string, text: string): SessionFact {
   const trimmed = text.trim();
   if (trimmed.length <= MAX_NOTE_LINE) return { key, line: trimmed, detail: trimmed };
-  const clause = /^(.{20,}?)(?::\s|;\s|\.\s|\s\()/.exec(trimmed)?.[1] ?? trimmed;
   // The fix stays in the line: it is what the reader acts on.
-  const fix = /(?:^|\.\s)((?:To trust it|Fix): [^\n]*)$/.exec(trimmed)?.[1]?.replace(/\.$/, '');
-  const head = truncate(clause, MAX_NOTE_LINE - STATUS_POINTER.length - 3);
+  const fix = /(?:^|\.\s)((?:To trust it: |Fix: |To lift this, |Trust the workspace[^:.]*: )[^\n]*)$/.exec(trimmed)?.[1]?.replace(/\.$/, '');
+  const room = MAX_NOTE_LINE - STATUS_POINTER.length - 3 - (fix !== undefined ? Math.min(fix.length, MAX_NOTE_LINE) + 5 : 0);
+  const head = truncate(leadingClauses(trimmed, Math.max(room, MIN_NOTE_HEAD)), Math.max(room, MIN_NOTE_HEAD));
   return { key, line: fix !== undefined ? `${head} — ${truncate(fix, MAX_NOTE_LINE)} (${STATUS_POINTER})` : `${head} — ${STATUS_POINTER}`, detail: trimmed };
+}
+
+/** The fewest characters of a note's own words a shortened line keeps, however long its fix. */
+const MIN_NOTE_HEAD = 60;
+
+/**
+ * As many whole clauses from the start of `text` as fit in `room` characters (at least the first,
+ * which the caller cuts): the first clause says what happened, the next usually why.
+ */
+function leadingClauses(text: string, room: number): string {
+  const boundary = /:\s|;\s|\.\s|\s\(/g;
+  let end = -1;
+  for (let m = boundary.exec(text); m !== null && m.index <= room; m = boundary.exec(text)) {
+    if (m.index >= 20) end = m.index;
+  }
+  return end > 0 ? text.slice(0, end) : text;
 }
 
 /** What a session has seen and told. */

@@ -56,6 +56,11 @@ function valueText(value: unknown, options: PresentOptions): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '(none)';
     if (value.every(isSymbolDefinition) && value.some(isCallEdge)) return callsText(value.slice(0, LIST_BUDGET.items), s, value.length, LIST_BUDGET.items);
+    // Plain data (numbers, objects, mixed) reads best as the JSON-like value it is, while it fits the budget.
+    if (!isListOfPlaces(value) && value.length <= (options.maxItems ?? LIST_BUDGET.items)) {
+      const whole = printValue(value, { width: 100 });
+      if (whole.length <= (options.maxChars ?? LIST_BUDGET.chars)) return whole;
+    }
     const program = options.program;
     const cut = listText(value, options, s);
     if (cut.shown === value.length) return cut.text;
@@ -104,6 +109,12 @@ function listText(items: readonly unknown[], options: PresentOptions, s: Style):
   }
   if (items.every(isReference)) return { text: referencesText(items.slice(0, parts.length), s, items).join('\n'), shown: parts.length };
   return { text: parts.join(separator), shown: parts.length };
+}
+
+/** Whether a list is of the kinds shown one per line (places, symbols, diagnostics, diffs, names). */
+function isListOfPlaces(items: readonly unknown[]): boolean {
+  const kinds = [isReference, isSymbolDefinition, isDiagnostic, isLocation, isDiffFile, (v: unknown) => typeof v === 'string'];
+  return kinds.some((is) => items.every(is));
 }
 
 /** How one item of a list is shown. */

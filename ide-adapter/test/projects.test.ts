@@ -87,7 +87,8 @@ describe('a hostile .gitignore', () => {
     await writeFile(join(root, 'tsconfig.json'), '{}');
     await mkdir(join(root, 'src'));
     await writeFile(join(root, 'src', 'index.ts'), 'export const x = 1;\n');
-    for (let i = 0; i < 100; i++) await mkdir(join(root, `${'a'.repeat(245)}${String(i).padStart(3, '0')}`));
+    // Enough folders that matching them all outlasts the budget even on an idle machine.
+    for (let i = 0; i < 2000; i++) await mkdir(join(root, `${'a'.repeat(244)}${String(i).padStart(4, '0')}`));
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -109,7 +110,7 @@ describe('a hostile .gitignore', () => {
     // The project at the root was found before the budget ran out, and the note says what stopped.
     expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['src/index.ts']);
     expect(anchors?.warnings.join('\n')).toMatch(/^TypeScript: stopped looking for projects after 5000 ms \(PROJECT_SCAN_BUDGET_MS/);
-    // Matching all hundred folders here took over a minute; the scan ends at its budget (plus the
+    // Matching all these folders here took over a minute; the scan ends at its budget (plus the
     // match under way and a worker's start on a loaded machine), the hard bound is the one below.
     expect(elapsed).toBeLessThan(PROJECT_SCAN_BUDGET_MS + FILE_JOB_BUDGET_MS);
     // Generous for a loaded 2-core machine; matching on this thread blocked it for over a minute.

@@ -1,0 +1,39 @@
+/** The notes ledger's one-line form of a fact: short, the reason kept where it fits, the fix always kept. */
+import { describe, expect, it } from 'vitest';
+import { factOf, MAX_NOTE_LINE, NotesLedger, STATUS_POINTER } from '../notes-ledger.js';
+
+describe('factOf', () => {
+  it('keeps a short fact as it is', () => {
+    expect(factOf('k', 'the workspace is untrusted').line).toBe('the workspace is untrusted');
+  });
+
+  it('keeps the leading clauses that fit (what happened, then why) and says where the rest is', () => {
+    const text = `rust-analyzer is unavailable, so its files get text search only: rust-analyzer was not found; ${'x '.repeat(100)}`;
+    const fact = factOf('k', text);
+    expect(fact.line).toBe(`rust-analyzer is unavailable, so its files get text search only: rust-analyzer was not found — ${STATUS_POINTER}`);
+    expect(fact.detail).toBe(text.trim());
+  });
+
+  it.each([
+    ['To trust it: ', 'To trust it: dialect trust /work/some/folder'],
+    ['Trust the workspace to use it: ', 'Trust the workspace to use it: dialect trust /work/some/folder'],
+    ['To lift this, ', 'To lift this, trust the folder in VS Code (Manage Workspace Trust) and reload the window'],
+  ])('keeps the fix that starts with %j in the line, within the line budget', (_lead, fix) => {
+    const fact = factOf('k', `something was held back: ${'a long explanation of what and why '.repeat(6)}. ${fix}.`);
+    expect(fact.line).toContain(fix);
+    expect(fact.line).toContain(STATUS_POINTER);
+    expect(fact.line.length).toBeLessThanOrEqual(MAX_NOTE_LINE + 20);
+  });
+});
+
+describe('NotesLedger', () => {
+  it('tells a fact once, and again only when its line changes', () => {
+    const ledger = new NotesLedger();
+    ledger.observe(factOf('health', 'rust-analyzer is degraded'));
+    expect(ledger.take()).toEqual(['rust-analyzer is degraded']);
+    ledger.observe(factOf('health', 'rust-analyzer is degraded'));
+    expect(ledger.take()).toEqual([]);
+    ledger.observe(factOf('health', 'rust-analyzer is ready again'));
+    expect(ledger.take()).toEqual(['rust-analyzer is ready again']);
+  });
+});
