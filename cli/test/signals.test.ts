@@ -49,7 +49,7 @@ async function start(args: readonly string[]): Promise<Running> {
   await writeFile(
     config,
     JSON.stringify({
-      servers: [{ id: 'fake', command: process.execPath, args: [fakeServerScript, '--mode=hang', `--pidfile=${pidfile}`], languages: [{ languageId: 'fake', extensions: ['.fake'] }], readiness: 'immediate' }],
+      servers: [{ id: 'fake', command: process.execPath, args: [fakeServerScript, '--mode=hang', '--outline', `--pidfile=${pidfile}`], languages: [{ languageId: 'fake', extensions: ['.fake'] }], readiness: 'immediate' }],
     }),
   );
   const env = await childEnv(join(dir.path, `state-${n}`), { DIALECT_CONFIG: config });

@@ -15,6 +15,7 @@
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
 //   --publish-diagnostics  publishes (never answers pulls) an error on every `ERROR` of an opened file
 //   --slow-hover            every hover waits until it is cancelled (counted in `cancelled`, like `fake/slow`)
+//   --outline               advertises outlines (documentSymbolProvider); hang mode never answers them
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
 // `fake/grow` allocates memory until killed (never answers);
@@ -81,7 +82,7 @@ connection.onRequest('initialize', () => {
 });
 
 const initializeResult = () => ({
-  capabilities: { hoverProvider: true, definitionProvider: true, textDocumentSync: 1, positionEncoding: args.encoding ?? 'utf-16', ...(args.types ? { typeHierarchyProvider: true } : {}) },
+  capabilities: { hoverProvider: true, definitionProvider: true, textDocumentSync: 1, positionEncoding: args.encoding ?? 'utf-16', ...(args.types ? { typeHierarchyProvider: true } : {}), ...(args.outline ? { documentSymbolProvider: true } : {}) },
   serverInfo: { name: 'fake-lsp', version: '1.0.0' },
 });
 
