@@ -31,6 +31,11 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v git >/dev/null 2>&1 || need="$need git"
 # ripgrep: the baseline the scale benchmark and its tests measure search and file finding against.
 command -v rg >/dev/null 2>&1 || need="$need ripgrep"
+# The built-in Go and C/C++ servers (Python's pyright is an npm dependency): Debian's gopls with the
+# go command it runs, and clangd 19 (bookworm's newest in main; `clangd` itself is 14).
+command -v gopls >/dev/null 2>&1 || need="$need gopls"
+[ -x /usr/bin/go ] || need="$need golang-go"
+command -v clangd-19 >/dev/null 2>&1 || command -v clangd >/dev/null 2>&1 || need="$need clangd-19"
 
 # shellcheck disable=SC2086 # one word per package
 sh scripts/apt-install.sh $need
