@@ -91,6 +91,13 @@ export interface BackendSymbol {
   readonly range?: { readonly start: Position; readonly end: Position };
   /** True when `location` is the name itself (a selection range), not the declaration's start. */
   readonly precise: boolean;
+  /**
+   * The server's language says a declaration of this kind never merges with another file's and,
+   * at its own name, is never a binding to something else (`ServerDefinition.standaloneKinds`):
+   * alone with its name in its file and outside an import statement, it needs no go-to-definition
+   * to confirm it. Unset: confirm it.
+   */
+  readonly standalone?: boolean;
 }
 
 /**

@@ -300,14 +300,16 @@ export class LspBackend implements IdeBackend {
           if (location === undefined) continue;
           const language = this.#language(location.path);
           const derive = language === 'rust' && s.kind === SymbolKind.Function && (await this.#declaresDeriveMacro(location, s.name));
+          const kind = derive ? DERIVE_MACRO_KIND : languageKind(language, kindName(s.kind), location.content, s.name);
           out.push({
             name: s.name,
-            kind: derive ? DERIVE_MACRO_KIND : languageKind(language, kindName(s.kind), location.content, s.name),
+            kind,
             ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
             language,
             location,
             // The server places a derive macro at its function, where its name is not written: that place is the symbol's.
             precise: derive,
+            ...(standaloneKind(server, kind) ? { standalone: true } : {}),
           });
         }
         // Servers rank exact names first (tsgo, like tsserver, sorts by match kind): a capped answer
@@ -359,7 +361,16 @@ export class LspBackend implements IdeBackend {
         visit(outline);
       }),
     );
-    return found.map(({ name, kind, container, language, location, range, precise }) => ({ name, kind, ...(container !== undefined ? { container } : {}), language, location, ...(range !== undefined ? { range } : {}), precise }));
+    return found.map(({ name, kind, container, language, location, range, precise }) => ({
+      name,
+      kind,
+      ...(container !== undefined ? { container } : {}),
+      language,
+      location,
+      ...(range !== undefined ? { range } : {}),
+      precise,
+      ...(standaloneKind(server, kind) ? { standalone: true } : {}),
+    }));
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
@@ -844,4 +855,9 @@ function markdownOf(contents: MarkupContent | MarkedString | MarkedString[]): st
   if (Array.isArray(contents)) return contents.map(one).join('\n\n');
   if (typeof contents === 'object' && 'kind' in contents) return contents.kind === 'markdown' ? contents.value : `\`\`\`\n${contents.value}\n\`\`\``;
   return one(contents);
+}
+
+/** Whether the server's language says declarations of this kind stand alone (`ServerDefinition.standaloneKinds`). */
+function standaloneKind(server: LanguageServer, kind: string): boolean {
+  return server.definition.standaloneKinds?.includes(kind) === true;
 }

@@ -284,8 +284,12 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   // A generated item (its name is not written where the server puts it: a macro call) is no
   // binding, and go-to-definition there answers for the macro, not for the item.
   const generated = (l: Located): boolean => !l.symbol.precise;
-  const targets = await mapLimit(located, DEFINITION_CONCURRENCY, (l) =>
-    generated(l) ? Promise.resolve([] as Location[]) : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
+  // A declaration that can neither merge with another file's nor be a binding (the server's
+  // language says so by its kind), whose name is written nowhere else in its file (no overload,
+  // no class merged with a namespace), is confirmed by its text: no request per candidate.
+  const selfEvident = async (l: Located): Promise<boolean> => l.symbol.standalone === true && (await writtenOnce(backend, l.symbol)) && (await bindingOf(backend, l.symbol)) === undefined;
+  const targets = await mapLimit(located, DEFINITION_CONCURRENCY, async (l) =>
+    generated(l) ? ([] as Location[]) : (await selfEvident(l)) ? [l.symbol.location] : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
   );
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
   for (const [i, l] of located.entries()) {
@@ -372,6 +376,21 @@ async function implementingTraitMembers(backend: IdeBackend, qualified: readonly
     await mapLimit(traitMembers, DEFINITION_CONCURRENCY, (l) => backend.implementation(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]))
   ).flat();
   return rest.filter((l) => implementations.some((i) => sameStart(i, l.symbol.location)));
+}
+
+/** Whether a symbol's name is written exactly once (as a whole word) in its file. */
+async function writtenOnce(backend: IdeBackend, s: BackendSymbol): Promise<boolean> {
+  let lines: readonly string[];
+  try {
+    lines = await backend.workspace.lines(s.location.path);
+  } catch {
+    return false;
+  }
+  let count = 0;
+  for (const line of lines) {
+    for (let at = wordIndex(line, s.name, 0); at >= 0; at = wordIndex(line, s.name, at + 1)) if (++count > 1) return false;
+  }
+  return count === 1;
 }
 
 /** Statement starts that bind names from elsewhere: `import …`, `export {…} / export * …`, Rust `use` (group 1: a re-export). */

@@ -109,6 +109,15 @@ export interface ServerDefinition {
   readonly modulePath?: ModulePathOf;
   /** Qualifiers of its language that name no module of their own (Rust's `self`, `super`). */
   readonly relativeQualifiers?: readonly string[];
+  /**
+   * Kinds (in Dialect's words) whose declarations never merge with another file's declarations
+   * and are never, at their own name, a binding to something else — TypeScript's functions and
+   * classes, Rust's items. A name's candidates of these kinds skip the go-to-definition that
+   * otherwise confirms each one (one request per candidate: seconds for a name defined hundreds
+   * of times). Unset: every candidate is confirmed (C's header declarations merge with their
+   * definitions in other files).
+   */
+  readonly standaloneKinds?: readonly string[];
   /** How to install the server; quoted verbatim in `server-not-found` errors. */
   readonly installHint: string;
   /** Environment variables for the server process (the caller's `env` option wins). */
@@ -205,6 +214,9 @@ export const rustAnalyzerServer: ServerDefinition = {
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),
   workspaceSymbolLimit: RUST_ANALYZER_CONFIG.workspace.symbol.search.limit,
+  // Rust items never merge across files; `use` bindings are recognised by their statement, and
+  // `mod x;` (a module) is still confirmed.
+  standaloneKinds: ['function', 'method', 'struct', 'enum', 'union', 'trait', 'type alias', 'constant', 'static', 'enum variant', 'field'],
   prepare: prepareRustWorkspace,
   projectFiles: RUST_PROJECT_FILES,
   preflight: (root) => projectFilesRefusal(root, 'rust-analyzer', RUST_PROJECT_FILES, true),
@@ -258,6 +270,9 @@ export const typeScriptServer: ServerDefinition = {
   preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
   // tsgo's workspace/symbol returns at most 256 items, whatever the query.
   workspaceSymbolLimit: 256,
+  // Overloads and class + namespace merges share a file; interfaces, namespaces, enums and
+  // variables (a `require` binding) are still confirmed.
+  standaloneKinds: ['function', 'method', 'class'],
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;

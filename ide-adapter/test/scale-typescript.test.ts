@@ -17,13 +17,18 @@ const available = await serversAvailable('typescript');
 const base = mkdtempSync(join(tmpdir(), 'dialect-scale-ts-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-async function definitions(root: string): Promise<{ found: SymbolDefinition[]; notes: readonly string[]; complete: boolean }> {
+async function definitions(root: string): Promise<{ found: SymbolDefinition[]; notes: readonly string[]; complete: boolean; definitionRequests: number }> {
   const session = await IdeSession.open({ workspaceRoot: root, readyTimeoutMs: 120_000 });
   try {
     const complete = await session.waitUntilReady({ timeoutMs: 120_000 });
+    let definitionRequests = 0;
+    session.backend.use((request, next) => {
+      if (request.method === 'textDocument/definition') definitionRequests++;
+      return next();
+    });
     const outcome = await session.evaluate(`findDefinitions("${REPEATED_NAME}")`, { deadlineMs: 120_000 });
     if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome).slice(0, 500));
-    return { found: outcome.value as SymbolDefinition[], notes: outcome.notes, complete };
+    return { found: outcome.value as SymbolDefinition[], notes: outcome.notes, complete, definitionRequests };
   } finally {
     await session.shutdown();
   }
@@ -33,9 +38,11 @@ describe.skipIf(!available)('TypeScript at scale', () => {
   it('finds every definition of a name defined more often than workspace/symbol returns', async () => {
     const root = join(base, 'capped');
     const generated = generateTsMonorepo(root, { packages: 3, filesPerPackage: 100, rootTsconfig: true, definitions: 300 });
-    const { found } = await definitions(root);
+    const { found, definitionRequests } = await definitions(root);
     expect(generated.definitions).toBe(300);
     expect(new Set(found.map((d) => d.definedAt.path)).size).toBe(300);
+    // No request per candidate: a function written once in its file needs no go-to-definition to confirm it.
+    expect(definitionRequests).toBe(0);
   }, 240_000);
 
   it('loads more than 100 packages without a root tsconfig, and says the answer is complete', async () => {
