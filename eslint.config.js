@@ -44,10 +44,18 @@ export default tseslint.config(
   { files: ['dialect/**/*.ts'], ignores: ['dialect/test/**'], rules: layer(['ide-adapter', 'walkthrough', 'mcp', 'cli'], ['node:*', 'fs', 'path', 'child_process', 'vscode-*']) },
   { files: ['ide-adapter/**/*.ts'], rules: layer(['walkthrough', 'mcp', 'cli']) },
   {
+    // The LSP client is generic: language knowledge lives in languages/<lang>/, as data and hooks on the definition.
+    files: ['ide-adapter/lsp/**/*.ts'],
+    rules: layer(['walkthrough', 'mcp', 'cli'], [], [
+      { group: ['**/languages/**', '**/languages'], message: 'lsp/ is the generic client: it takes server definitions as data and never imports languages/.' },
+    ]),
+  },
+  {
     // The IDE functions are backend-agnostic: servers only through the port, files only through Workspace.
     files: ['ide-adapter/functions/**/*.ts'],
     rules: layer(['walkthrough', 'mcp', 'cli'], [], [
       { group: ['**/lsp/**', '**/lsp-backend*', 'vscode-*'], message: 'The IDE functions reach language servers only through IdeBackend (../backend.ts).' },
+      { group: ['**/languages/**', '**/languages'], message: 'The IDE functions reach a language only through hooks on its server definition, behind IdeBackend.' },
       { group: ['node:*', 'fs', 'fs/*'], message: 'The IDE functions reach files only through Workspace (../workspace.ts).' },
     ]),
   },

@@ -59,7 +59,8 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, withBuiltinServers, type ServerDefinition } from './lsp/servers.js';
+import { languageFor, type ServerDefinition } from './lsp/servers.js';
+import { withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
 import { shownHover, SourcePolicy } from './lsp/outside-sources.js';
@@ -67,10 +68,10 @@ import { fileModulePath } from './lsp/module-paths.js';
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
-import { defaultRustToolchain, restrictServers, untrustedNote, type ToolchainPaths } from './lsp/untrusted.js';
+import { restrictServers, untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
-import { declaresDeriveMacro, DERIVE_MACRO_KIND } from './lsp/proc-macros.js';
+import { declaresDeriveMacro, DERIVE_MACRO_KIND } from './languages/rust/proc-macros.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 import { searchWorkspace } from './search.js';
@@ -134,19 +135,18 @@ const PULL_CONCURRENCY = 8;
 const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
 /** How an {@link LspBackend} starts its servers. */
-export interface LspBackendOptions extends PoolOptions {
-  /** Extra server definitions (pyright, gopls, …). */
+export interface LspBackendOptions extends Omit<PoolOptions, 'definitions'> {
+  /** Extra server definitions (custom servers); they come before the built-ins (`languages/index.ts`). */
   readonly definitions?: readonly ServerDefinition[];
   /**
-   * Whether the user trusted the workspace (default false). Untrusted, rust-analyzer runs without
-   * build scripts, proc macros and cargo check, and nothing it starts reads the workspace's cargo or
-   * rustup configuration (see `lsp/untrusted.ts`).
+   * Whether the user trusted the workspace (default false). Untrusted, each server runs in its
+   * definition's untrusted form (rust-analyzer without build scripts, proc macros and cargo check,
+   * nothing it starts reading the workspace's cargo or rustup configuration), and one without such
+   * a form is not started (see `lsp/untrusted.ts`).
    */
   readonly trusted?: boolean;
   /** Display names of configured servers that were left out because the workspace is untrusted. */
   readonly skippedServers?: readonly string[];
-  /** The cargo and rustc rust-analyzer may run; default: the first real ones on PATH. */
-  readonly rustToolchain?: ToolchainPaths;
 }
 
 /** Language intelligence from spawned language servers. */
@@ -164,7 +164,7 @@ export class LspBackend implements IdeBackend {
     const custom = options.definitions ?? [];
     const all = withBuiltinServers(custom);
     const trusted = options.trusted === true;
-    this.#definitions = restrictServers(all, trusted, trusted ? {} : (options.rustToolchain ?? defaultRustToolchain({ ...process.env, ...(options.env ?? {}) })));
+    this.#definitions = restrictServers(all, trusted);
     // Documents reach servers through the workspace's one confinement check.
     this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
     this.#trusted = trusted;
@@ -654,8 +654,10 @@ export class LspBackend implements IdeBackend {
       ? undefined
       : untrustedNote({
           root: this.workspace.root,
-          // A rust-analyzer that could not start has its own warning; the limits apply to a running one.
-          rust: detected.some((d) => d.definition.id === 'rust-analyzer') && listing.some((s) => s.id === 'rust-analyzer' && s.state !== 'unavailable'),
+          // A server that could not start has its own warning; the limits apply to a running one.
+          limits: detected.flatMap(({ definition }) =>
+            definition.untrustedLimits !== undefined && listing.some((s) => s.id === definition.id && s.state !== 'unavailable') ? [definition.untrustedLimits] : [],
+          ),
           skippedServers: this.#skipped,
         });
     return {

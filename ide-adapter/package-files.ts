@@ -3,7 +3,7 @@
  * three layouts — from the TypeScript sources (tsx, vitest), from tsc's output in `dist/` (the
  * benchmarks, tests that import `dist/`) and from the esbuild bundle in `dist/bundle/` (the
  * `dialect` command) — and only the sources' folders (`walkthrough/assets/`, `mcp/guidance/`,
- * `ide-adapter/lsp/untrusted-toolchain/`, `fixtures/`, `package.json`) hold the files. So every
+ * `ide-adapter/languages/rust/untrusted-toolchain/`, `fixtures/`, `package.json`) hold the files. So every
  * lookup starts at the package root (the nearest folder above the running module whose
  * `package.json` is named "dialect-ide"), never at a path relative to `import.meta.url`, which differs
  * per layout (a bundle chunk sits anywhere in `dist/bundle/`).

@@ -22,7 +22,7 @@ const BUNDLE = join('dist', 'extension.cjs');
  * rust-analyzer could not start in an untrusted window (`bin/cargo` and `bin/rustc` are scripts,
  * not links: a .vsix, like an npm package, holds none).
  */
-const PACKAGE_FILES = [join('ide-adapter', 'lsp', 'untrusted-toolchain')];
+const PACKAGE_FILES = [join('ide-adapter', 'languages', 'rust', 'untrusted-toolchain')];
 
 /** The repository root, where {@link PACKAGE_FILES} are. */
 const REPOSITORY_ROOT = dirname(EXTENSION_SOURCE_DIR);

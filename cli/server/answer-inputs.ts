@@ -20,9 +20,10 @@ import { join } from 'node:path';
 import { CONFIG_FILE } from '../../ide-adapter/config.js';
 import { readConfined } from '../../ide-adapter/confine.js';
 import { resolveCandidate } from '../../ide-adapter/lsp/discovery.js';
-import { cargoCandidates, rustcCandidates } from '../../ide-adapter/lsp/rust-toolchain.js';
+import { cargoCandidates, rustcCandidates } from '../../ide-adapter/languages/rust/toolchain.js';
 import type { CustomServerConfig } from '../../ide-adapter/lsp/server-config.js';
-import { builtinServers, defineServer } from '../../ide-adapter/lsp/servers.js';
+import { builtinServers } from '../../ide-adapter/languages/index.js';
+import { defineServer } from '../../ide-adapter/lsp/servers.js';
 
 /** The variables that pick a Rust toolchain (behind rustup's proxies) or its std sources: they count as given. */
 export const TOOLCHAIN_ENV_VARS = ['RUSTUP_TOOLCHAIN', 'RUSTUP_HOME', 'CARGO_HOME', 'RUST_SRC_PATH'] as const;

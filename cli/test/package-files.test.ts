@@ -70,7 +70,7 @@ describe('the bundled command finds the package files', () => {
       'starts rust-analyzer restricted, with the package’s toolchain shims, and answers',
       async () => {
         // The workspace is not in the test's private trust store: rust-analyzer runs with the shims of
-        // ide-adapter/lsp/untrusted-toolchain/, which the bundle must find to start it at all.
+        // ide-adapter/languages/rust/untrusted-toolchain/, which the bundle must find to start it at all.
         const r = await runDialect(['eval', 'findDefinitions("User")', '--workspace', fixture.root], { env });
         expect(r.stderr).not.toContain('internal error');
         expect(r.code).toBe(0);

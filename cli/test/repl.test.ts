@@ -10,7 +10,7 @@ import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rustAnalyzerServer } from '../../ide-adapter/lsp/servers.js';
+import { rustAnalyzerServer } from '../../ide-adapter/languages/rust/index.js';
 import { isAlive, positionOf, requireServer } from '../../ide-adapter/test/support/servers.js';
 import { bin, childEnv, copyFixture, processesIn, repoRoot, requireFreshBuild, rustAnalyzerAvailable, tempDir } from './support/cli.js';
 import { requireTmux, TmuxSession } from './support/tmux.js';

@@ -1,6 +1,7 @@
 /**
  * The language-server client layer: positions, server definitions and discovery, one-server
- * clients and per-workspace pools. IDE functions build on this API.
+ * clients and per-workspace pools — generic; the built-in languages are `../languages/`. IDE
+ * functions build on this API.
  */
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -34,15 +35,11 @@ export { ServerPool, type PoolOptions } from './pool.js';
 export * from './positions.js';
 export { RingLog } from './ring-log.js';
 export {
-  builtinServers,
-  withBuiltinServers,
-  bundledTypeScriptServer,
   defineServer,
   detectServers,
   exampleServerConfigs,
   languageFor,
-  rustAnalyzerServer,
-  typeScriptServer,
+  mergeServers,
   withSettings,
   type DetectedServer,
   type KeyedWarning,
@@ -53,17 +50,5 @@ export {
   type ServerPreparation,
 } from './servers.js';
 export type { CustomServerConfig } from './server-config.js';
-export { findRustToolchain, runCargo, type RustToolchain, type ToolEnv, type ToolRun } from './rust-toolchain.js';
-export { prepareRustWorkspace, stdLibraryWarning } from './rust-workspace.js';
 export { pathToUri, uriToPath } from './uris.js';
-export {
-  defaultRustToolchain,
-  restrictServers,
-  rustAnalyzerRestrictions,
-  trustCommand,
-  untrustedNote,
-  UNTRUSTED_ENV,
-  type ToolchainPaths,
-  type ServerRestrictions,
-  type UntrustedLimits,
-} from './untrusted.js';
+export { restrictServers, trustCommand, untrustedNote, type UntrustedLimits } from './untrusted.js';

@@ -1,8 +1,8 @@
 /**
  * Module paths of files, as qualified names write them (`mycrate::net::Conn`, `auth.validate`):
- * the default (folders and file name), and Rust's (the crate — `crate` or its name from
- * Cargo.toml — then the modules below `src/`), which rust-analyzer's definition declares. The
- * IDE functions reach them through the port (`IdeBackend.modulePath`), never by language name.
+ * the types, and the default (folders and file name). A language with its own rule declares it on
+ * its definition (`modulePath`: Rust's in `languages/rust/module-paths.ts`). The IDE functions
+ * reach them through the port (`IdeBackend.modulePath`), never by language name.
  */
 
 /** One step of a module path: the names that may stand for it (`['crate', 'mycrate']`, `['net']`). */
@@ -14,12 +14,6 @@ export type ReadLines = (path: string) => Promise<readonly string[]>;
 /** Computes the module path of a workspace file. */
 export type ModulePathOf = (path: string, readLines: ReadLines) => Promise<ModuleSegment[]>;
 
-/** Qualifiers of Rust that name no module of their own: they match wherever they stand. */
-export const RUST_RELATIVE_QUALIFIERS: readonly string[] = ['self', 'super'];
-
-/** Files that are a Rust crate's root module. */
-const RUST_CRATE_ROOTS = new Set(['lib.rs', 'main.rs']);
-
 /** Folders and file name of a file as modules (`src/auth.ts` → src, auth; `index` files add none). */
 export const fileModulePath: ModulePathOf = (path) => Promise.resolve(fileModules(path));
 
@@ -28,40 +22,4 @@ function fileModules(path: string): ModuleSegment[] {
   const file = (parts.pop() ?? '').replace(/\.[^.]+$/, '');
   if (file !== 'index' && file !== '') parts.push(file);
   return parts.map((p) => [p]);
-}
-
-/**
- * `crate`/crate name, then the modules of a Rust file below the crate's `src/` (`src/net/mod.rs`
- * → net). Crate roots (`lib.rs`, `main.rs`, `src/bin/`, `tests/`, `examples/`) add no module. The
- * crate is the closest folder above the file with a Cargo.toml; without one, the file's folders.
- */
-export const rustModulePath: ModulePathOf = async (path, readLines) => {
-  const parts = path.split('/');
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const dir = parts.slice(0, i).join('/');
-    const names = await readLines(dir === '' ? 'Cargo.toml' : `${dir}/Cargo.toml`).then(manifestNames, () => []);
-    if (names.length === 0) continue;
-    const inner = parts.slice(i);
-    const crate: ModuleSegment = ['crate', ...names];
-    if (inner[0] !== 'src' || inner.length < 2 || (inner.length === 2 && RUST_CRATE_ROOTS.has(inner[1] as string)) || inner[1] === 'bin') {
-      return [crate];
-    }
-    const modules = inner.slice(1).map((p) => p.replace(/\.rs$/, ''));
-    if (modules[modules.length - 1] === 'mod') modules.pop();
-    return [crate, ...modules.map((m) => [m])];
-  }
-  return fileModules(path);
-};
-
-/** `name = "…"` in the `[package]` and `[lib]` tables of a Cargo manifest (`-` as `_`); `crate` when none. */
-function manifestNames(lines: readonly string[]): string[] {
-  const names: string[] = [];
-  let table = '';
-  for (const line of lines) {
-    const header = /^\s*\[([^\]]+)\]/.exec(line);
-    if (header !== null) table = (header[1] ?? '').trim();
-    const name = /^\s*name\s*=\s*"([^"]+)"/.exec(line);
-    if (name !== null && (table === 'package' || table === 'lib')) names.push((name[1] ?? '').replace(/-/g, '_'));
-  }
-  return names.length > 0 ? names : ['crate'];
 }

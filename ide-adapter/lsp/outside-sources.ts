@@ -11,7 +11,7 @@
  *   out): only when the workspace is trusted.
  *
  * Where it acts: rust-analyzer in an untrusted workspace is never given crates from such folders
- * (`rust-workspace.ts` describes the workspace's own crates instead: `outsidePathPackages`), which
+ * (`languages/rust/workspace.ts` describes the workspace's own crates instead: `outsidePathPackages`), which
  * is the strong form — what is not loaded cannot leak through any text, constant values and
  * inherited docs included. A hover whose symbol is defined in such a folder is withheld with a
  * note (`LspBackend`'s hover asks for the definition first: `mayShow`), and links in hover text
@@ -23,7 +23,6 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isInside } from '../confine.js';
 import { packageRequire } from '../package-files.js';
-import type { CargoMetadata, CargoPackage } from './rust-project.js';
 import { uriToPath } from './uris.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -88,15 +87,6 @@ export class SourcePolicy {
       return abs !== undefined && !this.mayShow(abs) ? '(a file outside the workspace)' : uri;
     });
   }
-}
-
-/**
- * The path packages of a Cargo workspace (members and path dependencies, `source: null`) whose
- * manifests really lie outside `root` and outside every allowed root.
- */
-export function outsidePathPackages(root: string, metadata: CargoMetadata | undefined, allowed: readonly string[] = allowedSourceRoots()): CargoPackage[] {
-  const policy = new SourcePolicy(root, false, allowed);
-  return (metadata?.packages ?? []).filter((p) => (p.source ?? null) === null && !policy.mayShow(p.manifest_path));
 }
 
 /**

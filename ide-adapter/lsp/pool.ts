@@ -6,12 +6,15 @@
 import { resolve } from 'node:path';
 import type { Disposable, LanguageServer, ServerStatus, StartOptions } from './client.js';
 import { isLspClientError, LspClientError } from './errors.js';
-import { detectServers, languageFor, type DetectedServer, type ServerDefinition, withBuiltinServers } from './servers.js';
+import { detectServers, languageFor, type DetectedServer, type ServerDefinition } from './servers.js';
 
 /** Options of a {@link ServerPool}. */
 export interface PoolOptions extends Omit<StartOptions, 'binary'> {
-  /** Custom servers; they take precedence over built-ins for the languages they claim. */
-  readonly definitions?: readonly ServerDefinition[];
+  /**
+   * Every server the workspace may use, in priority order (custom servers before built-ins:
+   * `withBuiltinServers` of `languages/index.ts`); the pool knows no others.
+   */
+  readonly definitions: readonly ServerDefinition[];
   /** Per-server overrides of the start options, by server id. */
   readonly perServer?: Readonly<Record<string, Omit<StartOptions, 'binary'>>>;
 }
@@ -34,17 +37,16 @@ export class ServerPool {
   #detection: Promise<DetectedServer[]> | undefined;
   #closed = false;
 
-  constructor(workspaceRoot: string, options: PoolOptions = {}) {
+  constructor(workspaceRoot: string, options: PoolOptions) {
     this.workspaceRoot = resolve(workspaceRoot);
     this.#options = options;
-    const custom = options.definitions ?? [];
-    this.#definitions = withBuiltinServers(custom);
+    this.#definitions = [...options.definitions];
     for (const definition of this.#definitions) this.#entries.set(definition.id, { definition, detected: false });
   }
 
   /** The servers the workspace needs (detected once, from the top two directory levels). */
   async detect(): Promise<DetectedServer[]> {
-    this.#detection ??= detectServers(this.workspaceRoot, this.#options.definitions ?? []).then((found) => {
+    this.#detection ??= detectServers(this.workspaceRoot, this.#definitions).then((found) => {
       for (const { definition } of found) {
         const entry = this.#entries.get(definition.id);
         if (entry !== undefined) {

@@ -18,6 +18,7 @@ import { lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside, readConfined } from '../confine.js';
 import { findProjects } from './projects.js';
+import type { ServerDefinition } from './servers.js';
 
 /** Project files larger than this are refused: real ones are a few kilobytes. */
 export const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
@@ -34,16 +35,6 @@ export interface ProjectFileRule {
   /** Names whose JSON (with comments) may `extends` other configurations (`tsconfig.json`). */
   readonly extendsIn?: readonly string[];
 }
-
-/** TypeScript's and JavaScript's project files. */
-export const TYPESCRIPT_PROJECT_FILES: ProjectFileRule = {
-  names: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-  projectMarkers: ['tsconfig.json', 'jsconfig.json'],
-  extendsIn: ['tsconfig.json', 'jsconfig.json'],
-};
-
-/** Rust's: the manifests cargo reads for rust-analyzer. */
-export const RUST_PROJECT_FILES: ProjectFileRule = { names: ['Cargo.toml'], projectMarkers: ['Cargo.toml'] };
 
 /**
  * Why `serverName` must not start in `root` (the first project file that fails the check), or
@@ -164,4 +155,18 @@ function withoutCommentsAndTrailingCommas(text: string): string {
     }
   }
   return parts.join('');
+}
+
+/**
+ * A definition whose project files may not lead out of the workspace, not even through `extends`
+ * (for an untrusted workspace: a language's `untrusted` hook uses it); unchanged without
+ * `projectFiles`.
+ */
+export function confineProjectFiles(definition: ServerDefinition): ServerDefinition {
+  const rule = definition.projectFiles;
+  if (rule === undefined) return definition;
+  return {
+    ...definition,
+    preflight: async (root) => (await projectFilesRefusal(root, definition.displayName, rule, false)) ?? (await definition.preflight?.(root)),
+  };
 }

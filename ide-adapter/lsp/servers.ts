@@ -1,21 +1,18 @@
 /**
- * Language-server definitions: how to find, launch, configure and recognise each server, and which
- * servers a workspace needs. Pure data plus a small directory scan; nothing here spawns a process.
+ * Language-server definitions, generically: the `ServerDefinition` interface (how to find, launch,
+ * configure and recognise a server), custom servers from configuration, and which servers a
+ * workspace needs. The built-in definitions live in their language's folder (`../languages/`,
+ * listed in `languages/index.ts`); nothing here knows a language. Nothing here spawns a process.
  */
 import type { HoverSignature } from './hover.js';
-import { RUST_RELATIVE_QUALIFIERS, rustModulePath, type ModulePathOf } from './module-paths.js';
+import type { ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, extname, join, relative, sep } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { packageRequire } from '../package-files.js';
 import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
-import { projectFilesRefusal, RUST_PROJECT_FILES, TYPESCRIPT_PROJECT_FILES, type ProjectFileRule } from './project-files.js';
+import type { ProjectFileRule } from './project-files.js';
 import type { CustomServerConfig } from './server-config.js';
-import { looseScripts } from './loose-scripts.js';
-import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './rust-workspace.js';
 
 /** How the client decides that a server has finished its start-up work. */
 export type Readiness =
@@ -140,6 +137,14 @@ export interface ServerDefinition {
    * Must not throw.
    */
   prepare?(workspaceRoot: string, env: Readonly<Record<string, string | undefined>>, context?: PrepareContext): Promise<ServerPreparation>;
+  /**
+   * The definition to run in an UNTRUSTED workspace: a restricted copy in which nothing the
+   * workspace configures can make the server run a program (implemented in its language's
+   * `trust.ts`; `untrusted.ts` applies it). Without it the server is not started untrusted.
+   */
+  readonly untrusted?: (definition: ServerDefinition) => ServerDefinition;
+  /** What the restricted copy gives up, in one line for the untrusted note (`rust-analyzer runs without build scripts, …`). */
+  readonly untrustedLimits?: string;
 }
 
 /** How a `prepare` step may behave in this workspace. */
@@ -162,174 +167,22 @@ export interface ProjectAnchors {
   readonly complete?: boolean;
 }
 
-
-
 /**
  * Candidates: the override variable alone when it is set (the user chose that program: a broken
  * one must be reported, not silently replaced), else each name as given, de-duplicated.
  */
-function withOverride(envVar: string, env: Readonly<Record<string, string | undefined>> | undefined, ...candidates: (string | undefined)[]): string[] {
+export function withOverride(envVar: string, env: Readonly<Record<string, string | undefined>> | undefined, ...candidates: (string | undefined)[]): string[] {
   const override = (env ?? process.env)[envVar];
   if (override !== undefined && override.trim() !== '') return [override];
   return [...new Set(candidates.filter((c): c is string => c !== undefined && c !== ''))];
-}
-
-/** rust-analyzer settings; also sent as `initializationOptions`, which rust-analyzer reads first. */
-const RUST_ANALYZER_CONFIG = {
-  // Whole-workspace symbol search incl. functions/fields, with enough results for agents that filter.
-  workspace: { symbol: { search: { kind: 'all_symbols', scope: 'workspace', limit: 1000 } } },
-  // No `cargo check` on save: we never save, and flycheck competes with queries for CPU.
-  checkOnSave: false,
-  // Priming makes the first queries fast; quiescence waits for it, so readiness means "fast now".
-  cachePriming: { enable: true },
-  // Agents edit files behind our back; let rust-analyzer watch the disk itself.
-  files: { watcher: 'server' },
-} as const;
-
-/**
- * rust-analyzer. Candidates: `DIALECT_RUST_ANALYZER`, `rust-analyzer` on PATH, Debian's
- * `/usr/bin/rust-analyzer`, rustup's `~/.cargo/bin/rust-analyzer` (may be a proxy without the
- * component: discovery probes `--version`, never assumes). Before it starts, `prepare` finds a
- * working cargo/rustc and, when cargo cannot resolve the workspace offline, hands it a generated
- * project description (see `rust-workspace.ts`).
- */
-export const rustAnalyzerServer: ServerDefinition = {
-  id: 'rust-analyzer',
-  displayName: 'rust-analyzer',
-  languages: [{ languageId: 'rust', extensions: ['.rs'] }],
-  rootMarkers: ['Cargo.toml'],
-  candidates: (env) =>
-    withOverride('DIALECT_RUST_ANALYZER', env, 'rust-analyzer', '/usr/bin/rust-analyzer', join(homedir(), '.cargo', 'bin', 'rust-analyzer')),
-  overrideVar: 'DIALECT_RUST_ANALYZER',
-  args: [],
-  initializationOptions: RUST_ANALYZER_CONFIG,
-  settings: { 'rust-analyzer': RUST_ANALYZER_CONFIG },
-  experimentalCapabilities: { serverStatusNotification: true },
-  readiness: 'rust-analyzer-status',
-  // Its hover shows the module path first (`mycrate::auth`), then the signature.
-  hoverSignature: 'last-code-block',
-  // `crate`, the crate's name and the modules below `src/` qualify Rust names; `self` and `super` are relative.
-  modulePath: rustModulePath,
-  relativeQualifiers: RUST_RELATIVE_QUALIFIERS,
-  installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
-  knownProblems: rustKnownProblems(defaultStdSources()),
-  workspaceSymbolLimit: RUST_ANALYZER_CONFIG.workspace.symbol.search.limit,
-  // Rust items never merge across files; `use` bindings are recognised by their statement, and
-  // `mod x;` (a module) is still confirmed.
-  standaloneKinds: ['function', 'method', 'struct', 'enum', 'union', 'trait', 'type alias', 'constant', 'static', 'enum variant', 'field'],
-  prepare: prepareRustWorkspace,
-  projectFiles: RUST_PROJECT_FILES,
-  preflight: (root) => projectFilesRefusal(root, 'rust-analyzer', RUST_PROJECT_FILES, true),
-};
-
-/**
- * The tsgo executable from this package's `tsnative` dependency: the platform binary itself when it
- * can be resolved (so our process-group kill and RSS reading see the real server), else the Node
- * launcher `tsnative/bin/tsc`.
- */
-export function bundledTypeScriptServer(): string[] {
-  try {
-    const packageJson = packageRequire().resolve('tsnative/package.json');
-    const found: string[] = [];
-    try {
-      const platformPackage = createRequire(packageJson).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);
-      found.push(join(dirname(platformPackage), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc'));
-    } catch {
-      // No platform package: the launcher below reports the problem itself.
-    }
-    found.push(join(dirname(packageJson), 'bin', 'tsc'));
-    return found;
-  } catch {
-    return [];
-  }
-}
-
-/** The files that make a TypeScript/JavaScript folder a project. */
-const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
-
-/** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
-export const typeScriptServer: ServerDefinition = {
-  id: 'typescript',
-  displayName: 'TypeScript (tsgo)',
-  languages: [
-    { languageId: 'typescript', extensions: ['.ts', '.mts', '.cts'] },
-    { languageId: 'typescriptreact', extensions: ['.tsx'] },
-    { languageId: 'javascript', extensions: ['.js', '.mjs', '.cjs'] },
-    { languageId: 'javascriptreact', extensions: ['.jsx'] },
-  ],
-  rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-  candidates: (env) => withOverride('DIALECT_TS_SERVER', env, ...bundledTypeScriptServer()),
-  overrideVar: 'DIALECT_TS_SERVER',
-  args: ['--lsp', '--stdio'],
-  settings: {},
-  readiness: 'progress',
-  installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
-  projectMarkers: TS_PROJECT_MARKERS,
-  projectAnchors: typeScriptAnchors,
-  projectFiles: TYPESCRIPT_PROJECT_FILES,
-  preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
-  // tsgo's workspace/symbol returns at most 256 items, whatever the query.
-  workspaceSymbolLimit: 256,
-  // Overloads and class + namespace merges share a file; interfaces, namespaces, enums and
-  // variables (a `require` binding) are still confirmed.
-  standaloneKinds: ['function', 'method', 'class'],
-};
-
-const TS_SOURCE = /\.(m|c)?tsx?$/;
-
-/**
- * One source file per TypeScript/JavaScript project at any depth (a folder with tsconfig.json or
- * jsconfig.json, outside gitignored and dependency folders, bounded by `MAX_PROJECTS`): the
- * first `.ts`-like file in its `src/`, `lib/` or the folder itself, searched shallowly.
- */
-async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
-  const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
-  const anchors: string[] = [];
-  for (const dir of projectDirs) {
-    for (const sub of ['src', 'lib', '.']) {
-      const found = await firstSource(join(dir, sub), 2);
-      if (found !== undefined) {
-        anchors.push(found);
-        break;
-      }
-    }
-  }
-  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded).
-  const loose = await looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
-  const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
-  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete };
-}
-
-async function firstSource(dir: string, depth: number): Promise<string | undefined> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  const file = entries.find((e) => e.isFile() && TS_SOURCE.test(e.name) && !e.name.endsWith('.d.ts'));
-  if (file !== undefined) return join(dir, file.name);
-  if (depth <= 0) return undefined;
-  for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
-    const found = await firstSource(join(dir, entry.name), depth - 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** The servers Dialect knows without configuration. */
-export function builtinServers(): ServerDefinition[] {
-  return [rustAnalyzerServer, typeScriptServer];
 }
 
 /**
  * The one merge of custom and built-in servers: the custom ones first (so they win a language),
  * then each built-in whose id no custom server takes over.
  */
-export function withBuiltinServers(custom: readonly ServerDefinition[]): ServerDefinition[] {
-  return [...custom, ...builtinServers().filter((b) => !custom.some((c) => c.id === b.id))];
+export function mergeServers(custom: readonly ServerDefinition[], builtin: readonly ServerDefinition[]): ServerDefinition[] {
+  return [...custom, ...builtin.filter((b) => !custom.some((c) => c.id === b.id))];
 }
 
 /** A {@link ServerDefinition} from a custom configuration. */
@@ -413,16 +266,16 @@ export interface DetectedServer {
 }
 
 /**
- * Which servers a workspace needs, judged from the files in its top two directory levels (the root
- * and its direct subdirectories, skipping `node_modules`, `target`, hidden directories and the like):
- * `Cargo.toml` → rust-analyzer; `tsconfig.json`/`jsconfig.json`/`package.json` → TypeScript; a
- * polyglot workspace gets several. A definition with `projectMarkers` is also detected from a
- * project deeper down (bounded by `DETECTION_MAX_DIRECTORIES`). `extraDefinitions` (custom servers) are checked before the
- * built-ins, so a custom server can take over a language.
+ * Which of `definitions` a workspace needs, judged from the files in its top two directory levels
+ * (the root and its direct subdirectories, skipping `node_modules`, `target`, hidden directories
+ * and the like) against each one's `rootMarkers` and `filePatterns` (`Cargo.toml` →
+ * rust-analyzer); a polyglot workspace gets several. A definition with `projectMarkers` is also
+ * detected from a project deeper down (bounded by `DETECTION_MAX_DIRECTORIES`). Definitions are
+ * checked in order, so one earlier in the list (a custom server: `mergeServers`) takes over a
+ * language.
  */
-export async function detectServers(workspaceRoot: string, extraDefinitions: readonly ServerDefinition[] = []): Promise<DetectedServer[]> {
+export async function detectServers(workspaceRoot: string, definitions: readonly ServerDefinition[]): Promise<DetectedServer[]> {
   const files = await topTwoLevels(workspaceRoot);
-  const definitions = withBuiltinServers(extraDefinitions);
   const detected: DetectedServer[] = [];
   const claimedLanguages = new Set<string>();
   for (const definition of definitions) {

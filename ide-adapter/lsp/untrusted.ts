@@ -1,151 +1,18 @@
 /**
- * What changes when a workspace is UNTRUSTED — the one place that knows. Untrusted, no program the
- * workspace configures may run:
+ * What changes when a workspace is UNTRUSTED — the one place that APPLIES trust. Untrusted, no
+ * program the workspace configures may run:
  *
- * - servers from `dialect.json` are not started at all (not even their `--version` probe): the
- *   session leaves them out, and {@link untrustedNote} says so;
- * - rust-analyzer runs without build scripts, proc macros and `cargo check` (settings), and every
- *   cargo/rustc it starts is Dialect's shim (`untrusted-toolchain/`), which runs the real tool from
- *   `/`: cargo then never reads the workspace's `.cargo/config.toml` (`build.rustc-wrapper`,
- *   `build.rustc`, `[env]`, rustflags, credential providers), and no rustup proxy reads its
- *   `rust-toolchain.toml` (a `path =` toolchain would run programs from the repository). The shims
- *   are made rust-analyzer's sysroot (`cargo.sysroot`), because rust-analyzer runs cargo through
- *   `$CARGO_HOME/bin/cargo` with `RUSTUP_TOOLCHAIN=<sysroot>` and rustc as `<sysroot>/bin/rustc`;
- *   the standard library comes from the real sysroot (`cargo.sysrootSrc`);
- * - rustup proxies are not used as the rust-analyzer binary (they read `rust-toolchain.toml` in
- *   the workspace, where the server runs);
- * - a workspace `rust-analyzer.toml` outranks the client's settings in rust-analyzer (it can set
- *   `cargo.buildScripts.overrideCommand`, `check.overrideCommand`, `cargo.sysroot`,
- *   `cargo.extraEnv`…) and cannot be switched off, and a `rust-project.json` names its own sysroot
- *   (whose `bin/rustc` rust-analyzer runs), so rust-analyzer is not started when one exists.
- *
- * {@link rustAnalyzerRestrictions} is a pure function of (trusted, toolchain paths): the Rust
- * toolchain discovery passes the cargo and rustc it found.
+ * - each server runs as its definition's `untrusted` hook makes it (`definition.untrusted(definition)`:
+ *   the restricted copy, written in its language's `trust.ts`, e.g. rust-analyzer without build
+ *   scripts and proc macros, its cargo/rustc through shims; tsgo with project files that may not
+ *   lead out); a definition without the hook is not started at all (its preflight refuses, so its
+ *   status says why and how to trust the folder, and nothing of it runs, not even a version probe);
+ * - servers from `dialect.json` are not started either (not even their `--version` probe): the
+ *   session leaves them out (`session.ts` `configuredServers`), and {@link untrustedNote} says so;
+ * - the note names what each running server gives up, in the one line its definition supplies
+ *   (`untrustedLimits`).
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { basename, delimiter, dirname, join, parse } from 'node:path';
-import { packageFile } from '../package-files.js';
-import { resolveCandidate } from './discovery.js';
-import { projectFilesRefusal } from './project-files.js';
-import { withSettings, type ServerDefinition } from './servers.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** The cargo and rustc to run for a workspace (absolute paths of the real tools, not rustup proxies). */
-export interface ToolchainPaths {
-  readonly cargo?: string;
-  readonly rustc?: string;
-  /** The standard library sources; default `<rustc>/../../lib/rustlib/src/rust/library`. */
-  readonly sysrootSrc?: string;
-}
-
-/** What a server gets on top of its definition. */
-export interface ServerRestrictions {
-  /** Merged into the server's settings section (and its initializationOptions). */
-  readonly settings: Readonly<Record<string, unknown>>;
-  /** Environment of the server process. */
-  readonly env: Readonly<Record<string, string>>;
-}
-
-/** The variables the shims read; also the rust-analyzer process environment keys we set. */
-export const UNTRUSTED_ENV = {
-  cargo: 'DIALECT_UNTRUSTED_CARGO',
-  rustc: 'DIALECT_UNTRUSTED_RUSTC',
-  sysroot: 'DIALECT_UNTRUSTED_SYSROOT',
-} as const;
-
-/**
- * Workspace files rust-analyzer obeys over its client: `rust-analyzer.toml` (settings such as
- * `cargo.buildScripts.overrideCommand`, `cargo.sysroot`) and `rust-project.json` (a `sysroot` whose
- * `bin/rustc` rust-analyzer runs).
- */
-export const RUST_ANALYZER_PROJECT_FILES = ['rust-analyzer.toml', 'rust-project.json', '.rust-project.json'] as const;
-
-/** The shim sysroot folder (with `bin/cargo` and `bin/rustc`): the package's `ide-adapter/lsp/untrusted-toolchain/`. */
-export function untrustedToolchainDir(): string {
-  const dir = packageFile('ide-adapter', 'lsp', 'untrusted-toolchain');
-  if (!existsSync(join(dir, 'bin', 'cargo'))) throw new Error(`Dialect's untrusted toolchain shims are missing (looked in ${dir})`);
-  return dir;
-}
-
-/**
- * Settings and environment for rust-analyzer; `undefined` when trusted (everything as configured).
- * Pure: the shim folder is part of this package.
- */
-export function rustAnalyzerRestrictions(trusted: boolean, toolchain: ToolchainPaths = {}): ServerRestrictions | undefined {
-  if (trusted) return undefined;
-  const shims = untrustedToolchainDir();
-  const sysrootSrc = toolchain.sysrootSrc ?? (toolchain.rustc !== undefined ? join(dirname(dirname(toolchain.rustc)), 'lib', 'rustlib', 'src', 'rust', 'library') : undefined);
-  const env: Record<string, string> = {
-    [UNTRUSTED_ENV.sysroot]: shims,
-    // Without a sysroot rust-analyzer asks $CARGO and $RUSTC (and rustup's proxies): the shims too.
-    CARGO: join(shims, 'bin', 'cargo'),
-    RUSTC: join(shims, 'bin', 'rustc'),
-  };
-  if (toolchain.cargo !== undefined) env[UNTRUSTED_ENV.cargo] = toolchain.cargo;
-  if (toolchain.rustc !== undefined) env[UNTRUSTED_ENV.rustc] = toolchain.rustc;
-  return {
-    settings: {
-      cargo: { buildScripts: { enable: false }, sysroot: shims, ...(sysrootSrc !== undefined ? { sysrootSrc } : {}) },
-      procMacro: { enable: false },
-      checkOnSave: false,
-    },
-    env,
-  };
-}
-
-/** Whether an executable is a rustup proxy (a link to, or copy named like, `rustup`). */
-export function isRustupProxy(path: string): boolean {
-  try {
-    return /^rustup(-init)?(\.exe)?$/.test(basename(realpathSync(path)));
-  } catch {
-    return false;
-  }
-}
-
-/** The first `name` on PATH that is a real tool, not a rustup proxy (followed to its real path). */
-function realToolOnPath(name: string, env: Env): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const path = resolveCandidate(join(dir, name), env);
-    if (path !== undefined && !isRustupProxy(path)) return realpathSync(path);
-  }
-  return undefined;
-}
-
-/**
- * A default toolchain: the first real cargo and rustc on PATH. (Toolchain discovery proper belongs
- * to the Rust workspace support, which passes its own paths.)
- */
-export function defaultRustToolchain(env: Env = process.env): ToolchainPaths {
-  const cargo = realToolOnPath('cargo', env);
-  const rustc = realToolOnPath('rustc', env);
-  return { ...(cargo !== undefined ? { cargo } : {}), ...(rustc !== undefined ? { rustc } : {}) };
-}
-
-/**
- * The {@link RUST_ANALYZER_PROJECT_FILES} rust-analyzer would obey: in the root, in its direct
- * subfolders (rust-analyzer looks for projects there too), and in ancestors holding a Cargo.toml
- * (a Cargo workspace root above the folder).
- */
-export async function workspaceRustAnalyzerConfigs(root: string): Promise<string[]> {
-  const isFile = (path: string): boolean => {
-    try {
-      return statSync(path).isFile();
-    } catch {
-      return false;
-    }
-  };
-  const inDir = (dir: string): string[] => RUST_ANALYZER_PROJECT_FILES.map((f) => join(dir, f)).filter(isFile);
-  const found = inDir(root);
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) if (entry.isDirectory()) found.push(...inDir(join(root, entry.name)));
-  for (let dir = dirname(root); dir !== parse(dir).root && dir !== dirname(dir); dir = dirname(dir)) {
-    if (isFile(join(dir, 'Cargo.toml'))) found.push(...inDir(dir));
-  }
-  return found;
-}
+import type { ServerDefinition } from './servers.js';
 
 /** The command that trusts a folder, for notes and errors. */
 export function trustCommand(root: string): string {
@@ -153,69 +20,21 @@ export function trustCommand(root: string): string {
 }
 
 /**
- * The server definitions for a workspace: unchanged when trusted; untrusted, rust-analyzer gets
- * {@link rustAnalyzerRestrictions}, never runs as a rustup proxy, and refuses to start next to a
- * workspace `rust-analyzer.toml`.
+ * The server definitions for a workspace: unchanged when trusted; untrusted, each one's
+ * `untrusted` hook applied, and the ones without a hook refused before anything of theirs runs.
  */
-export function restrictServers(definitions: readonly ServerDefinition[], trusted: boolean, toolchain: ToolchainPaths = {}): ServerDefinition[] {
+export function restrictServers(definitions: readonly ServerDefinition[], trusted: boolean): ServerDefinition[] {
   if (trusted) return [...definitions];
-  return definitions.map((definition) => untrustedProjectFiles(definition.id === 'rust-analyzer' ? restrictRustAnalyzer(definition, toolchain) : definition));
+  return definitions.map((definition) => (definition.untrusted !== undefined ? definition.untrusted(definition) : notStarted(definition)));
 }
 
-/** Untrusted, no project file may lead out of the workspace, not even through `extends`. */
-function untrustedProjectFiles(definition: ServerDefinition): ServerDefinition {
-  const rule = definition.projectFiles;
-  if (rule === undefined) return definition;
+/** A definition that is not started in an untrusted workspace: it has no restricted form. */
+function notStarted(definition: ServerDefinition): ServerDefinition {
   return {
     ...definition,
-    preflight: async (root) => (await projectFilesRefusal(root, definition.displayName, rule, false)) ?? (await definition.preflight?.(root)),
-  };
-}
-
-function restrictRustAnalyzer(definition: ServerDefinition, toolchain: ToolchainPaths): ServerDefinition {
-  const restrictions = rustAnalyzerRestrictions(false, toolchain) as ServerRestrictions;
-  const restricted = withSettings(definition, 'rust-analyzer', restrictions.settings);
-  return {
-    ...restricted,
-    env: { ...(definition.env ?? {}), ...restrictions.env },
-    candidates: (env) => {
-      const all = definition.candidates(env);
-      // The user's explicit override is theirs to choose; found binaries must not be rustup proxies.
-      const override = definition.overrideVar !== undefined ? (env ?? process.env)[definition.overrideVar] : undefined;
-      if (override !== undefined && override.trim() !== '') return all;
-      return all.filter((candidate) => {
-        const path = resolveCandidate(candidate, env ?? process.env);
-        return path === undefined || !isRustupProxy(path);
-      });
-    },
-    installHint: `${definition.installHint}; in an untrusted workspace rustup's rust-analyzer proxy is not used (the workspace's rust-toolchain.toml could redirect it): set ${definition.overrideVar ?? 'DIALECT_RUST_ANALYZER'} to the output of \`rustup which rust-analyzer\``,
-    // The workspace's own tools run from a neutral folder, and the restrictions have the last word
-    // over the toolchain `prepare` finds (its CARGO/RUSTC must not replace the shims).
-    ...(definition.prepare !== undefined
-      ? {
-          prepare: async (root: string, env: Readonly<Record<string, string | undefined>>) => {
-            // Found without the shims in the environment (the finder honours $CARGO), so the shims
-            // never end up running themselves.
-            const withoutShims = Object.fromEntries(Object.entries(env).filter(([name]) => !(name in restrictions.env)));
-            const prepared = await (definition.prepare as NonNullable<ServerDefinition['prepare']>)(root, withoutShims, { untrusted: true });
-            // The shims run the working toolchain `prepare` found, from a neutral folder.
-            const found = prepared.env ?? {};
-            const real = {
-              ...(found['CARGO'] !== undefined ? { [UNTRUSTED_ENV.cargo]: found['CARGO'] } : {}),
-              ...(found['RUSTC'] !== undefined ? { [UNTRUSTED_ENV.rustc]: found['RUSTC'] } : {}),
-            };
-            return { ...prepared, env: { ...found, ...restrictions.env, ...real } };
-          },
-        }
-      : {}),
-    preflight: async (root) => {
-      const configs = await workspaceRustAnalyzerConfigs(root);
-      if (configs.length === 0) return definition.preflight?.(root);
-      return (
-        `rust-analyzer was not started: this untrusted workspace has ${configs.join(', ')}, which rust-analyzer ` +
-        `obeys over Dialect's settings and which can make it run programs. Trust the workspace to use it: ${trustCommand(root)}`
-      );
-    },
+    preflight: async (root) =>
+      `${definition.displayName} was not started: this workspace is untrusted, and ${definition.displayName} has no restricted form in which the workspace's configuration cannot make it run programs. ` +
+      `Trust the workspace to use it: ${trustCommand(root)}`,
   };
 }
 
@@ -223,16 +42,15 @@ function restrictRustAnalyzer(definition: ServerDefinition, toolchain: Toolchain
 export interface UntrustedLimits {
   /** The workspace root (real path). */
   readonly root: string;
-  /** rust-analyzer serves this workspace (with build scripts and proc macros off). */
-  readonly rust: boolean;
+  /** The `untrustedLimits` lines of the servers that run restricted in this workspace. */
+  readonly limits: readonly string[];
   /** Display names of `dialect.json` servers that were not started. */
   readonly skippedServers: readonly string[];
 }
 
 /** The one short note an affected answer carries; `undefined` when nothing was limited. */
 export function untrustedNote(limits: UntrustedLimits): string | undefined {
-  const parts: string[] = [];
-  if (limits.rust) parts.push('rust-analyzer runs without build scripts, proc macros and cargo check');
+  const parts = [...limits.limits];
   if (limits.skippedServers.length > 0) parts.push(`the servers of dialect.json were not started (${limits.skippedServers.join(', ')})`);
   if (parts.length === 0) return undefined;
   return `untrusted workspace: ${parts.join('; ')}. To trust it: ${trustCommand(limits.root)}`;

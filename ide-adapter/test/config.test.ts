@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadWorkspaceConfig } from '../config.js';
 import { IdeSession } from '../session.js';
-import { bundledTypeScriptServer } from '../lsp/servers.js';
+import { bundledTypeScriptServer } from '../languages/typescript/index.js';
 
 const dirs: string[] = [];
 async function workspaceWith(files: Record<string, string>): Promise<string> {

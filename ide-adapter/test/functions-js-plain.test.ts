@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { looseScripts } from '../lsp/loose-scripts.js';
+import { looseScripts } from '../languages/typescript/loose-scripts.js';
 import type { Location, Reference, SymbolDefinition } from '../model.js';
 import { copyFixture } from './support/servers.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';

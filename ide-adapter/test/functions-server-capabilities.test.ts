@@ -28,7 +28,7 @@ describe('a server with a type hierarchy that only publishes diagnostics (script
       languages: [{ languageId: 'fakelang', extensions: ['.fake'] }],
       filePatterns: ['*.fake'],
     });
-    session = await IdeSession.open({ workspaceRoot: root, definitions: [fake], readyTimeoutMs: 10_000 });
+    session = await IdeSession.open({ workspaceRoot: root, definitions: [fake], trusted: true, readyTimeoutMs: 10_000 });
   });
   afterAll(async () => {
     await session?.shutdown();

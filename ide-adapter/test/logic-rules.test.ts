@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { kindMatches, languageKind } from '../kinds.js';
 import type { SymbolDefinition } from '../model.js';
 import { containerNames, qualifiersMatch, splitQualifiedName, type PathSegment } from '../functions/qualified.js';
-import { RUST_RELATIVE_QUALIFIERS } from '../lsp/module-paths.js';
+import { RUST_RELATIVE_QUALIFIERS } from '../languages/rust/module-paths.js';
 import { refinementsFor } from '../functions/refinements.js';
 import { fileMatches } from '../functions/symbols.js';
 

@@ -14,7 +14,7 @@ import type { HoverInfo } from '../backend.js';
 import { IdeSession } from '../session.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { positionOf, requireServer } from './support/servers.js';
-import { typeScriptServer } from '../lsp/servers.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
 import { serversAvailable } from './support/session.js';
 
 const available = await serversAvailable('rust');

@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLspClientError } from '../lsp/errors.js';
 import { ServerPool } from '../lsp/pool.js';
 import { statusLine, type ServerStatus } from '../status.js';
-import { defineServer, rustAnalyzerServer, typeScriptServer } from '../lsp/servers.js';
+import { defineServer } from '../lsp/servers.js';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
+import { builtinServers } from '../languages/index.js';
 import { uriToPath } from '../lsp/uris.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { copyFixture, fakeServerScript, isAlive, positionOf, requireServer } from './support/servers.js';
@@ -27,7 +30,7 @@ describe.skipIf(ra === undefined || ts === undefined)('ServerPool on fixtures/po
 
   beforeAll(async () => {
     workspace = await copyFixture('polyglot');
-    pool = new ServerPool(workspace.root, { env });
+    pool = new ServerPool(workspace.root, { env, definitions: builtinServers() });
     pool.onStatus((e) => events.push(e));
   });
 

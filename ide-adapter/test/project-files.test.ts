@@ -13,7 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isLspClientError } from '../lsp/errors.js';
 import { ServerPool } from '../lsp/pool.js';
 import { MAX_PROJECT_FILE_BYTES } from '../lsp/project-files.js';
-import { builtinServers, rustAnalyzerServer, typeScriptServer } from '../lsp/servers.js';
+import { builtinServers } from '../languages/index.js';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
 import { restrictServers } from '../lsp/untrusted.js';
 import { requireServer } from './support/servers.js';
 
@@ -57,7 +59,7 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
   it('refuses a tsconfig.json linked to /dev/zero, saying which file and why, and starts no process', async () => {
     const { root } = await workspace(SOURCE);
     await symlink('/dev/zero', join(root, 'tsconfig.json'));
-    const pool = new ServerPool(root);
+    const pool = new ServerPool(root, { definitions: builtinServers() });
     pools.push(pool);
     const error = await pool.server('typescript').catch((e: unknown) => e);
     expect(isLspClientError(error, 'server-refused'), String(error)).toBe(true);

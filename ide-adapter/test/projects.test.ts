@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_JOB_BUDGET_MS } from '../file-jobs.js';
 import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../lsp/projects.js';
-import { detectServers, typeScriptServer } from '../lsp/servers.js';
+import { detectServers } from '../lsp/servers.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
+import { builtinServers } from '../languages/index.js';
 
 describe('findProjects', () => {
   let root: string;
@@ -67,7 +69,7 @@ describe('findProjects', () => {
       await mkdir(join(deep, 'tools', 'web', 'client', 'src'), { recursive: true });
       await writeFile(join(deep, 'tools', 'web', 'client', 'tsconfig.json'), '{}');
       await writeFile(join(deep, 'README.md'), '# no package.json at the root\n');
-      const detected = await detectServers(deep);
+      const detected = await detectServers(deep, builtinServers());
       expect(detected.map((d) => [d.definition.id, d.evidence])).toEqual([['typescript', ['tools/web/client/tsconfig.json']]]);
     } finally {
       await rm(deep, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { WorkspaceSymbolRequest, type SymbolInformation } from 'vscode-languages
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer, statusLine, type ServerStatus } from '../lsp/client.js';
 import { FOLDER_REPLACED_REASON } from '../lsp/readiness.js';
-import { typeScriptServer } from '../lsp/servers.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
 import { copyFixture, fixture, requireServer } from './support/servers.js';
 
 const binary = await requireServer(typeScriptServer);

@@ -19,7 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer, statusLine, type ServerStatus } from '../lsp/client.js';
 import { TextLines } from '../lsp/positions.js';
-import { rustAnalyzerServer } from '../lsp/servers.js';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { pathToUri, uriToPath } from '../lsp/uris.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { copyFixture, isAlive, positionOf, requireServer } from './support/servers.js';

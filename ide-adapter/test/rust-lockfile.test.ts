@@ -2,7 +2,7 @@
  * Nothing is written into an untrusted Rust workspace: `cargo metadata` creates a `Cargo.lock`
  * where there is none (measured: `--offline` alone writes it), so untrusted it runs `--locked` —
  * in Dialect's own probe (`lsp/rust-workspace.ts`) and, through the shims
- * (`lsp/untrusted-toolchain/shim.sh`), in rust-analyzer's. Real rust-analyzer and cargo on copies
+ * (`languages/rust/untrusted-toolchain/shim.sh`), in rust-analyzer's. Real rust-analyzer and cargo on copies
  * of fixtures/rust-app without its lock file; the answers still come. (rust-analyzer 1.96 asks
  * `cargo metadata -Zlockfile-path`, which a stable cargo refuses, and falls back to `--no-deps`; an
  * older one asks plain `cargo metadata`, which the shim test below runs.)
@@ -13,8 +13,8 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Reference, SymbolDefinition } from '../model.js';
-import { rustAnalyzerServer } from '../lsp/servers.js';
-import { UNTRUSTED_ENV, untrustedToolchainDir } from '../lsp/untrusted.js';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
+import { UNTRUSTED_ENV, untrustedToolchainDir } from '../languages/rust/trust.js';
 import { IdeSession } from '../session.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { copyFixture, requireServer } from './support/servers.js';

@@ -12,7 +12,8 @@ import { DocumentSymbolRequest, WorkspaceSymbolRequest, type DocumentSymbol, typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer, LIVENESS_PROBE_TIMEOUT_MS, statusLine } from '../lsp/client.js';
 import { isLspClientError, type LspClientError } from '../lsp/errors.js';
-import { rustAnalyzerServer, typeScriptServer } from '../lsp/servers.js';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
 import { uriToPath } from '../lsp/uris.js';
 import { IdeSession } from '../session.js';
 import { rustOfflineEnv } from './support/rust-offline.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspBackend } from '../lsp-backend.js';
 import { readHover } from '../lsp/hover.js';
-import { rustModulePath } from '../lsp/module-paths.js';
+import { rustModulePath } from '../languages/rust/module-paths.js';
 import { pathToUri } from '../lsp/uris.js';
 import { Workspace } from '../workspace.js';
 

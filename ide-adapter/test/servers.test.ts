@@ -6,17 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearDiscoveryCache, findServerBinary, launchCommand, probeCandidate } from '../lsp/discovery.js';
 import { isLspClientError } from '../lsp/errors.js';
 import { RingLog } from '../lsp/ring-log.js';
-import {
-  bundledTypeScriptServer,
-  defineServer,
-  detectServers,
-  exampleServerConfigs,
-  languageFor,
-  rustAnalyzerServer,
-  typeScriptServer,
-  withSettings,
-  type ServerDefinition,
-} from '../lsp/servers.js';
+import { bundledTypeScriptServer, typeScriptServer } from '../languages/typescript/index.js';
+import { defineServer, detectServers, exampleServerConfigs, languageFor, withSettings, type ServerDefinition } from '../lsp/servers.js';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
+import { builtinServers, withBuiltinServers } from '../languages/index.js';
 import { fakeServerScript, fixture } from './support/servers.js';
 
 let dir: string;
@@ -37,7 +30,7 @@ async function script(name: string, body: string): Promise<string> {
 }
 
 describe('detectServers', () => {
-  const ids = async (root: string, extra: ServerDefinition[] = []) => (await detectServers(root, extra)).map((d) => d.definition.id);
+  const ids = async (root: string, extra: ServerDefinition[] = []) => (await detectServers(root, withBuiltinServers(extra))).map((d) => d.definition.id);
 
   it('picks rust-analyzer for a Cargo workspace and tsgo for a TypeScript project', async () => {
     expect(await ids(fixture('rust-app'))).toEqual(['rust-analyzer']);
@@ -45,7 +38,7 @@ describe('detectServers', () => {
   });
 
   it('gives a polyglot workspace several servers, with the files that gave them away', async () => {
-    const detected = await detectServers(fixture('polyglot'));
+    const detected = await detectServers(fixture('polyglot'), builtinServers());
     expect(detected.map((d) => d.definition.id)).toEqual(['rust-analyzer', 'typescript']);
     expect(detected[0]?.evidence).toEqual(['Cargo.toml']);
     expect(detected[1]?.evidence).toEqual(expect.arrayContaining(['web/package.json', 'web/tsconfig.json']));
@@ -72,7 +65,7 @@ describe('detectServers', () => {
     expect(await ids(root, [pyright])).toEqual(['pyright']);
     const myTs = defineServer({ id: 'my-ts', command: 'my-ts-server', languages: [{ languageId: 'typescript', extensions: ['ts'] }], rootMarkers: ['tsconfig.json'] });
     // The built-in still serves the languages the custom server does not claim (JavaScript, TSX).
-    const detected = await detectServers(fixture('ts-app'), [myTs]);
+    const detected = await detectServers(fixture('ts-app'), withBuiltinServers([myTs]));
     expect(detected.map((d) => d.definition.id)).toEqual(['my-ts', 'typescript']);
     const defs = detected.map((d) => d.definition);
     expect(languageFor(defs, '/x/a.ts')?.definition.id).toBe('my-ts');

@@ -21,7 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageServer, statusLine, type ServerStatus } from '../lsp/client.js';
 import { TextLines } from '../lsp/positions.js';
-import { typeScriptServer } from '../lsp/servers.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
 import { uriToPath } from '../lsp/uris.js';
 import { copyFixture, isAlive, positionOf, requireServer } from './support/servers.js';
 

@@ -19,7 +19,7 @@ const open: Fixture[] = [];
 
 async function fixture(args: readonly string[], readyTimeoutMs: number): Promise<Fixture> {
   const dir = await fakeWorkspace();
-  const session = await IdeSession.open({ workspaceRoot: dir.path, definitions: [fakeServer(args)], readyTimeoutMs, settleMs: 100 });
+  const session = await IdeSession.open({ workspaceRoot: dir.path, definitions: [fakeServer(args)], trusted: true, readyTimeoutMs, settleMs: 100 });
   const c = await connect(session);
   await c.client.listTools();
   const f = {
@@ -74,7 +74,7 @@ describe('ide_operation against a fake language server', () => {
 
   it('the deadline ends a call that takes too long, with an error that says so', async () => {
     const dir = await fakeWorkspace();
-    const session = await IdeSession.open({ workspaceRoot: dir.path, definitions: [fakeServer()], readyTimeoutMs: 10_000, settleMs: 100 });
+    const session = await IdeSession.open({ workspaceRoot: dir.path, definitions: [fakeServer()], trusted: true, readyTimeoutMs: 10_000, settleMs: 100 });
     const c = await connect(session, { deadlineMs: 1500 });
     open.push({ session, c, dispose: async () => (await c.close(), await session.shutdown(), await dir.dispose()) });
     const { result, text, data } = await call(c, 'findDefinitions("Slowpoke")');

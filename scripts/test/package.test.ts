@@ -144,7 +144,7 @@ describe(`the npm package ${manifest.name}, installed`, () => {
       expect(paths).toContain(file);
     }
     for (const shim of ['bin/cargo', 'bin/rustc', 'shim.sh']) {
-      const entry = tarball.files.find((f) => f.path === `ide-adapter/lsp/untrusted-toolchain/${shim}`);
+      const entry = tarball.files.find((f) => f.path === `ide-adapter/languages/rust/untrusted-toolchain/${shim}`);
       expect(entry?.mode, shim).toBe(0o755);
     }
     expect(paths.filter((p) => /(^|\/)test\/|\.test\.|\.ts$/.test(p))).toEqual([]);

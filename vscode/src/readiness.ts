@@ -21,7 +21,8 @@
  * the spawned TypeScript server gets one open file per project.
  */
 import * as vscode from 'vscode';
-import { builtinServers, detectServers, type ServerDefinition } from '../../ide-adapter/lsp/servers.js';
+import { builtinServers } from '../../ide-adapter/languages/index.js';
+import { detectServers, type ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
 import { runCommand, withDeadline } from './commands.js';
 import { projectWitnesses } from './project-witness.js';
@@ -221,7 +222,7 @@ export class EditorLanguages {
 
   /** The providers the folder needs (detected like the spawned servers), created once. */
   providers(): Promise<ProviderReadiness[]> {
-    this.#providers ??= detectServers(this.root).then((detected) => {
+    this.#providers ??= detectServers(this.root, this.definitions).then((detected) => {
       this.#known = detected
         .map((d) => d.definition)
         .filter((d) => EDITOR_PROVIDERS[d.id] !== undefined)

@@ -18,7 +18,7 @@ import type { ServerStatusParams } from '../../ide-adapter/lsp/handlers.js';
 import { prepareDefinition, serverEnvironment } from '../../ide-adapter/lsp/launch.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import { StatusTracker } from '../../ide-adapter/lsp/status-tracker.js';
-import { defaultRustToolchain, restrictServers } from '../../ide-adapter/lsp/untrusted.js';
+import { restrictServers } from '../../ide-adapter/lsp/untrusted.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
 
 /**
@@ -59,21 +59,20 @@ export interface SpawnHost {
 }
 
 /** The definitions a window of this trust may launch: `restrictServers` when untrusted (see module comment). */
-export function definitionFor(definition: ServerDefinition, trusted: boolean, env: Readonly<Record<string, string | undefined>> = process.env): ServerDefinition {
-  return restrictServers([definition], trusted, trusted ? {} : defaultRustToolchain(env))[0] as ServerDefinition;
+export function definitionFor(definition: ServerDefinition, trusted: boolean): ServerDefinition {
+  return restrictServers([definition], trusted)[0] as ServerDefinition;
 }
 
 /** Starts `definition`'s server for the folder `root` with `vscode-languageclient` (in the background); undefined when the extension cannot spawn it. */
 export function spawnServer(definition: ServerDefinition, root: string, host: SpawnHost): SpawnedServer | undefined {
   if (!SPAWNABLE_SERVERS.has(definition.id)) return undefined;
   const trusted = host.trusted();
-  return new LanguageClientServer(definitionFor(definition, trusted, host.env), root, host, trusted ? undefined : untrustedWindowNote(definition));
+  return new LanguageClientServer(definitionFor(definition, trusted), root, host, trusted ? undefined : untrustedWindowNote(definition));
 }
 
 /** The note of a server restricted by an untrusted window (the window's trust, not `dialect trust`, lifts it). */
 function untrustedWindowNote(definition: ServerDefinition): string {
-  const held = definition.id === 'rust-analyzer' ? ' without build scripts, proc macros and cargo check' : ' restricted';
-  return `untrusted VS Code window: ${definition.displayName} runs${held}. To lift this, trust the folder in VS Code (Manage Workspace Trust) and reload the window.`;
+  return `untrusted VS Code window: ${definition.untrustedLimits ?? `${definition.displayName} runs restricted`}. To lift this, trust the folder in VS Code (Manage Workspace Trust) and reload the window.`;
 }
 
 /** States after which waiting for readiness is over. */

@@ -39,7 +39,7 @@ describe('npm run package:vscode', () => {
     // The file worker runs search and every user pattern under its budget, from its own file.
     expect(names).toContain('extension/dist/ide-adapter/file-worker.js');
     // The shims an untrusted window's rust-analyzer runs cargo and rustc through (see build.ts).
-    for (const shim of ['bin/cargo', 'bin/rustc', 'shim.sh']) expect(names).toContain(`extension/ide-adapter/lsp/untrusted-toolchain/${shim}`);
+    for (const shim of ['bin/cargo', 'bin/rustc', 'shim.sh']) expect(names).toContain(`extension/ide-adapter/languages/rust/untrusted-toolchain/${shim}`);
     expect(names).toContain('extension.vsixmanifest');
     expect(names.filter((n) => n.includes('node_modules/') || n.endsWith('.ts'))).toEqual([]);
   }, PACKAGE_MS);

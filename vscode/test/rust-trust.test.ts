@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reference } from '../../ide-adapter/model.js';
-import { rustAnalyzerServer } from '../../ide-adapter/lsp/servers.js';
+import { rustAnalyzerServer } from '../../ide-adapter/languages/rust/index.js';
 import { connectRemoteBackend } from '../../ide-adapter/remote/remote-backend.js';
 import { IdeSession } from '../../ide-adapter/session.js';
 import { rustOfflineEnv } from '../../ide-adapter/test/support/rust-offline.js';

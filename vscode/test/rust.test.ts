@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { rustAppConformance, rustStdMissingConformance, stdlessEnv } from '../../ide-adapter/test/support/conformance-rust.js';
 import { rustOfflineEnv } from '../../ide-adapter/test/support/rust-offline.js';
 import { requireServer } from '../../ide-adapter/test/support/servers.js';
-import { rustAnalyzerServer } from '../../ide-adapter/lsp/servers.js';
+import { rustAnalyzerServer } from '../../ide-adapter/languages/rust/index.js';
 import { requireRig } from './support/rig.js';
 import { openVsCodeSession, type VsCodeFixtureSession } from './support/session.js';
 

@@ -58,7 +58,8 @@ import {
 import { renderOutcome, type Outcome } from '../../../dialect/index.js';
 import type { Location, Position } from '../../model.js';
 import { readHover } from '../../lsp/hover.js';
-import { fileModulePath, RUST_RELATIVE_QUALIFIERS, rustModulePath } from '../../lsp/module-paths.js';
+import { fileModulePath } from '../../lsp/module-paths.js';
+import { RUST_RELATIVE_QUALIFIERS, rustModulePath } from '../../languages/rust/module-paths.js';
 import type { ServerStatus } from '../../status.js';
 import { IdeSession } from '../../session.js';
 import { Workspace } from '../../workspace.js';

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Outcome } from '../../../dialect/index.js';
-import { rustAnalyzerServer, typeScriptServer } from '../../lsp/servers.js';
+import { rustAnalyzerServer } from '../../languages/rust/index.js';
+import { typeScriptServer } from '../../languages/typescript/index.js';
 import { IdeSession } from '../../session.js';
 import { rustOfflineEnv } from './rust-offline.js';
 import { copyFixture, positionOf, requireServer } from './servers.js';

@@ -5,10 +5,10 @@
  * open. Opening all of them (bounded) makes the inferred project the whole package.
  */
 import { relative, sep } from 'node:path';
-import { DialectError } from '../../dialect/index.js';
-import { runFileJob } from '../file-jobs.js';
-import { SearchCode } from '../search.js';
-import { SKIPPED_DIRS } from '../walk.js';
+import { DialectError } from '../../../dialect/index.js';
+import { runFileJob } from '../../file-jobs.js';
+import { SearchCode } from '../../search.js';
+import { SKIPPED_DIRS } from '../../walk.js';
 
 /** At most this many loose JavaScript files are opened (a warning says when there were more). */
 export const MAX_LOOSE_SCRIPTS = 1000;

@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cargoErrorLine, findRustToolchain, runCargo, SYSROOT_SRC_RELATIVE, toolchainEnv, type ToolEnv } from './rust-toolchain.js';
-import { projectFromMetadata, type CargoMetadata } from './rust-project.js';
-import type { KnownProblem, PrepareContext, ServerPreparation } from './servers.js';
-import { NEUTRAL_CWD } from './discovery.js';
-import { outsidePathPackages } from './outside-sources.js';
+import { cargoErrorLine, findRustToolchain, runCargo, SYSROOT_SRC_RELATIVE, toolchainEnv, type ToolEnv } from './toolchain.js';
+import { projectFromMetadata, type CargoMetadata } from './project.js';
+import type { KnownProblem, PrepareContext, ServerPreparation } from '../../lsp/servers.js';
+import { NEUTRAL_CWD } from '../../lsp/discovery.js';
+import { outsidePathPackages } from './outside-packages.js';
 
 /** How long `cargo metadata --offline` may take before we stop waiting for it (it reads only local files). */
 export const CARGO_METADATA_TIMEOUT_MS = 15_000;

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { killGroup, NEUTRAL_CWD, probeCandidate, type ProbeResult, type ResolvedBinary } from './discovery.js';
+import { killGroup, NEUTRAL_CWD, probeCandidate, type ProbeResult, type ResolvedBinary } from '../../lsp/discovery.js';
 
 /** An environment as child processes get it; `undefined` values are left out. */
 export type ToolEnv = Readonly<Record<string, string | undefined>>;

@@ -1,0 +1,24 @@
+/**
+ * The built-in languages: the one registration list. A language is its folder (`rust/`,
+ * `typescript/`, …: its `ServerDefinition` with detection, `prepare`, module paths, known problems
+ * and its untrusted form in `trust.ts`) and one line here.
+ */
+import { mergeServers, type ServerDefinition } from '../lsp/servers.js';
+import { rustAnalyzerServer } from './rust/index.js';
+import { typeScriptServer } from './typescript/index.js';
+
+/** The servers Dialect knows without configuration. */
+export function builtinServers(): ServerDefinition[] {
+  return [
+    rustAnalyzerServer,
+    typeScriptServer,
+  ];
+}
+
+/**
+ * The custom servers and the built-ins (`mergeServers`): the custom ones first (so they win a
+ * language), then each built-in whose id no custom server takes over.
+ */
+export function withBuiltinServers(custom: readonly ServerDefinition[]): ServerDefinition[] {
+  return mergeServers(custom, builtinServers());
+}

@@ -1,0 +1,120 @@
+/**
+ * TypeScript and JavaScript: tsgo's definition (the bundled `tsnative` server), its detection and
+ * project anchors (one file per project, and the JavaScript no project covers: `loose-scripts.ts`),
+ * project files, and its untrusted form (`trust.ts`).
+ */
+import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { packageRequire } from '../../package-files.js';
+import { SKIPPED_DIRS } from '../../walk.js';
+import { findProjects } from '../../lsp/projects.js';
+import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
+import { withOverride, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
+import { looseScripts } from './loose-scripts.js';
+import { untrustedTypeScript } from './trust.js';
+
+/** TypeScript's and JavaScript's project files. */
+export const TYPESCRIPT_PROJECT_FILES: ProjectFileRule = {
+  names: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+  projectMarkers: ['tsconfig.json', 'jsconfig.json'],
+  extendsIn: ['tsconfig.json', 'jsconfig.json'],
+};
+
+/**
+ * The tsgo executable from this package's `tsnative` dependency: the platform binary itself when it
+ * can be resolved (so our process-group kill and RSS reading see the real server), else the Node
+ * launcher `tsnative/bin/tsc`.
+ */
+export function bundledTypeScriptServer(): string[] {
+  try {
+    const packageJson = packageRequire().resolve('tsnative/package.json');
+    const found: string[] = [];
+    try {
+      const platformPackage = createRequire(packageJson).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);
+      found.push(join(dirname(platformPackage), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc'));
+    } catch {
+      // No platform package: the launcher below reports the problem itself.
+    }
+    found.push(join(dirname(packageJson), 'bin', 'tsc'));
+    return found;
+  } catch {
+    return [];
+  }
+}
+
+/** The files that make a TypeScript/JavaScript folder a project. */
+const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
+
+/** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
+export const typeScriptServer: ServerDefinition = {
+  id: 'typescript',
+  displayName: 'TypeScript (tsgo)',
+  languages: [
+    { languageId: 'typescript', extensions: ['.ts', '.mts', '.cts'] },
+    { languageId: 'typescriptreact', extensions: ['.tsx'] },
+    { languageId: 'javascript', extensions: ['.js', '.mjs', '.cjs'] },
+    { languageId: 'javascriptreact', extensions: ['.jsx'] },
+  ],
+  rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+  candidates: (env) => withOverride('DIALECT_TS_SERVER', env, ...bundledTypeScriptServer()),
+  overrideVar: 'DIALECT_TS_SERVER',
+  args: ['--lsp', '--stdio'],
+  settings: {},
+  readiness: 'progress',
+  installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
+  projectMarkers: TS_PROJECT_MARKERS,
+  projectAnchors: typeScriptAnchors,
+  projectFiles: TYPESCRIPT_PROJECT_FILES,
+  preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
+  // tsgo's workspace/symbol returns at most 256 items, whatever the query.
+  workspaceSymbolLimit: 256,
+  // Overloads and class + namespace merges share a file; interfaces, namespaces, enums and
+  // variables (a `require` binding) are still confirmed.
+  standaloneKinds: ['function', 'method', 'class'],
+  untrusted: untrustedTypeScript,
+};
+
+const TS_SOURCE = /\.(m|c)?tsx?$/;
+
+/**
+ * One source file per TypeScript/JavaScript project at any depth (a folder with tsconfig.json or
+ * jsconfig.json, outside gitignored and dependency folders, bounded by `MAX_PROJECTS`): the
+ * first `.ts`-like file in its `src/`, `lib/` or the folder itself, searched shallowly.
+ */
+async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
+  const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
+  const anchors: string[] = [];
+  for (const dir of projectDirs) {
+    for (const sub of ['src', 'lib', '.']) {
+      const found = await firstSource(join(dir, sub), 2);
+      if (found !== undefined) {
+        anchors.push(found);
+        break;
+      }
+    }
+  }
+  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded).
+  const loose = await looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
+  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete };
+}
+
+async function firstSource(dir: string, depth: number): Promise<string | undefined> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const file = entries.find((e) => e.isFile() && TS_SOURCE.test(e.name) && !e.name.endsWith('.d.ts'));
+  if (file !== undefined) return join(dir, file.name);
+  if (depth <= 0) return undefined;
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
+    const found = await firstSource(join(dir, entry.name), depth - 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
