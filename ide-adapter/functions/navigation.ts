@@ -291,9 +291,29 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
     const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
-    return found.map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites, of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+    return onePerFunction(found).map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites, of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
   });
   return edges.flat();
+}
+
+/**
+ * One edge per function. A function a macro call generates comes back twice, with the same
+ * name and the same call sites: once at the macro call and once at its name in the macro's body.
+ * It is one caller, shown where it is generated — the place nearest its call sites.
+ */
+function onePerFunction(edges: readonly CallEdge[]): CallEdge[] {
+  const byCalls = new Map<string, CallEdge>();
+  const distance = (e: CallEdge): number => {
+    const site = e.callSites[0];
+    const at = e.item.symbol.location;
+    return site === undefined ? 0 : site.path === at.path ? Math.abs(site.start.line - at.start.line) : Number.MAX_SAFE_INTEGER;
+  };
+  for (const edge of edges) {
+    const key = `${edge.item.symbol.name}\0${edge.callSites.map((c) => formatLocation(c)).join('\0')}`;
+    const seen = byCalls.get(key);
+    if (seen === undefined || (edge.callSites.length > 0 && distance(edge) < distance(seen))) byCalls.set(key, edge);
+  }
+  return [...byCalls.values()];
 }
 
 /**

@@ -94,6 +94,12 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(callees).toMatch(/function flip .*\n\s+call at crates\/facade\/src\/lib\.rs:/);
   });
 
+  it('a caller a macro call generates is listed once, at that macro call', async () => {
+    const callers = (await f.value('callers(findDefinition("outline"))')) as (SymbolDefinition & { callSites: { path: string; start: { line: number } }[] })[];
+    const macroCalls = [(await f.at(SHAPES, 'sized!(small')).line, (await f.at(SHAPES, 'sized!(large')).line];
+    expect(callers.map((c) => [c.name, c.definedAt.path, c.definedAt.start.line]).sort()).toEqual(macroCalls.map((line) => ['draw', SHAPES, line]).sort());
+  });
+
   it('typeDefinition of a place names the type at its name, never the source line', async () => {
     const facade = 'crates/facade/src/lib.rs';
     const at = await f.at(facade, 'choice.flip()');
