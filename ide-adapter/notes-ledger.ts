@@ -45,13 +45,22 @@ const MIN_NOTE_HEAD = 60;
 
 /**
  * As many whole clauses from the start of `text` as fit in `room` characters (at least the first,
- * which the caller cuts): the first clause says what happened, the next usually why.
+ * which the caller cuts): the first clause says what happened, the next usually why. A clause
+ * ends at `: `, `; `, `. ` or before ` (` — never inside parentheses or backticks, so a line is
+ * never cut to "offline (error".
  */
 function leadingClauses(text: string, room: number): string {
-  const boundary = /:\s|;\s|\.\s|\s\(/g;
   let end = -1;
-  for (let m = boundary.exec(text); m !== null && m.index <= room; m = boundary.exec(text)) {
-    if (m.index >= 20) end = m.index;
+  let depth = 0;
+  let inCode = false;
+  for (let i = 0; i < text.length && i <= room; i++) {
+    const c = text[i];
+    if (c === '`') inCode = !inCode;
+    if (inCode) continue;
+    if (c === ' ' && text[i + 1] === '(' && depth === 0 && i >= 20) end = i;
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if ((c === ':' || c === ';' || c === '.') && text[i + 1] === ' ' && depth === 0 && i >= 20) end = i;
   }
   return end > 0 ? text.slice(0, end) : text;
 }

@@ -14,6 +14,15 @@ describe('factOf', () => {
     expect(fact.detail).toBe(text.trim());
   });
 
+  it('never cuts a clause inside parentheses (a reason in brackets is kept whole or left out)', () => {
+    const text =
+      "cargo cannot resolve this workspace's dependencies offline (error: no matching package named `quickcheck` found), so Dialect described its 2 crates to rust-analyzer from their manifests: the crates and the links between them are loaded, but items of quickcheck are unknown. Fix: run `cargo fetch` once with network access, then restart.";
+    const fact = factOf('k', text);
+    expect(fact.line.split('(').length).toBe(fact.line.split(')').length); // no parenthesis left open
+    expect(fact.line).toContain("cargo cannot resolve this workspace's dependencies offline");
+    expect(fact.line).toContain('Fix: run `cargo fetch` once with network access, then restart');
+  });
+
   it.each([
     ['To trust it: ', 'To trust it: dialect trust /work/some/folder'],
     ['Trust the workspace to use it: ', 'Trust the workspace to use it: dialect trust /work/some/folder'],
