@@ -41,6 +41,10 @@ export interface CargoDependency {
   readonly uses_default_features?: boolean;
   readonly features?: readonly string[];
   readonly path?: string;
+  /** The platform it applies to: `cfg(…)` or a target triple; `null`/absent for every platform. */
+  readonly target?: string | null;
+  /** Its version requirement, e.g. `^0.16.1`. */
+  readonly req?: string;
 }
 
 /** One target (lib, bin, test, …) of a package. */
@@ -74,7 +78,17 @@ export interface RustProjectCrate {
 export interface RustProjectJson {
   readonly sysroot?: string;
   readonly sysroot_src?: string;
+  /** The standard library's own crates: given, rust-analyzer never runs `cargo metadata` on std. */
+  readonly sysroot_project?: { readonly crates: readonly RustProjectCrate[] };
   readonly crates: readonly RustProjectCrate[];
+}
+
+/** What {@link projectFromMetadata} links to: the sysroot, and std's crate graph when it was described. */
+export interface ProjectSysroot {
+  readonly sysroot?: string;
+  readonly sysrootSrc?: string;
+  /** std's crates ({@link sysrootProject}); absent, rust-analyzer loads std itself. */
+  readonly crates?: readonly RustProjectCrate[];
 }
 
 /** The generated project plus what it had to leave out. */
@@ -110,8 +124,143 @@ function dirOf(path: string): string {
  * Features: every member's `default` features plus those its path dependents ask for, propagated
  * through `feature = [...]` lists (`dep:x`, `x/feat`, `x?/feat`). Build scripts are left out.
  */
-export function projectFromMetadata(metadata: CargoMetadata, sysroot: { readonly sysroot?: string; readonly sysrootSrc?: string } = {}): GeneratedProject {
-  const members = new Set(metadata.workspace_members);
+export function projectFromMetadata(metadata: CargoMetadata, sysroot: ProjectSysroot = {}): GeneratedProject {
+  const { crates, missing } = cratesFromMetadata(metadata, { libsOnly: false });
+  return {
+    project: {
+      ...(sysroot.sysroot !== undefined ? { sysroot: sysroot.sysroot } : {}),
+      ...(sysroot.sysrootSrc !== undefined ? { sysroot_src: sysroot.sysrootSrc } : {}),
+      ...(sysroot.crates !== undefined ? { sysroot_project: { crates: sysroot.crates } } : {}),
+      crates,
+    },
+    missing,
+  };
+}
+
+/** The standard library's sources as read from disk, for {@link sysrootProject}. */
+export interface SysrootSources {
+  /** `cargo metadata --no-deps` of std's own workspace (`<sysroot_src>/Cargo.toml`): std, core, alloc, proc_macro, test, … */
+  readonly library: CargoMetadata;
+  /** std's registry dependencies found on disk (vendored with the sources, or in cargo's cache), read from their manifests. */
+  readonly registry: readonly CargoPackage[];
+  /** The target's cfgs as `rustc --print cfg` prints them: `unix`, `target_os="linux"`, … */
+  readonly cfg: readonly string[];
+}
+
+/** std's crate graph for a rust-project.json `sysroot_project`, plus what it had to leave out. */
+export interface SysrootProject {
+  readonly crates: readonly RustProjectCrate[];
+  /** Dependencies std's crates use on this platform that are not on disk, e.g. `hashbrown (of std)`. */
+  readonly missing: readonly string[];
+}
+
+/** The stand-ins std's workspace uses for its own crates (`rustc-std-workspace-core` re-exports `core`). */
+const STD_WORKSPACE_STAND_IN = /^rustc-std-workspace-(core|alloc|std)$/;
+
+/**
+ * std's crate graph the way `cargo metadata` of std's workspace would give it to rust-analyzer,
+ * without cargo resolving anything (offline it cannot: std depends on crates.io crates): the
+ * library's path crates, its registry dependencies from `sources.registry` (the version its
+ * requirement asks for), only the dependencies of this platform (`cfg(…)` evaluated against the
+ * target's cfgs; a dependency for another target triple is left out), the `rustc-std-workspace-*`
+ * stand-ins replaced by the crates they stand for (as rust-analyzer does), and features as cargo
+ * enables them from the workspace members' defaults.
+ */
+export function sysrootProject(sources: SysrootSources): SysrootProject {
+  const cfg = new Set(sources.cfg.map((atom) => atom.trim()).filter((atom) => atom !== ''));
+  const library = new Map(sources.library.packages.map((p) => [p.name, p]));
+  const registry = new Map<string, CargoPackage[]>();
+  for (const p of sources.registry) registry.set(p.name, [...(registry.get(p.name) ?? []), p]);
+  const resolve = (dep: CargoDependency): CargoDependency => {
+    const standIn = STD_WORKSPACE_STAND_IN.exec(dep.name);
+    const real = standIn !== null ? library.get(standIn[1] as string) : undefined;
+    // Code keeps the name it uses (`rustc_std_workspace_core` unless renamed); the crate is the real one.
+    if (real !== undefined) return { ...dep, path: dirOf(real.manifest_path), rename: dep.rename ?? dep.name };
+    if (dep.path !== undefined) return dep;
+    const used = versionFor(registry.get(dep.name) ?? [], dep.req);
+    return used !== undefined ? { ...dep, path: dirOf(used.manifest_path) } : dep;
+  };
+  const packages = [...sources.library.packages.filter((p) => !STD_WORKSPACE_STAND_IN.test(p.name)), ...sources.registry].map((p) => ({
+    ...p,
+    dependencies: p.dependencies.filter((d) => d.target === undefined || d.target === null || platformMatches(d.target, cfg)).map(resolve),
+  }));
+  const members = new Set(sources.library.workspace_members);
+  const { crates, missing } = cratesFromMetadata(
+    { packages, workspace_members: sources.library.workspace_members },
+    { libsOnly: true, roots: members, missing: 'enabled' },
+  );
+  return { crates, missing };
+}
+
+/** The package among same-named ones whose version `req` asks for (same major, or minor for 0.x); the only one when there is one. */
+function versionFor(candidates: readonly CargoPackage[], req: string | undefined): CargoPackage | undefined {
+  if (candidates.length <= 1) return candidates[0];
+  const wanted = /(\d+)(?:\.(\d+))?/.exec(req ?? '');
+  if (wanted === null) return candidates[0];
+  const [, major, minor] = wanted;
+  return candidates.find((c) => {
+    const [cMajor, cMinor] = c.version.split('.');
+    return cMajor === major && (major !== '0' || minor === undefined || cMinor === minor);
+  });
+}
+
+/** Nesting of `all`/`any`/`not` followed in a cfg expression. */
+const MAX_CFG_DEPTH = 64;
+
+/**
+ * Whether a dependency's platform applies: `cfg(expr)` evaluated against `cfg` (atoms as
+ * `rustc --print cfg` prints them: `unix`, `target_os="linux"`). A bare target triple, or a
+ * malformed expression, does not apply (the target's own triple is not among the cfgs).
+ */
+export function platformMatches(platform: string, cfg: ReadonlySet<string>): boolean {
+  const text = platform.trim();
+  if (!text.startsWith('cfg(') || !text.endsWith(')')) return false;
+  const tokens = text.slice(4, -1).match(/"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|[(),=]|\S/g) ?? [];
+  let i = 0;
+  const predicate = (depth: number): boolean => {
+    if (depth > MAX_CFG_DEPTH) throw new Error('cfg nested too deeply');
+    const name = tokens[i++];
+    if (name === undefined || !/^[A-Za-z_]/.test(name)) throw new Error('expected a cfg name');
+    if (tokens[i] === '=') {
+      const value = tokens[i + 1];
+      if (value === undefined || !value.startsWith('"')) throw new Error('expected a string');
+      i += 2;
+      return cfg.has(`${name}=${value}`);
+    }
+    if (tokens[i] !== '(') return cfg.has(name);
+    i++;
+    const args: boolean[] = [];
+    while (tokens[i] !== ')') {
+      args.push(predicate(depth + 1));
+      if (tokens[i] === ',') i++;
+      else if (tokens[i] !== ')') throw new Error('expected , or )');
+    }
+    i++;
+    if (name === 'all') return args.every(Boolean);
+    if (name === 'any') return args.some(Boolean);
+    if (name === 'not' && args.length === 1) return !args[0];
+    throw new Error(`unknown cfg operator ${name}`);
+  };
+  try {
+    const result = predicate(0);
+    return i === tokens.length && result;
+  } catch {
+    return false;
+  }
+}
+
+/** How {@link cratesFromMetadata} treats the packages. */
+interface CrateOptions {
+  /** Only libraries, none a workspace member, no member cfgs (the standard library's crates). */
+  readonly libsOnly: boolean;
+  /** Packages whose default features are on whoever depends on them; default every package (a workspace's own). */
+  readonly roots?: ReadonlySet<string>;
+  /** Dependencies reported missing: `declared` (every one not on disk) or `enabled` (normal, and on). */
+  readonly missing?: 'declared' | 'enabled';
+}
+
+function cratesFromMetadata(metadata: CargoMetadata, options: CrateOptions): { crates: RustProjectCrate[]; missing: string[] } {
+  const members = new Set(options.libsOnly ? [] : metadata.workspace_members);
   const byDir = new Map<string, CargoPackage>();
   for (const pkg of metadata.packages) byDir.set(dirOf(pkg.manifest_path), pkg);
   const missing = new Set<string>();
@@ -123,7 +272,26 @@ export function projectFromMetadata(metadata: CargoMetadata, sysroot: { readonly
     }
   }
 
-  const features = enabledFeatures(metadata.packages, target);
+  const features = enabledFeatures(metadata.packages, target, options.roots);
+  if (options.missing === 'enabled') {
+    // Only what the roots really use: normal dependencies that are on, followed from the roots.
+    missing.clear();
+    const used = metadata.packages.filter((p) => options.roots === undefined || options.roots.has(p.id));
+    const reached = new Set(used.map((p) => p.id));
+    for (let next = 0; next < used.length; next++) {
+      const pkg = used[next] as CargoPackage;
+      const enabled = features.get(pkg.id)?.deps;
+      for (const dep of pkg.dependencies) {
+        if ((dep.kind ?? null) !== null || (dep.optional === true && enabled?.has(dep.rename ?? dep.name) !== true)) continue;
+        const to = target(dep);
+        if (to === undefined) missing.add(`${dep.name} (of ${pkg.name})`);
+        else if (!reached.has(to.id)) {
+          reached.add(to.id);
+          used.push(to);
+        }
+      }
+    }
+  }
   const crates: RustProjectCrate[] = [];
   const libIndex = new Map<string, number>();
   const libName = new Map<string, string>();
@@ -187,7 +355,7 @@ export function projectFromMetadata(metadata: CargoMetadata, sysroot: { readonly
     libName.set(pkg.id, lib.name);
     crates.push(crate);
   }
-  for (const pkg of ordered) {
+  for (const pkg of options.libsOnly ? [] : ordered) {
     for (const t of pkg.targets) {
       if (!t.kind.some((k) => OTHER_KINDS.has(k))) continue;
       const crate = crateFor(pkg, t);
@@ -197,20 +365,14 @@ export function projectFromMetadata(metadata: CargoMetadata, sysroot: { readonly
       crates.push(crate);
     }
   }
-  return {
-    project: {
-      ...(sysroot.sysroot !== undefined ? { sysroot: sysroot.sysroot } : {}),
-      ...(sysroot.sysrootSrc !== undefined ? { sysroot_src: sysroot.sysrootSrc } : {}),
-      crates,
-    },
-    missing: [...missing].sort(),
-  };
+  return { crates, missing: [...missing].sort() };
 }
 
 /** Per package: enabled features and enabled optional dependencies (by the name code uses). */
 function enabledFeatures(
   packages: readonly CargoPackage[],
   target: (dep: CargoDependency) => CargoPackage | undefined,
+  roots?: ReadonlySet<string>,
 ): Map<string, { features: Set<string>; deps: Set<string> }> {
   const state = new Map<string, { features: Set<string>; deps: Set<string> }>();
   for (const pkg of packages) state.set(pkg.id, { features: new Set(), deps: new Set() });
@@ -231,11 +393,14 @@ function enabledFeatures(
     for (const f of dep.features ?? []) queue.push([used, f]);
   };
   for (const pkg of packages) {
-    queue.push([pkg, 'default']);
-    for (const dep of pkg.dependencies) if (dep.optional !== true) requestFrom(dep);
+    const root = roots === undefined || roots.has(pkg.id);
+    if (root) queue.push([pkg, 'default']);
+    // A dependency's own dev-dependencies are never built: they ask nothing of anyone.
+    for (const dep of pkg.dependencies) if (dep.optional !== true && (root || dep.kind !== 'dev')) requestFrom(dep);
   }
-  for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-    const [pkg, feature] = item;
+  // An index, not shift(): each request is read once, so the walk stays linear in the requests.
+  for (let next = 0; next < queue.length; next++) {
+    const [pkg, feature] = queue[next] as [CargoPackage, string];
     const s = state.get(pkg.id);
     if (s === undefined || s.features.has(feature)) continue;
     const listed = pkg.features?.[feature];

@@ -51,7 +51,7 @@ export interface ToolRunOptions {
 
 /** Where the sources of std live relative to a sysroot (rustup's `rust-src`, Debian's `rust-web-src`). */
 export const SYSROOT_SRC_RELATIVE = join('lib', 'rustlib', 'src', 'rust', 'library');
-/** How long `rustc --print sysroot` may take. */
+/** How long `rustc --print sysroot` (or `cfg`) may take. */
 const SYSROOT_TIMEOUT_MS = 5000;
 /** Output kept from a tool run; `cargo metadata` of a large workspace is a few MB. */
 const MAX_OUTPUT_CHARS = 64 * 1024 * 1024;
@@ -168,6 +168,25 @@ function rustcSysroot(rustcPath: string, env: ToolEnv): Promise<string | undefin
       return run.ok && line !== undefined && line !== '' ? line : undefined;
     });
     sysroots.set(key, result);
+  }
+  return result;
+}
+
+const cfgs = new Map<string, Promise<string[] | undefined>>();
+
+/**
+ * `rustc --print cfg` of the host target, one atom a line as rustc prints them (`unix`,
+ * `target_os="linux"`); cached per rustc and PATH; `undefined` when rustc cannot say.
+ */
+export function rustcCfg(rustcPath: string, env: ToolEnv): Promise<string[] | undefined> {
+  const key = JSON.stringify([rustcPath, env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+  let result = cfgs.get(key);
+  if (result === undefined) {
+    result = runTool(rustcPath, ['--print', 'cfg'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
+      const atoms = run.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      return run.ok && atoms.length > 0 ? atoms : undefined;
+    });
+    cfgs.set(key, result);
   }
   return result;
 }

@@ -5,9 +5,12 @@
  * warnings that say what a degraded load affects.
  */
 import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { cargoErrorLine, findRustToolchain, runCargo, SYSROOT_SRC_RELATIVE, toolchainEnv, type ToolEnv } from './toolchain.js';
-import { projectFromMetadata, type CargoMetadata } from './project.js';
+import { lockedPackages, packageFromManifest, type LockedPackage } from './cargo-manifest.js';
+import { cargoErrorLine, findRustToolchain, runCargo, rustcCfg, SYSROOT_SRC_RELATIVE, toolchainEnv, type RustToolchain, type ToolEnv } from './toolchain.js';
+import { platformMatches, projectFromMetadata, sysrootProject, type CargoMetadata, type CargoPackage, type SysrootProject } from './project.js';
 import type { KnownProblem, PrepareContext, ServerPreparation } from '../../lsp/servers.js';
 import { NEUTRAL_CWD } from '../../lsp/discovery.js';
 import { outsidePathPackages } from './outside-packages.js';
@@ -72,6 +75,8 @@ export function defaultStdSources(): string | undefined {
  * - when `cargo metadata --offline` fails but `--no-deps` works (registry dependencies that are
  *   not on disk), a generated project description as `linkedProjects`, `CARGO_NET_OFFLINE` so no
  *   cargo run spends seconds retrying the network, and a warning naming what is left out;
+ * - with that description, std's crate graph too ({@link describeSysroot}), so rust-analyzer never
+ *   runs `cargo metadata` on std's own workspace (offline it fails, and costs seconds);
  * - std warnings that match the toolchain's sysroot.
  *
  * Never throws: without a working cargo it returns a warning saying so, and rust-analyzer reports
@@ -110,6 +115,8 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   // would be shown: docs, constant values): the crates inside are described instead.
   const outside = context.untrusted === true && full.ok ? outsidePathPackages(root, parseMetadata(full.stdout)).map((p) => p.name) : [];
   if (full.ok && outside.length === 0) return base; // cargo resolves everything from disk: rust-analyzer loads it as usual
+  // std's graph is read while cargo reads the workspace's manifests (both take a few hundred ms).
+  const stdGraph = describeSysroot(toolchain, runEnv);
   const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   let metadata = noDeps.ok ? parseMetadata(noDeps.stdout) : undefined;
   if (metadata === undefined) return base; // the manifests themselves are broken: rust-analyzer reports it
@@ -118,7 +125,13 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
     const away = new Set(outsidePathPackages(root, metadata));
     metadata = { ...metadata, packages: metadata.packages.filter((p) => !away.has(p)) };
   }
-  const { project, missing } = projectFromMetadata(metadata, toolchain);
+  const std = await stdGraph;
+  const { project, missing } = projectFromMetadata(metadata, {
+    ...(toolchain.sysroot !== undefined ? { sysroot: toolchain.sysroot } : {}),
+    ...(toolchain.sysrootSrc !== undefined ? { sysrootSrc: toolchain.sysrootSrc } : {}),
+    ...(std !== undefined ? { crates: std.crates } : {}),
+  });
+  const stdWarnings = std !== undefined && std.missing.length > 0 ? [{ key: RustProblemKey.Std, text: stdPartlyDescribedWarning(std.missing) }] : [];
   if (full.ok) {
     return {
       ...base,
@@ -131,6 +144,7 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
             `this untrusted workspace depends on crates in folders outside it (${outside.join(', ')}), which are not loaded, so nothing of theirs is shown; ` +
             `Dialect described the workspace's own crates to rust-analyzer, so items of ${missing.length > 0 ? missing.join(', ') : 'those crates'} are unknown. Trust the workspace to load them.`,
         },
+        ...stdWarnings,
       ],
     };
   }
@@ -139,7 +153,7 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   const described = { ...base, settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } }, env: { ...base.env, CARGO_NET_OFFLINE: 'true' } };
   if (untrusted && /cannot create the lock file|--locked was passed/.test(full.stderr)) {
     // Failed only because no lock file may be written (none, or a stale one): the description is complete unless a dependency is not on disk.
-    if (missing.length === 0) return described;
+    if (missing.length === 0) return { ...described, ...(stdWarnings.length > 0 ? { warnings: stdWarnings } : {}) };
     return {
       ...described,
       warnings: [
@@ -150,6 +164,7 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
             `definitions and references across the workspace's crates are complete, but items of ${missing.join(', ')} are unknown. ` +
             'Fix: trust the workspace (the untrusted note names the command), or run `cargo generate-lockfile` in it yourself, then restart.',
         },
+        ...stdWarnings,
       ],
     };
   }
@@ -165,6 +180,7 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
           `the crates and the links between them are loaded, but items of ${missing.length > 0 ? missing.join(', ') : 'dependencies that are not on disk'} are unknown, so answers that go through them can miss uses. ` +
           'Fix: run `cargo fetch` once with network access, then restart.',
       },
+      ...stdWarnings,
     ],
   };
 }
@@ -176,4 +192,100 @@ function parseMetadata(stdout: string): CargoMetadata | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The warning when std's graph was described without some of its own dependencies. */
+export function stdPartlyDescribedWarning(missing: readonly string[]): string {
+  return (
+    `the standard library is loaded, but ${missing.length === 1 ? 'one of its own dependencies is' : 'some of its own dependencies are'} not on disk (${missing.join(', ')}), ` +
+    'so what std builds on them is unknown (e.g. HashMap is built on hashbrown): answers that go through those types can miss uses. ' +
+    "Fix: let cargo reach crates.io once (the download is cached), or install the toolchain's sources with their vendored crates (Debian: rust-web-src)."
+  );
+}
+
+/** Where the sources of a registry crate `name-version` can be, in order: vendored next to std, then cargo's cache. */
+async function registryDirs(src: string, env: ToolEnv): Promise<{ dirOf: (locked: LockedPackage) => string | undefined; vendored: Map<string, LockedPackage[]> }> {
+  const cache = join(env.CARGO_HOME ?? join(env.HOME ?? homedir(), '.cargo'), 'registry', 'src');
+  const vendor = join(src, 'vendor');
+  const [registries, inVendor] = await Promise.all([readdir(cache).catch(() => [] as string[]), readdir(vendor).catch(() => [] as string[])]);
+  const roots = [vendor, ...registries.sort().map((r) => join(cache, r))];
+  // The vendored crates by name (`hashbrown-0.16.1`): a lockfile may leave some out.
+  const vendored = new Map<string, LockedPackage[]>();
+  for (const entry of inVendor) {
+    const match = /^(.+?)-(\d+\..*)$/.exec(entry);
+    if (match !== null) vendored.set(match[1] as string, [...(vendored.get(match[1] as string) ?? []), { name: match[1] as string, version: match[2] as string }]);
+  }
+  return { dirOf: (locked) => roots.map((root) => join(root, `${locked.name}-${locked.version}`)).find((dir) => existsSync(join(dir, 'Cargo.toml'))), vendored };
+}
+
+/** How many registry crates of std's lockfile we read at most (std's has about 30). */
+const MAX_STD_REGISTRY_CRATES = 256;
+
+const sysrootGraphs = new Map<string, Promise<SysrootProject | undefined>>();
+
+/**
+ * std's crate graph for the toolchain, for a `sysroot_project` ({@link sysrootProject}): std's
+ * workspace from `cargo metadata --no-deps --offline` of its manifest (it resolves nothing, so it
+ * works offline), its registry crates from its `Cargo.lock` and their manifests where they are on
+ * disk (vendored with the sources, or in cargo's cache), the platform from `rustc --print cfg`.
+ * Reads only the toolchain's files; cargo runs from a neutral folder. Cached per toolchain for
+ * the process. `undefined` when the sources or any of those steps are missing: rust-analyzer
+ * then loads std itself, as before.
+ */
+export function describeSysroot(toolchain: RustToolchain, env: ToolEnv): Promise<SysrootProject | undefined> {
+  const src = toolchain.sysrootSrc;
+  if (src === undefined) return Promise.resolve(undefined);
+  const key = JSON.stringify([src, toolchain.cargo.path, toolchain.rustc.path, env.CARGO_HOME ?? '', env.HOME ?? '']);
+  let graph = sysrootGraphs.get(key);
+  if (graph === undefined) {
+    graph = readSysroot(toolchain, src, env).catch(() => undefined);
+    sysrootGraphs.set(key, graph);
+  }
+  return graph;
+}
+
+async function readSysroot(toolchain: RustToolchain, src: string, env: ToolEnv): Promise<SysrootProject | undefined> {
+  const manifest = join(src, 'Cargo.toml');
+  if (!existsSync(manifest)) return undefined;
+  // std's manifests use unstable cargo features: cargo reads them only as a nightly (rust-analyzer passes the same variable).
+  const metadataEnv = { ...env, __CARGO_TEST_CHANNEL_OVERRIDE_DO_NOT_USE_THIS: 'nightly', CARGO_NET_OFFLINE: 'true' };
+  const [run, lockText, cfg, { dirOf, vendored }] = await Promise.all([
+    runCargo(toolchain, ['metadata', '--format-version', '1', '--no-deps', '--offline', '--manifest-path', manifest], { cwd: NEUTRAL_CWD, env: metadataEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS }),
+    readFile(join(src, 'Cargo.lock'), 'utf8').catch(() => ''),
+    rustcCfg(toolchain.rustc.path, env),
+    registryDirs(src, env),
+  ]);
+  const library = run.ok ? parseMetadata(run.stdout) : undefined;
+  if (library === undefined || cfg === undefined) return undefined;
+  const platform = new Set(cfg);
+  const locked = new Map<string, LockedPackage[]>();
+  for (const p of lockedPackages(lockText)) if (p.source?.startsWith('registry+') === true) locked.set(p.name, [...(locked.get(p.name) ?? []), p]);
+  // The registry crates std's crates use on this platform, and the ones those use, as far as they are on disk.
+  const registry: CargoPackage[] = [];
+  const seen = new Set<string>();
+  const pending = [...library.packages];
+  for (let next = 0; next < pending.length && seen.size < MAX_STD_REGISTRY_CRATES; next++) {
+    const pkg = pending[next] as CargoPackage;
+    for (const dep of pkg.dependencies) {
+      if ((dep.kind ?? null) !== null || dep.path !== undefined || (dep.target != null && !platformMatches(dep.target, platform))) continue;
+      for (const candidate of locked.get(dep.name) ?? vendored.get(dep.name) ?? []) {
+        const id = `${candidate.name}-${candidate.version}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const dir = dirOf(candidate);
+        if (dir === undefined) continue;
+        const text = await readFile(join(dir, 'Cargo.toml'), 'utf8').catch(() => undefined);
+        let read: CargoPackage | undefined;
+        try {
+          read = text !== undefined ? packageFromManifest(text, dir) : undefined;
+        } catch {
+          read = undefined; // a manifest we cannot read counts as not on disk
+        }
+        if (read === undefined) continue;
+        registry.push(read);
+        pending.push(read);
+      }
+    }
+  }
+  return sysrootProject({ library, registry, cfg });
 }
