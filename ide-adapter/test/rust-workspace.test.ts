@@ -4,7 +4,7 @@
  * references across crates are complete, a broken toolchain is an error that says why, a degraded
  * server never reads as complete, and a working cargo is found past a broken one.
  */
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,14 +63,24 @@ function errorOf(outcome: Outcome): DialectError {
 describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependency cannot be fetched (real rust-analyzer)', () => {
   let copy: { root: string; dispose: () => Promise<void> };
   let session: IdeSession;
+  let cargoHome: string;
 
   beforeAll(async () => {
     copy = await copyFixture('rust-workspace');
-    session = await IdeSession.open({ workspaceRoot: copy.root, env, readyTimeoutMs: READY_TIMEOUT_MS });
+    // A std type built on one of std's own crates.io dependencies (HashMap on hashbrown).
+    await appendFile(
+      join(copy.root, 'crates', 'storage', 'src', 'lib.rs'),
+      '\n/// Accounts by name.\npub fn account_index(store: &Store) -> std::collections::HashMap<&str, usize> {\n    store.accounts.iter().enumerate().map(|(i, (name, _))| (name.as_str(), i)).collect()\n}\n\n/// How many accounts there are.\npub fn account_count(store: &Store) -> usize {\n    account_index(store).len()\n}\n',
+    );
+    // A user without network: no offline std aid, an empty cargo cache.
+    cargoHome = await mkdtemp(join(tmpdir(), 'dialect-empty-cargo-home-'));
+    const offline = { PATH: `/usr/bin:${process.env.PATH ?? ''}`, CARGO_HOME: cargoHome, CARGO_NET_OFFLINE: 'true' };
+    session = await IdeSession.open({ workspaceRoot: copy.root, env: offline, readyTimeoutMs: READY_TIMEOUT_MS });
   });
   afterAll(async () => {
     await session?.shutdown();
     await copy?.dispose();
+    await rm(cargoHome, { recursive: true, force: true });
   });
 
   it('finds every reference of a method defined in one crate and called only from others', async () => {
@@ -97,6 +107,34 @@ describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependen
     const audit = await session.evaluate('findReferences(findDefinition("audit_trail"))', { deadlineMs: READY_TIMEOUT_MS });
     if (audit.kind !== 'value') throw new Error(`expected references, got ${JSON.stringify(audit)}`);
     expect((audit.value as Reference[]).map((r) => r.referencedAt.path)).toEqual(['apps/cli/src/main.rs']);
+  });
+
+  it('loads the standard library without cargo (its crates described), so the server is healthy and std symbols are exact', async () => {
+    const vendored = await readdir(join(DEBIAN_STD_SOURCES, 'vendor')).then(() => true, () => false);
+    if (!vendored) throw new Error(`this test needs std's sources with their vendored crates (${DEBIAN_STD_SOURCES}/vendor; apt-get install -y rust-web-src)`);
+    const completeness = await session.backend.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS });
+    // Left to itself, rust-analyzer runs `cargo metadata` on std's workspace, which fails offline: degraded, with the std warning.
+    expect(completeness.servers.find((s) => s.id === 'rust-analyzer')?.health).toBeUndefined();
+    expect(completeness.warnings.filter((w) => /standard library/.test(w))).toEqual([]);
+    const status = await session.evaluate('status()');
+    expect(status.kind === 'value' ? String(status.value) : '').not.toMatch(/standard library/);
+    const file = 'crates/storage/src/lib.rs';
+    const lines = (await readFile(join(copy.root, file), 'utf8')).split('\n');
+    const at = (needle: string, offset: number): { line: number; column: number } => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      if (line < 0) throw new Error(`${needle} is not in ${file}`);
+      return { line: line + 1, column: (lines[line] as string).indexOf(needle) + offset + 1 };
+    };
+    // `find` is core's Iterator::find, over the element type std's iterator gives (shown: std's text is no workspace text).
+    const find = at('.find(|(name, _)| name == account)?;', 1);
+    const hover = JSON.stringify(await session.backend.hover(file, find, { timeoutMs: READY_TIMEOUT_MS }));
+    expect(hover).toContain('Searches for an element of an iterator that satisfies a predicate.');
+    expect(hover).toContain('`T` = `(String, Ledger)`');
+    // HashMap is built on hashbrown, one of std's own crates.io dependencies: its methods resolve with their types.
+    const len = at('account_index(store).len()', 'account_index(store).'.length);
+    const lenHover = await session.backend.hover(file, len, { timeoutMs: READY_TIMEOUT_MS });
+    expect(JSON.stringify(lenHover)).toContain('Returns the number of elements in the map.');
+    expect(JSON.stringify(lenHover)).toMatch(/`V` = `usize`/);
   });
 
   it('writes nothing into the workspace', async () => {
