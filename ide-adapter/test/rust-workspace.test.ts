@@ -127,12 +127,12 @@ describe.skipIf(binary === undefined)('a Cargo workspace whose registry dependen
     };
     // `find` is core's Iterator::find, over the element type std's iterator gives (shown: std's text is no workspace text).
     const find = at('.find(|(name, _)| name == account)?;', 1);
-    const hover = JSON.stringify(await session.backend.hover(file, find, { timeoutMs: READY_TIMEOUT_MS }));
+    const hover = JSON.stringify(await session.backend.hover(file, find));
     expect(hover).toContain('Searches for an element of an iterator that satisfies a predicate.');
     expect(hover).toContain('`T` = `(String, Ledger)`');
     // HashMap is built on hashbrown, one of std's own crates.io dependencies: its methods resolve with their types.
     const len = at('account_index(store).len()', 'account_index(store).'.length);
-    const lenHover = await session.backend.hover(file, len, { timeoutMs: READY_TIMEOUT_MS });
+    const lenHover = await session.backend.hover(file, len);
     expect(JSON.stringify(lenHover)).toContain('Returns the number of elements in the map.');
     expect(JSON.stringify(lenHover)).toMatch(/`V` = `usize`/);
   });

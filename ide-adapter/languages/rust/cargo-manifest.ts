@@ -26,6 +26,11 @@ export class TomlSubsetError extends Error {
   }
 }
 
+/** A bare key, matched where the scan stands. */
+const BARE_KEY = /[A-Za-z0-9_-]+/y;
+/** A bare value's text up to what ends it, matched where the scan stands. */
+const BARE_VALUE = /[^,\]}\n#]*/y;
+
 /** Nesting of arrays and inline tables we follow (cargo writes two at most). */
 const MAX_DEPTH = 32;
 
@@ -105,10 +110,11 @@ export function parseToml(text: string): TomlTable {
       if (c === '"') parts.push(basicString());
       else if (c === "'") parts.push(literalString());
       else {
-        const start = i;
-        while (i < text.length && /[A-Za-z0-9_-]/.test(text[i] as string)) i++;
-        if (i === start) fail('expected a key');
-        parts.push(text.slice(start, i));
+        BARE_KEY.lastIndex = i;
+        const bare = BARE_KEY.exec(text);
+        if (bare === null) fail('expected a key');
+        parts.push((bare as RegExpExecArray)[0]);
+        i = BARE_KEY.lastIndex;
       }
       skipSpace(false);
       if (text[i] !== '.') return parts;
@@ -157,10 +163,11 @@ export function parseToml(text: string): TomlTable {
         } else fail('expected , or } in an inline table');
       }
     }
-    const start = i;
-    while (i < text.length && !/[,\]}\n#]/.test(text[i] as string)) i++;
-    const bare = text.slice(start, i).trim();
-    if (bare === '') fail('expected a value');
+    BARE_VALUE.lastIndex = i;
+    const bare = (BARE_VALUE.exec(text)?.[0] ?? '').trim();
+    i = BARE_VALUE.lastIndex === 0 ? i : BARE_VALUE.lastIndex;
+    // Numbers, booleans, dates: nothing else is bare.
+    if (!/^[A-Za-z0-9_+\-.:]+$/.test(bare)) fail('expected a value');
     return bare === 'true' ? true : bare === 'false' ? false : bare;
   };
   const tableAt = (from: TomlTable, path: readonly string[], arrayOfTables: boolean): TomlTable => {
