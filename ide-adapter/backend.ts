@@ -45,6 +45,7 @@ export function noEditor(why: string): DialectError {
 const ALTERNATIVES: Readonly<Record<string, string>> = {
   'type definition': 'getSymbolInfo(…) shows the type in the signature; findDefinition("TypeName") then finds it',
   'type hierarchy': 'implementations(…) lists the implementations of a trait or interface; getSymbolInfo(…) shows what a type extends',
+  'outgoing calls': 'lines(symbol) shows the body; callers(…) answers the other direction (who calls whom)',
 };
 
 /**
@@ -98,6 +99,12 @@ export interface BackendSymbol {
    * to confirm it. Unset: confirm it.
    */
   readonly standalone?: boolean;
+  /**
+   * Owners written in the declaration's own name, outermost first (`Circle` of C++'s
+   * `double Circle::area() const {…}`): its qualified path continues through them after its
+   * outline ancestors.
+   */
+  readonly owners?: readonly string[];
 }
 
 /**
@@ -150,6 +157,11 @@ export interface DiagnosticReport {
   readonly complete: boolean;
   /** How many files the list covers. */
   readonly files: number;
+  /**
+   * Why the list may not be what the compiler would say although the server answered (clangd:
+   * `#include`s not found, so the build setup is missing or guessed), with the fix; one line.
+   */
+  readonly gap?: string;
 }
 
 /**
@@ -245,6 +257,11 @@ export interface IdeBackend {
   modulePath(path: string): Promise<string[][]>;
   /** Qualifiers of a file's language that name no module of their own (Rust's `self`, `super`). */
   relativeQualifiers(path: string): readonly string[];
+  /**
+   * Whether, in the language of a file, the overloads of one name in one scope are one definition
+   * listing its declarations (C++); absent or false: each overload the server lists apart is its own.
+   */
+  mergesOverloads?(path: string): boolean;
 
   /** Whether a file's language has a server. */
   handles(path: string): boolean;

@@ -274,6 +274,10 @@ export class LspBackend implements IdeBackend {
     return languageFor(this.#definitions, path)?.definition.relativeQualifiers ?? [];
   }
 
+  mergesOverloads(path: string): boolean {
+    return languageFor(this.#definitions, path)?.definition.overloadsAreOneDefinition === true;
+  }
+
   handles(path: string): boolean {
     return languageFor(this.#definitions, path) !== undefined;
   }
@@ -300,7 +304,7 @@ export class LspBackend implements IdeBackend {
           if (location === undefined) continue;
           const language = this.#language(location.path);
           const derive = language === 'rust' && s.kind === SymbolKind.Function && (await this.#declaresDeriveMacro(location, s.name));
-          const kind = derive ? DERIVE_MACRO_KIND : languageKind(language, kindName(s.kind), location.content, s.name);
+          const kind = derive ? DERIVE_MACRO_KIND : this.#kind(location.path, language, kindName(s.kind), location.content, s.name);
           out.push({
             name: s.name,
             kind,
@@ -407,14 +411,21 @@ export class LspBackend implements IdeBackend {
     const lines = await server.lines(abs);
     const rel = this.workspace.relative(abs);
     const language = this.#language(rel);
+    const split = server.definition.outlineName;
     const convert = (s: DocumentSymbol, container: string | undefined): OutlineSymbol => {
       const sel = server.fromLspRange(lines, s.selectionRange);
       const range = server.fromLspRange(lines, s.range);
       const content = lines.lineText(sel.start.line);
+      // A name written with its owners (`Circle::area`): the bare name, its owners its container.
+      const written = split?.(s.name);
+      const owners = written !== undefined && written.owners.length > 0 ? written.owners : undefined;
+      const name = owners !== undefined ? (written as { name: string }).name : s.name;
+      const shownContainer = owners !== undefined ? owners.join('::') : container;
       return {
-        name: s.name,
-        kind: languageKind(language, kindName(s.kind), content, s.name),
-        ...(container !== undefined ? { container } : {}),
+        name,
+        kind: this.#kind(rel, language, kindName(s.kind), content, name),
+        ...(shownContainer !== undefined ? { container: shownContainer } : {}),
+        ...(owners !== undefined ? { owners } : {}),
         language,
         location: { path: rel, start: sel.start, end: sel.end, content },
         range,
@@ -427,7 +438,7 @@ export class LspBackend implements IdeBackend {
       const r = server.fromLspRange(lines, s.location.range);
       return {
         name: s.name,
-        kind: languageKind(language, kindName(s.kind), lines.lineText(r.start.line), s.name),
+        kind: this.#kind(rel, language, kindName(s.kind), lines.lineText(r.start.line), s.name),
         ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
         language,
         location: { path: rel, start: r.start, end: r.end, content: lines.lineText(r.start.line) },
@@ -499,10 +510,15 @@ export class LspBackend implements IdeBackend {
       return list.map((l) => uriToPath('targetUri' in l ? l.targetUri : l.uri)).filter((p): p is string => p !== undefined);
     });
     if ('withheld' in shown) return { withheld: shown.withheld };
-    return readHover(shown.markdown, {
+    const info = readHover(shown.markdown, {
       layout: server.definition.hoverSignature,
       toWorkspacePath: (p) => (this.workspace.contains(p) ? this.workspace.relative(p) : undefined),
     });
+    const tidy = server.definition.hoverDocumentation;
+    if (tidy === undefined || info.documentation === undefined) return info;
+    const documentation = tidy(info.documentation);
+    const { documentation: _dropped, ...rest } = info;
+    return documentation !== '' ? { ...rest, documentation } : rest;
   }
 
   async #prepareCallHierarchy(path: string, position: Position, options: BackendCallOptions = {}): Promise<CallItem[]> {
@@ -528,7 +544,9 @@ export class LspBackend implements IdeBackend {
   async #outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
     const { server: id, item: lspItem } = item.handle as CallHandle;
     const server = await this.pool.server(id);
-    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, patient(options)), []);
+    const calls = await orIfUnsupported(server.request(CallHierarchyOutgoingCallsRequest.type, { item: lspItem }, patient(options)), UNSUPPORTED);
+    // A server that offers the call hierarchy but not this half of it (clangd before 20) says so.
+    if (calls === UNSUPPORTED) throw unsupportedByServer(server.definition.displayName, 'outgoing calls', item.symbol.location.path);
     // Outgoing call ranges are in the *caller's* file.
     return this.#edges(server, (calls ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: lspItem.uri })));
   }
@@ -559,7 +577,9 @@ export class LspBackend implements IdeBackend {
     if (path !== undefined) {
       const { server, doc } = await this.#open(path, options);
       const { diagnostics, answered } = await this.#fileDiagnostics(server, doc.uri, options, doc.version);
-      return { diagnostics: sortDiagnostics(await this.#diagnosticsOf(server, doc.uri, diagnostics, files)), complete: answered, files: 1 };
+      const list = sortDiagnostics(await this.#diagnosticsOf(server, doc.uri, diagnostics, files));
+      const gap = server.definition.diagnosticsGap?.(list);
+      return { diagnostics: list, complete: answered, files: 1, ...(gap !== undefined ? { gap } : {}) };
     }
     // Without a path: what the servers published, plus a pull for every document they have open
     // (servers that answer pulls may publish nothing). Neither covers files nobody opened.
@@ -775,7 +795,7 @@ export class LspBackend implements IdeBackend {
     const language = this.#language(location.path);
     return {
       name: item.name,
-      kind: languageKind(language, kindName(item.kind), location.content, item.name),
+      kind: this.#kind(location.path, language, kindName(item.kind), location.content, item.name),
       language,
       location,
       precise: true,
@@ -794,10 +814,19 @@ export class LspBackend implements IdeBackend {
     return out;
   }
 
+  /** A symbol's kind in its language's words: the definition's own naming, else `kinds.ts`'. */
+  #kind(path: string, language: string, lspKind: string, declarationLine: string, name: string): string {
+    const own = languageFor(this.#definitions, path)?.definition.symbolKind;
+    return own !== undefined ? own(lspKind, declarationLine, name) : languageKind(language, lspKind, declarationLine, name);
+  }
+
   #language(path: string): string {
     return languageFor(this.#definitions, path)?.languageId ?? 'unknown';
   }
 }
+
+/** A request the server answered with MethodNotFound. */
+const UNSUPPORTED = Symbol('unsupported');
 
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';

@@ -93,11 +93,13 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
         const reports = await mapLimit(checked, FOLDER_CONCURRENCY, (f) => backend.diagnostics(f, { signal: ctx.signal }));
         const cut = handled.length > checked.length || all.truncated;
         if (cut) ctx.note(`checked the first ${checked.length} of ${handled.length}${all.truncated ? '+' : ''} source files under ${path ?? given} (MAX_FOLDER_DIAGNOSTIC_FILES); ask for a smaller folder for the rest`);
+        for (const gap of new Set(reports.flatMap((r) => (r.gap !== undefined ? [r.gap] : [])))) ctx.note(gap);
         const silent = reports.filter((r) => !r.complete).length;
         if (silent > 0) ctx.note(`${silent} of the ${checked.length} files got no diagnostics from their language server in time; there may be none, or it is still analysing — ask again`);
         return reports.flatMap((r) => r.diagnostics).filter((d) => wanted === undefined || wanted.has(d.severity));
       }
       const report = await backend.diagnostics(path, { signal: ctx.signal });
+      if (report.gap !== undefined) ctx.note(report.gap);
       if (!report.complete) {
         ctx.note(
           path === undefined

@@ -59,13 +59,15 @@ export class SymbolPaths {
   /** The path of a symbol, given its outline ancestors (outermost first; empty when unknown). */
   async of(symbol: BackendSymbol, ancestors: readonly OutlineSymbol[]): Promise<PathSegment[]> {
     const modules = await this.#modulesOf(symbol.location.path);
+    // Owners written in the declaration's name (C++ `Circle::area`) follow its outline ancestors.
+    const written: PathSegment[] = (symbol.owners ?? []).map((o) => ({ names: new Set([o]), owner: true }));
     const owners: PathSegment[] =
-      ancestors.length > 0
+      ancestors.length > 0 || written.length > 0
         ? ancestors.map((a) => ancestorSegment(a, symbol.language))
         : symbol.container !== undefined && symbol.container !== ''
           ? containerSegments(symbol.container, symbol.language)
           : [];
-    return [...modules, ...owners];
+    return [...modules, ...owners, ...written];
   }
 
   /** Qualifiers of the symbol's language that name no segment (Rust's `self`, `super`). */

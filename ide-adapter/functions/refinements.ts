@@ -13,17 +13,29 @@ export interface Refined {
 
 /** The distinguishing arguments of each candidate, given what the lookup already specified. */
 export function refinementsFor(defs: readonly SymbolDefinition[], given: { readonly file?: string; readonly kind?: string }): Refined[] {
-  const keyOf = (d: SymbolDefinition, fields: readonly string[]): string =>
-    fields.map((f) => (f === 'file' ? d.definedAt.path : f === 'kind' ? d.kind : String(d.definedAt.start.line))).join('|');
   // Same file and kind (a trait method and its impl): the line tells them apart, the kind adds nothing.
   const orders: (readonly string[])[] = [['file'], ['file', 'kind'], ['file', 'line'], ['file', 'kind', 'line']];
   return defs.map((def) => {
     for (const fields of orders) {
-      const mine = keyOf(def, fields);
-      if (defs.filter((d) => keyOf(d, fields) === mine).length === 1) return { def, refine: build(def, fields, given) };
+      const refine = build(def, fields, given);
+      if (defs.filter((d) => selects(d, refine)).length === 1) return { def, refine };
     }
     return { def, refine: build(def, ['file', 'kind', 'line'], given) };
   });
+}
+
+/**
+ * Whether a lookup refined by `refine` keeps `d`: as the lookup filters, each criterion holds for
+ * some declaration of it (a C++ method declared in a header and defined in a source is in both files).
+ */
+function selects(d: SymbolDefinition, refine: Readonly<Record<string, string | number>>): boolean {
+  const declarations = d.declarations ?? [{ kind: d.kind, definedAt: d.definedAt }];
+  const { file, kind, line } = refine;
+  return (
+    (file === undefined || declarations.some((x) => x.definedAt.path === file)) &&
+    (kind === undefined || declarations.some((x) => x.kind === kind)) &&
+    (line === undefined || declarations.some((x) => x.definedAt.start.line === line))
+  );
 }
 
 function build(def: SymbolDefinition, fields: readonly string[], given: { readonly file?: string; readonly kind?: string }): Record<string, string | number> {

@@ -21,6 +21,12 @@ export { splitQualifiedName } from './qualified.js';
 const NAME_SEARCH_LINES = 50;
 /** How far above a name the start of its statement is looked for (multi-line imports). */
 const STATEMENT_SEARCH_LINES = 40;
+/** Kinds that name a type whose constructors carry its name. */
+const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'union']);
+/** The kinds that overload (constructors, functions, methods). */
+const OVERLOADABLE: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
+/** At most this many targets of one candidate are asked whether they lead back to it. */
+const MAX_BACK_CHECKS = 4;
 /** Go-to-definition requests in flight at once per lookup. */
 const DEFINITION_CONCURRENCY = 32;
 
@@ -98,6 +104,11 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
+  // A constructor carries its class's name (C++, Java, C#): the bare name is the class; the
+  // constructor is found as `Circle::Circle`.
+  if (qualifiers.length === 0 && qualified.some((l) => TYPE_KINDS.has(l.symbol.kind))) {
+    qualified = qualified.filter((l) => l.symbol.kind !== 'constructor' || void trace?.drop(describe(l.symbol), `a constructor: the name stands for its class (ask for ${name}::${name})`));
+  }
   const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal, qualifiers.length > 0, trace);
   const definitions = unfiltered.filter((d) => {
     const keep =
@@ -181,7 +192,7 @@ async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCa
     (s.precise ? undefined : outlinePath(outline, (o) => o.name === s.name && o.precise && contains(o.range ?? o.location, start)));
   const match = path?.[path.length - 1];
   if (path !== undefined && match !== undefined) {
-    const symbol = { ...s, location: match.location, precise: true, ...(match.range !== undefined ? { range: match.range } : {}) };
+    const symbol = { ...s, location: match.location, precise: true, ...(match.range !== undefined ? { range: match.range } : {}), ...(match.owners !== undefined ? { owners: match.owners } : {}) };
     return { symbol, ancestors: path.slice(0, -1) };
   }
   return { symbol: await narrowByText(backend, s), ancestors: [] };
@@ -302,6 +313,14 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     // `mod x;` leads to its file: a module declaration, not an alias.
     const isModuleFile = l.symbol.kind === 'module' && own.every((t) => t.start.line === 1 && t.start.column === 1);
     const binding = await bindingOf(backend, l.symbol);
+    // Another declaration of the same symbol leads back here (C and C++ declare in a header and
+    // define in a source; TypeScript's overload signatures list each other); an import's target,
+    // or the base method clangd adds at an override, does not.
+    const confirmed = binding === undefined && !isModuleFile ? await declarationsLeadingBack(backend, own, l.symbol.location, signal) : own;
+    if (binding === undefined && !isModuleFile && confirmed.some((t) => !sameStart(t, l.symbol.location))) {
+      kept.push({ symbol: l.symbol, targets: confirmed });
+      continue;
+    }
     if ((leadsElsewhere && !isModuleFile) || binding !== undefined) {
       trace?.drop(describe(l.symbol), binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
@@ -309,7 +328,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
       continue;
     }
-    kept.push({ symbol: l.symbol, targets: own });
+    kept.push({ symbol: l.symbol, targets: confirmed });
   }
   // A re-export's target may be listed already; items a macro call expands to share its place
   // and differ by their container.
@@ -322,7 +341,44 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     if (group !== undefined) group.push(k);
     else groups.push([k]);
   }
-  return Promise.all(groups.map((g) => definitionOf(g, outlines)));
+  return Promise.all(overloadsMerged(backend, groups).map((g) => definitionOf(g, outlines)));
+}
+
+/**
+ * In a language whose overloads are one definition (C++: `geo::math::scale(int, int)` and
+ * `scale(double, double)`), the groups of one name in one scope that are declared in one file
+ * become one. (Two `static` functions of one name in two sources are two definitions.)
+ */
+function overloadsMerged<G extends { symbol: BackendSymbol; targets: readonly Location[] }>(backend: IdeBackend, groups: G[][]): G[][] {
+  const out: G[][] = [];
+  const files = (g: readonly G[]): Set<string> => new Set(g.flatMap((k) => [k.symbol.location.path, ...k.targets.map((t) => t.path)]));
+  const byScope = new Map<string, G[][]>();
+  for (const g of groups) {
+    const s = (g[0] as G).symbol;
+    if (backend.mergesOverloads?.(s.location.path) !== true || !OVERLOADABLE.has(s.kind)) {
+      out.push(g);
+      continue;
+    }
+    const key = `${s.language}\u0000${s.container ?? ''}\u0000${s.name}\u0000${s.kind}`;
+    const mine = files(g);
+    const scope = byScope.get(key) ?? [];
+    const merged = scope.find((m) => [...files(m)].some((f) => mine.has(f)));
+    if (merged !== undefined) merged.push(...g);
+    else {
+      const fresh = [...g];
+      scope.push(fresh);
+      byScope.set(key, scope);
+      out.push(fresh);
+    }
+  }
+  return out;
+}
+
+/** `from` itself among `targets`, and the targets (at most {@link MAX_BACK_CHECKS}) where go-to-definition leads back to `from`. */
+async function declarationsLeadingBack(backend: IdeBackend, targets: readonly Location[], from: Location, signal: AbortSignal): Promise<Location[]> {
+  const others = targets.filter((t) => !sameStart(t, from)).slice(0, MAX_BACK_CHECKS);
+  const back = await Promise.all(others.map((t) => backend.definition(t.path, t.start, { signal }).catch(() => [] as Location[])));
+  return targets.filter((t) => sameStart(t, from) || back[others.indexOf(t)]?.some((b) => sameStart(b, from)) === true);
 }
 
 /** The declarations a binding leads to, as the outline of their files shows them (in the workspace only). */
@@ -345,7 +401,10 @@ async function definitionOf(group: readonly { symbol: BackendSymbol; targets: re
     if (entry !== undefined) declarations.push({ kind: entry.kind, definedAt: entry.location });
   }
   declarations.sort((a, b) => compareLocations(a.definedAt, b.definedAt));
-  const primary = primaryDeclaration(declarations);
+  // The index lists a C/C++ symbol at its definition (the body), not at the header declaration
+  // go-to-definition adds: the declarations the index listed come first.
+  const listed = declarations.filter((d) => group.some((g) => sameStart(g.symbol.location, d.definedAt)));
+  const primary = primaryDeclaration(listed.length > 0 ? listed : declarations);
   const symbol = group.find((g) => sameStart(g.symbol.location, primary.definedAt))?.symbol ?? first;
   const def = toDefinition({ ...symbol, kind: primary.kind, location: primary.definedAt });
   return declarations.length > 1 ? { ...def, declarations } : def;

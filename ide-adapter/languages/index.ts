@@ -4,6 +4,7 @@
  * and its untrusted form in `trust.ts`) and one line here.
  */
 import { mergeServers, type ServerDefinition } from '../lsp/servers.js';
+import { clangdServer } from './cpp/index.js';
 import { rustAnalyzerServer } from './rust/index.js';
 import { typeScriptServer } from './typescript/index.js';
 
@@ -12,6 +13,7 @@ export function builtinServers(): ServerDefinition[] {
   return [
     rustAnalyzerServer,
     typeScriptServer,
+    clangdServer,
   ];
 }
 

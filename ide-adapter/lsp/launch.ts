@@ -52,6 +52,7 @@ export async function prepareDefinition(
   let adjusted = prepared.settings !== undefined ? withSettings(definition, prepared.settings.section, prepared.settings.patch) : definition;
   if (prepared.knownProblems !== undefined) adjusted = { ...adjusted, knownProblems: prepared.knownProblems };
   if (prepared.env !== undefined) adjusted = { ...adjusted, env: { ...(adjusted.env ?? {}), ...prepared.env } };
+  if (prepared.args !== undefined) adjusted = { ...adjusted, args: [...adjusted.args, ...prepared.args] };
   return { definition: adjusted, warnings: prepared.warnings ?? [] };
 }
 

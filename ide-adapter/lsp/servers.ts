@@ -55,6 +55,8 @@ export interface ServerPreparation {
   readonly knownProblems?: readonly KnownProblem[];
   /** Warnings to report from the start. */
   readonly warnings?: readonly KeyedWarning[];
+  /** Arguments added after the definition's (clangd: its private `--compile-commands-dir`). */
+  readonly args?: readonly string[];
 }
 
 /** Everything the client needs to know about one kind of language server. */
@@ -145,6 +147,26 @@ export interface ServerDefinition {
   readonly untrusted?: (definition: ServerDefinition) => ServerDefinition;
   /** What the restricted copy gives up, in one line for the untrusted note (`rust-analyzer runs without build scripts, …`). */
   readonly untrustedLimits?: string;
+  /**
+   * The kind of a symbol in its language's words, from the LSP kind's lower-case name and the line
+   * declaring it (clangd: `enumerator`, `type alias`); default: `kinds.ts`' `languageKind`.
+   */
+  readonly symbolKind?: (lspKind: string, declarationLine: string, name: string) => string;
+  /**
+   * Splits a name the server writes qualified in an outline (clangd's `Circle::area` for a C++
+   * method defined outside its class) into the bare name and the owners it names, outermost first;
+   * default: names are bare.
+   */
+  readonly outlineName?: (name: string) => { readonly name: string; readonly owners: readonly string[] };
+  /**
+   * Why a file's diagnostics may not be the compiler's (clangd: an `#include` not found), or
+   * `undefined`; the diagnostics answer carries it as its one note.
+   */
+  readonly diagnosticsGap?: (diagnostics: readonly { readonly message: string; readonly code?: string }[]) => string | undefined;
+  /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
+  readonly hoverDocumentation?: (documentation: string) => string;
+  /** The overloads of one name in one scope are one definition listing its declarations (C++). */
+  readonly overloadsAreOneDefinition?: boolean;
 }
 
 /** How a `prepare` step may behave in this workspace. */
@@ -206,8 +228,8 @@ export function defineServer(config: CustomServerConfig): ServerDefinition {
   };
 }
 
-/** Example configurations for common servers; pass them through {@link defineServer} to use them. */
-export const exampleServerConfigs: Readonly<Record<'pyright' | 'gopls' | 'clangd', CustomServerConfig>> = {
+/** Example configurations for common servers; pass them through {@link defineServer} to use them (clangd is built in: `languages/cpp/`). */
+export const exampleServerConfigs: Readonly<Record<'pyright' | 'gopls', CustomServerConfig>> = {
   pyright: {
     id: 'pyright',
     command: 'pyright-langserver',
@@ -226,16 +248,6 @@ export const exampleServerConfigs: Readonly<Record<'pyright' | 'gopls' | 'clangd
     languages: [{ languageId: 'go', extensions: ['.go'] }],
     rootMarkers: ['go.mod', 'go.work'],
     installHint: 'go install golang.org/x/tools/gopls@latest',
-  },
-  clangd: {
-    id: 'clangd',
-    command: 'clangd',
-    languages: [
-      { languageId: 'c', extensions: ['.c', '.h'] },
-      { languageId: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'] },
-    ],
-    rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
-    installHint: 'apt-get install -y clangd',
   },
 };
 

@@ -1,0 +1,79 @@
+/**
+ * C and C++ names and kinds as their users write them. clangd names a method defined outside its
+ * class by the path written there (`Circle::area` in `double Circle::area() const {…}`): the name
+ * is `area`, and `Circle` an owner of it. Files add nothing to a name (`geo::Circle::area`, never
+ * `src/shape::…`), and kinds are C++'s words (`class`, `struct`, `union`, `enumerator`,
+ * `constructor`, `destructor`, `type alias`, `template parameter`, `macro`).
+ */
+import type { ModulePathOf } from '../../lsp/module-paths.js';
+
+/** A file contributes nothing to a C/C++ name: namespaces and classes do (from the outline). */
+export const cppModulePath: ModulePathOf = () => Promise.resolve([]);
+
+/** `Circle::area` → `area` owned by `Circle`; `ns::Outer::Inner::f` → `f` owned by ns, Outer, Inner. */
+export function splitCppOutlineName(name: string): { readonly name: string; readonly owners: readonly string[] } {
+  // `operator::` cannot occur; template arguments may hold `::` (`Box<std::string>::get`).
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    if (c === '<') depth++;
+    else if (c === '>' && depth > 0) depth--;
+    else if (c === ':' && depth === 0 && name[i + 1] === ':') {
+      parts.push(name.slice(start, i));
+      start = i + 2;
+      i++;
+    }
+  }
+  parts.push(name.slice(start));
+  const bare = parts.pop() as string;
+  const owners = parts.map((p) => p.replace(/<.*>$/s, '').trim()).filter((p) => p !== '');
+  return { name: bare, owners };
+}
+
+/** The kind of a C/C++ symbol from clangd's LSP kind and the line declaring it. */
+export function cppKind(lspKind: string, declarationLine: string, name: string): string {
+  const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_])${keyword}\\s+(?:\\[\\[[^\\]]*\\]\\]\\s*)?(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?${escapeRegExp(name)}(?![A-Za-z0-9_])`).test(declarationLine);
+  switch (lspKind) {
+    case 'class':
+    case 'struct':
+      // clangd reports aliases (`using X = …`, `typedef … X;`) and unions as classes.
+      if (/(^|[^A-Za-z0-9_])typedef\b/.test(declarationLine) || new RegExp(`(^|[^A-Za-z0-9_])using\\s+${escapeRegExp(name)}\\s*=`).test(declarationLine)) return 'type alias';
+      if (declares('union')) return 'union';
+      if (declares('struct')) return 'struct';
+      if (declares('class')) return 'class';
+      return lspKind;
+    case 'enummember':
+      return 'enumerator';
+    case 'constructor':
+      return name.startsWith('~') ? 'destructor' : 'constructor';
+    case 'typeparameter':
+      return 'template parameter';
+    case 'property':
+      return 'field';
+    // clangd reports macros as strings.
+    case 'string':
+      return 'macro';
+    case 'enum':
+      return 'enum';
+    default:
+      return lspKind;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * clangd's hover documentation without its title (`### function \`scale\``) and `provided by`
+ * line; the type, parameters and the doc comment stay.
+ */
+export function tidyClangdHover(documentation: string): string {
+  return documentation
+    .replace(/^### [^\n]*\n/, '')
+    .replace(/^provided by [^\n]*\n/m, '')
+    .replace(/ {2}$/gm, '')
+    .trim();
+}

@@ -1,0 +1,97 @@
+/** clangd's pure parts: which binary (newest that works), the private compilation database, C++ names. */
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clangdCandidates } from '../languages/cpp/candidates.js';
+import { clangdStateDir, preparePrivateDatabase } from '../languages/cpp/compile-db.js';
+import { clangdServer } from '../languages/cpp/index.js';
+import { cppKind, splitCppOutlineName, tidyClangdHover } from '../languages/cpp/names.js';
+import { findServerBinary } from '../lsp/discovery.js';
+import { treeOf } from './support/clangd.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dialect-clangd-logic-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function fakeClangd(path: string, works: boolean): Promise<void> {
+  await writeFile(path, works ? '#!/bin/sh\necho "clangd version 1"\n' : '#!/bin/sh\nexit 1\n');
+  await chmod(path, 0o755);
+}
+
+describe('which clangd', () => {
+  it('lists clangd and clangd-N on PATH newest first (a plain clangd by the LLVM version it links to)', async () => {
+    const bin = join(dir, 'bin');
+    await mkdir(join(dir, 'llvm-17', 'bin'), { recursive: true });
+    await mkdir(bin, { recursive: true });
+    await fakeClangd(join(bin, 'clangd-14'), true);
+    await fakeClangd(join(bin, 'clangd-19'), false);
+    await fakeClangd(join(dir, 'llvm-17', 'bin', 'clangd'), true);
+    await symlink(join(dir, 'llvm-17', 'bin', 'clangd'), join(bin, 'clangd'));
+    const ours = clangdCandidates({ PATH: bin }).filter((c) => c.startsWith(bin));
+    expect(ours).toEqual([join(bin, 'clangd-19'), join(bin, 'clangd'), join(bin, 'clangd-14')]);
+  });
+
+  it('takes the newest that works, and only DIALECT_CLANGD when it is set', async () => {
+    const bin = join(dir, 'bin');
+    const found = await findServerBinary({ ...clangdServer, candidates: (env) => clangdCandidates(env).filter((c) => c.startsWith(dir) || env?.['DIALECT_CLANGD'] !== undefined) }, { env: { PATH: bin } });
+    expect(found.path).toBe(join(bin, 'clangd'));
+    expect(clangdCandidates({ PATH: bin, DIALECT_CLANGD: '/opt/clangd' })).toEqual(['/opt/clangd']);
+  });
+});
+
+describe('the private compilation database', () => {
+  it("copies the workspace's build/compile_commands.json with absolute directories, writing nothing into the tree", async () => {
+    const root = join(dir, 'ws');
+    await mkdir(join(root, 'build'), { recursive: true });
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, 'src', 'a.cpp'), 'int a() { return 1; }\n');
+    await writeFile(join(root, 'build', 'compile_commands.json'), JSON.stringify([{ directory: '..', file: 'src/a.cpp', arguments: ['c++', '-c', 'src/a.cpp'] }]));
+    const before = await treeOf(root);
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    const db = await preparePrivateDatabase(root, env);
+    expect(db).toMatchObject({ source: 'compile_commands.json', origin: 'build/compile_commands.json', entries: 1, dir: clangdStateDir(root, env) });
+    expect(db.warning).toBeUndefined();
+    expect(db.dir.startsWith(join(dir, 'cache', 'dialect', 'clangd'))).toBe(true);
+    const written = JSON.parse(await readFile(join(db.dir, 'compile_commands.json'), 'utf8')) as { directory: string }[];
+    expect(written[0]?.directory).toBe(root);
+    expect(await treeOf(root)).toEqual(before);
+  });
+
+  it('describes a layout without a database (root and header folders as include folders) and says so with the fix', async () => {
+    const root = join(dir, 'plain');
+    await mkdir(join(root, 'lib', 'inc'), { recursive: true });
+    await writeFile(join(root, 'lib', 'inc', 'x.h'), 'int x(void);\n');
+    await writeFile(join(root, 'lib', 'x.c'), '#include "x.h"\nint x(void) { return 0; }\n');
+    const db = await preparePrivateDatabase(root, { XDG_CACHE_HOME: join(dir, 'cache') });
+    expect(db.source).toBe('described');
+    expect(db.warning).toMatch(/no compilation database.*Fix: cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make/);
+    const written = JSON.parse(await readFile(join(db.dir, 'compile_commands.json'), 'utf8')) as { file: string; arguments: string[] }[];
+    expect(written.map((c) => c.file)).toEqual([join(root, 'lib', 'x.c')]);
+    expect(written[0]?.arguments).toEqual(['clang', '-I', root, '-I', join(root, 'lib', 'inc'), '-c', join(root, 'lib', 'x.c')]);
+  });
+});
+
+describe('C++ names and kinds', () => {
+  it('splits the owners clangd writes into an outline name', () => {
+    expect(splitCppOutlineName('Circle::area')).toEqual({ name: 'area', owners: ['Circle'] });
+    expect(splitCppOutlineName('Box<std::pair<int, int>>::get')).toEqual({ name: 'get', owners: ['Box'] });
+    expect(splitCppOutlineName('area')).toEqual({ name: 'area', owners: [] });
+  });
+
+  it("names kinds in C++'s words", () => {
+    expect(cppKind('class', 'using Meters = double;', 'Meters')).toBe('type alias');
+    expect(cppKind('class', 'union Value {', 'Value')).toBe('union');
+    expect(cppKind('struct', 'struct stack {', 'stack')).toBe('struct');
+    expect(cppKind('constructor', '~Shape();', '~Shape')).toBe('destructor');
+    expect(cppKind('enummember', '  Red,', 'Red')).toBe('enumerator');
+  });
+
+  it("drops clangd's hover title, keeps the type and the doc comment", () => {
+    expect(tidyClangdHover('### function `scale`  \nprovided by `"geo/math.h"`  \n\n→ `int`  \nScales.')).toBe('→ `int`\nScales.');
+  });
+});
