@@ -48,7 +48,7 @@ export function languageKind(language: string, lspKind: string, declarationLine:
 }
 
 /** Kinds that nothing implements: values, members of data, modules, macros. */
-const NEVER_IMPLEMENTED = new Set(['enumvariant', 'enummember', 'field', 'property', 'variable', 'constant', 'module', 'namespace', 'typeparameter', 'macro', 'derivemacro', 'typealias', 'package', 'file', 'string', 'number', 'boolean', 'key', 'null', 'event']);
+const NEVER_IMPLEMENTED = new Set(['enumvariant', 'enummember', 'enumerator', 'templateparameter', 'union', 'field', 'property', 'variable', 'constant', 'module', 'namespace', 'typeparameter', 'macro', 'derivemacro', 'typealias', 'package', 'file', 'string', 'number', 'boolean', 'key', 'null', 'event']);
 
 /** Whether a symbol of this kind can have implementations (a trait, interface, class, method, …). */
 export function canHaveImplementations(kind: string): boolean {
