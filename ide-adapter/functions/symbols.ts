@@ -374,11 +374,20 @@ function overloadsMerged<G extends { symbol: BackendSymbol; targets: readonly Lo
   return out;
 }
 
-/** `from` itself among `targets`, and the targets (at most {@link MAX_BACK_CHECKS}) where go-to-definition leads back to `from`. */
+/**
+ * `from` itself among `targets`, and the targets (at most {@link MAX_BACK_CHECKS}) where
+ * go-to-definition leads back to `from` or finds nothing.
+ */
 async function declarationsLeadingBack(backend: IdeBackend, targets: readonly Location[], from: Location, signal: AbortSignal): Promise<Location[]> {
   const others = targets.filter((t) => !sameStart(t, from)).slice(0, MAX_BACK_CHECKS);
   const back = await Promise.all(others.map((t) => backend.definition(t.path, t.start, { signal }).catch(() => [] as Location[])));
-  return targets.filter((t) => sameStart(t, from) || back[others.indexOf(t)]?.some((b) => sameStart(b, from)) === true);
+  // A target that answers nothing cannot say (a C header that does not parse alone): the
+  // candidate's own answer stands. A binding's target, or an overridden method, answers itself.
+  return targets.filter((t) => {
+    if (sameStart(t, from)) return true;
+    const answer = back[others.indexOf(t)];
+    return answer !== undefined && (answer.length === 0 || answer.some((b) => sameStart(b, from)));
+  });
 }
 
 /** The declarations a binding leads to, as the outline of their files shows them (in the workspace only). */

@@ -89,6 +89,11 @@ describe('C++ names and kinds', () => {
     expect(cppKind('struct', 'struct stack {', 'stack')).toBe('struct');
     expect(cppKind('constructor', '~Shape();', '~Shape')).toBe('destructor');
     expect(cppKind('enummember', '  Red,', 'Red')).toBe('enumerator');
+    // zlib: the tag is a struct, the name after the closing brace an alias.
+    expect(cppKind('struct', 'typedef struct z_stream_s {', 'z_stream_s')).toBe('struct');
+    expect(cppKind('class', '} z_stream;', 'z_stream')).toBe('type alias');
+    expect(cppKind('class', 'typedef struct node node_t;', 'node_t')).toBe('type alias');
+    expect(cppKind('class', 'class TINYXML2_LIB XMLDocument : public XMLNode', 'XMLDocument')).toBe('class');
   });
 
   it("drops clangd's hover title, keeps the type and the doc comment", () => {

@@ -37,13 +37,19 @@ export function cppKind(lspKind: string, declarationLine: string, name: string):
   const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_])${keyword}\\s+(?:\\[\\[[^\\]]*\\]\\]\\s*)?(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?${escapeRegExp(name)}(?![A-Za-z0-9_])`).test(declarationLine);
   switch (lspKind) {
     case 'class':
-    case 'struct':
-      // clangd reports aliases (`using X = …`, `typedef … X;`) and unions as classes.
-      if (/(^|[^A-Za-z0-9_])typedef\b/.test(declarationLine) || new RegExp(`(^|[^A-Za-z0-9_])using\\s+${escapeRegExp(name)}\\s*=`).test(declarationLine)) return 'type alias';
+    case 'struct': {
+      // clangd reports aliases (`using X = …`, `typedef … X;`, `} X;` ending a typedef) and unions as classes.
+      const name_ = escapeRegExp(name);
+      const alias =
+        new RegExp(`(^|[^A-Za-z0-9_])using\\s+${name_}\\s*=`).test(declarationLine) ||
+        (/(^|[^A-Za-z0-9_])typedef\b/.test(declarationLine) && new RegExp(`(^|[^A-Za-z0-9_])${name_}\\s*(\\[[^\\]]*\\]\\s*)?[;,)]`).test(declarationLine)) ||
+        new RegExp(`^\\s*}\\s*(?:[A-Za-z_][A-Za-z0-9_]*\\s*,\\s*)*\\*?\\s*${name_}\\s*[;,]`).test(declarationLine);
+      if (alias) return 'type alias';
       if (declares('union')) return 'union';
       if (declares('struct')) return 'struct';
       if (declares('class')) return 'class';
       return lspKind;
+    }
     case 'enummember':
       return 'enumerator';
     case 'constructor':
