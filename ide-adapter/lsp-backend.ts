@@ -63,7 +63,7 @@ import { languageFor, type ServerDefinition } from './lsp/servers.js';
 import { withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
-import { shownHover, SourcePolicy } from './lsp/outside-sources.js';
+import { allowedSourceRoots, shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
@@ -71,7 +71,6 @@ import { DialectError } from '../dialect/index.js';
 import { restrictServers, untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
-import { declaresDeriveMacro, DERIVE_MACRO_KIND } from './languages/rust/proc-macros.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 import { searchWorkspace } from './search.js';
@@ -88,6 +87,13 @@ const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
     .filter(([, v]) => typeof v === 'number')
     .map(([k, v]) => [v as number, k.toLowerCase()]),
 );
+
+/** The marker files that detect the servers, for the note of a workspace none covers (`Cargo.toml, tsconfig.json or …`). */
+function detectionMarkers(definitions: readonly ServerDefinition[]): string {
+  const markers = [...new Set(definitions.flatMap((d) => [...d.rootMarkers, ...(d.projectMarkers ?? [])]))];
+  if (markers.length <= 1) return markers[0] ?? 'project file';
+  return `${markers.slice(0, -1).join(', ')} or ${markers.at(-1) ?? ''}`;
+}
 
 /** Lower-case name of an LSP symbol kind (`struct`, `enummember`, …). */
 export function kindName(kind: number): string {
@@ -169,7 +175,7 @@ export class LspBackend implements IdeBackend {
     this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
     this.#trusted = trusted;
     this.#skipped = options.skippedServers ?? [];
-    this.#sources = new SourcePolicy(workspace.root, trusted);
+    this.#sources = new SourcePolicy(workspace.root, trusted, allowedSourceRoots(all, { ...process.env, ...(options.env ?? {}) }));
   }
 
   /** What text from outside the workspace its servers may show (`lsp/outside-sources.ts`). */
@@ -303,16 +309,16 @@ export class LspBackend implements IdeBackend {
           const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
           const language = this.#language(location.path);
-          const derive = language === 'rust' && s.kind === SymbolKind.Function && (await this.#declaresDeriveMacro(location, s.name));
-          const kind = derive ? DERIVE_MACRO_KIND : this.#kind(location.path, language, kindName(s.kind), location.content, s.name);
+          const declared = await this.#declaredKind(server.definition, location, s.name, kindName(s.kind));
+          const kind = declared ?? this.#kind(location.path, language, kindName(s.kind), location.content, s.name);
           out.push({
             name: s.name,
             kind,
             ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
             language,
             location,
-            // The server places a derive macro at its function, where its name is not written: that place is the symbol's.
-            precise: derive,
+            // The server places a declared symbol (a derive macro at its function) where its name is not written: that place is the symbol's.
+            precise: declared !== undefined,
             ...(standaloneKind(server, kind) ? { standalone: true } : {}),
           });
         }
@@ -327,13 +333,13 @@ export class LspBackend implements IdeBackend {
     return perServer.flat();
   }
 
-  /** Whether a function symbol is a derive macro: its name is not the function's but its `proc_macro_derive` attribute's. */
-  async #declaresDeriveMacro(location: Location, name: string): Promise<boolean> {
-    if (location.content.includes(name)) return false;
+  /** The definition's `declaredKind` of a symbol whose name is not written at its place (a derive macro at its function). */
+  async #declaredKind(definition: ServerDefinition, location: Location, name: string, lspKind: string): Promise<string | undefined> {
+    if (definition.declaredKind === undefined || location.content.includes(name)) return undefined;
     try {
-      return declaresDeriveMacro(await this.workspace.lines(location.path), location.start.line, name);
+      return definition.declaredKind(name, lspKind, await this.workspace.lines(location.path), location.start.line);
     } catch {
-      return false;
+      return undefined;
     }
   }
 
@@ -661,7 +667,7 @@ export class LspBackend implements IdeBackend {
     const none =
       detected.length === 0 && all.length === 0
         ? [
-            `no language server covers this workspace (no Cargo.toml, tsconfig.json, jsconfig.json or package.json found, and ${this.#skipped.length > 0 ? `the servers of ${CONFIG_FILE} were not started: the workspace is untrusted` : `no servers in ${CONFIG_FILE}`}): ` +
+            `no language server covers this workspace (no ${detectionMarkers(this.#definitions)} found, and ${this.#skipped.length > 0 ? `the servers of ${CONFIG_FILE} were not started: the workspace is untrusted` : `no servers in ${CONFIG_FILE}`}): ` +
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];

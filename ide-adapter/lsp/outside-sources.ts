@@ -4,9 +4,10 @@
  * the location confinement of `lsp-backend.ts`:
  *
  * - the workspace's own files: always;
- * - toolchain and registry sources (Rust's sysroot and std sources, `$CARGO_HOME/registry` and
- *   `git`, rustup toolchains, the TypeScript libraries shipped with the bundled server): always —
- *   they are public code the user installed, and std's docs are what hover is for;
+ * - toolchain and registry sources, which each definition names (`installedSources`: Rust's
+ *   sysroot and std sources, `$CARGO_HOME/registry` and `git`, rustup toolchains; the TypeScript
+ *   libraries shipped with the bundled server): always — they are public code the user
+ *   installed, and std's docs are what hover is for;
  * - any other folder a workspace names (a Cargo path dependency `../outside`, a tsconfig leading
  *   out): only when the workspace is trusted.
  *
@@ -19,28 +20,15 @@
  * outside the workspace are dropped with their locations already.
  */
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { isInside } from '../confine.js';
-import { packageRequire } from '../package-files.js';
+import type { ServerDefinition } from './servers.js';
 import { uriToPath } from './uris.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Folders whose sources are public code the user installed: toolchains, registries, the bundled TypeScript libraries. */
-export function allowedSourceRoots(env: Env = process.env): string[] {
-  const home = homedir();
-  const cargoHome = env['CARGO_HOME'] ?? join(home, '.cargo');
-  const rustupHome = env['RUSTUP_HOME'] ?? join(home, '.rustup');
-  const roots = [join(cargoHome, 'registry'), join(cargoHome, 'git'), join(rustupHome, 'toolchains'), '/usr/lib/rustlib', '/usr/local/lib/rustlib'];
-  if (env['RUST_SRC_PATH'] !== undefined && env['RUST_SRC_PATH'] !== '') roots.push(env['RUST_SRC_PATH']);
-  for (const spec of ['tsnative/package.json', `@typescript/typescript-${process.platform}-${process.arch}/package.json`]) {
-    try {
-      roots.push(dirname(packageRequire().resolve(spec)));
-    } catch {
-      // Not installed: nothing of it to allow.
-    }
-  }
+/** Folders whose sources are public code the user installed: what the definitions name (`installedSources`), in both forms. */
+export function allowedSourceRoots(definitions: readonly ServerDefinition[], env: Env = process.env): string[] {
+  const roots = definitions.flatMap((d) => d.installedSources?.(env) ?? []);
   // Both forms: toolchains are often reached through links (Debian's std sources under /usr/lib/rustlib lead to /usr/src).
   return [...new Set([...roots, ...roots.map(real)])];
 }
@@ -60,7 +48,7 @@ export class SourcePolicy {
   constructor(
     readonly root: string,
     readonly trusted: boolean,
-    allowed: readonly string[] = allowedSourceRoots(),
+    allowed: readonly string[],
   ) {
     this.#allowed = allowed;
   }

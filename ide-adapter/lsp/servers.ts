@@ -117,6 +117,20 @@ export interface ServerDefinition {
    * definitions in other files).
    */
   readonly standaloneKinds?: readonly string[];
+  /**
+   * The kind, in its language's words, of a workspace symbol whose name is declared by the source
+   * around the server's place rather than written there (Rust: a function whose
+   * `#[proc_macro_derive(Name)]` attribute declares the derive macro `Name`), given its name, its
+   * LSP kind name (`function`), its file's lines and its 1-based line; `undefined` for an ordinary
+   * symbol. Asked only when the name is not written at the place; the symbol then stays there.
+   */
+  readonly declaredKind?: (name: string, lspKind: string, lines: readonly string[], line: number) => string | undefined;
+  /**
+   * Folders of installed sources its answers may show even from an untrusted workspace (toolchains,
+   * registries, the libraries shipped with the server: public code the user installed), given the
+   * environment (`outside-sources.ts`).
+   */
+  readonly installedSources?: (env: Readonly<Record<string, string | undefined>>) => readonly string[];
   /** How to install the server; quoted verbatim in `server-not-found` errors. */
   readonly installHint: string;
   /** Environment variables for the server process (the caller's `env` option wins). */

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type ServerDefinition } from '../../lsp/servers.js';
 import { RUST_RELATIVE_QUALIFIERS, rustModulePath } from './module-paths.js';
+import { rustInstalledSources } from './outside-packages.js';
+import { deriveMacroKind } from './proc-macros.js';
 import { RUST_UNTRUSTED_LIMITS, untrustedRustAnalyzer } from './trust.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './workspace.js';
 
@@ -51,6 +53,9 @@ export const rustAnalyzerServer: ServerDefinition = {
   // `crate`, the crate's name and the modules below `src/` qualify Rust names; `self` and `super` are relative.
   modulePath: rustModulePath,
   relativeQualifiers: RUST_RELATIVE_QUALIFIERS,
+  // A derive macro is listed at its function, named by its `proc_macro_derive` attribute.
+  declaredKind: deriveMacroKind,
+  installedSources: rustInstalledSources,
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),
   workspaceSymbolLimit: RUST_ANALYZER_CONFIG.workspace.symbol.search.limit,

@@ -9,13 +9,18 @@
 const ATTRIBUTE_SEARCH_LINES = 30;
 
 /** The kind of a derive macro, in Rust's words. */
-export const DERIVE_MACRO_KIND = 'derive macro';
+const DERIVE_MACRO_KIND = 'derive macro';
+
+/** The kind of a function symbol that is a derive macro (rust-analyzer's `declaredKind` hook). */
+export function deriveMacroKind(name: string, lspKind: string, lines: readonly string[], line: number): string | undefined {
+  return lspKind === 'function' && declaresDeriveMacro(lines, line, name) ? DERIVE_MACRO_KIND : undefined;
+}
 
 /**
  * Whether the function declared at `line` (1-based) is the derive macro `name`: an attribute
  * `#[proc_macro_derive(name …)]` among the attributes and comments directly above it.
  */
-export function declaresDeriveMacro(lines: readonly string[], line: number, name: string): boolean {
+function declaresDeriveMacro(lines: readonly string[], line: number, name: string): boolean {
   const attribute = new RegExp(`#\\s*\\[\\s*proc_macro_derive\\s*\\(\\s*${name.replace(/[^A-Za-z0-9_]/g, '')}\\b`);
   for (let at = line; at >= Math.max(1, line - ATTRIBUTE_SEARCH_LINES); at--) {
     const text = lines[at - 1] ?? '';

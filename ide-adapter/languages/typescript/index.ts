@@ -43,6 +43,19 @@ export function bundledTypeScriptServer(): string[] {
   }
 }
 
+/** The folders of the bundled server's packages: its TypeScript libraries are installed sources (`installedSources`). */
+function bundledTypeScriptSources(): string[] {
+  const roots: string[] = [];
+  for (const spec of ['tsnative/package.json', `@typescript/typescript-${process.platform}-${process.arch}/package.json`]) {
+    try {
+      roots.push(dirname(packageRequire().resolve(spec)));
+    } catch {
+      // Not installed: nothing of it to allow.
+    }
+  }
+  return roots;
+}
+
 /** The files that make a TypeScript/JavaScript folder a project. */
 const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
 
@@ -62,6 +75,7 @@ export const typeScriptServer: ServerDefinition = {
   args: ['--lsp', '--stdio'],
   settings: {},
   readiness: 'progress',
+  installedSources: bundledTypeScriptSources,
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
   projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
