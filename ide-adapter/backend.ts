@@ -191,6 +191,13 @@ export interface ReadyOptions extends BackendCallOptions {
   readonly timeoutMs?: number;
   /** Files the answer will read: the servers of their languages are started and waited for too. */
   readonly paths?: readonly string[];
+  /**
+   * The answer reads only {@link paths}: wait for (and start) their languages' servers alone, so a
+   * question about one language's files starts no other language's server; with no paths, start
+   * and wait for none (what the servers say now: `status()`). Without it, every server the
+   * workspace needs is started and waited for. A backend may wait for more.
+   */
+  readonly onlyPaths?: boolean;
 }
 
 /** One request through the backend, as middleware sees it. */

@@ -184,8 +184,14 @@ export class LspBackend implements IdeBackend {
   readonly #trusted: boolean;
   readonly #skipped: readonly string[];
 
+  /**
+   * Starts the servers ahead of the first question when the workspace needs one language's; in a
+   * polyglot workspace each starts when a question first needs its language (a question about one
+   * language's files starts no other; a name lookup starts them all), so a session that asks about
+   * one language does not hold every server's memory. Until then `servers()` lists them `idle`.
+   */
   async start(): Promise<void> {
-    await this.pool.start();
+    if ((await this.pool.detect()).length <= 1) await this.pool.start();
   }
 
   // The port: every request goes through the middleware and leaves as a DialectError (see #request).
@@ -660,7 +666,10 @@ export class LspBackend implements IdeBackend {
   async #waitUntilReady(options: ReadyOptions): Promise<Completeness> {
     const started = Date.now();
     const detected = await this.pool.detect();
-    const servers = await this.#detectedServers();
+    const paths = options.paths ?? [];
+    const scoped = options.onlyPaths === true && (paths.length === 0 || paths.some((p) => this.handles(p)));
+    // Scoped to the files' languages: the other servers are neither started nor waited for.
+    const servers = scoped ? [] : await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
     const statuses = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS })));
@@ -690,7 +699,8 @@ export class LspBackend implements IdeBackend {
       complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
       servers: statuses,
       waitedMs: Date.now() - started,
-      warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
+      // What the running servers found is told whatever this wait covered.
+      warnings: [...none, ...unavailable, ...[...new Set([...all, ...this.pool.running()])].flatMap((s) => s.warnings)],
       notes: note !== undefined ? [note] : [],
     };
   }

@@ -65,6 +65,8 @@ function filesNamedBy(args: Readonly<Record<string, unknown>>, backend: IdeBacke
 /** The wait of one evaluation (by its signal), and the files it covered. */
 interface IndexWait {
   readonly paths: ReadonlySet<string>;
+  /** It waited for every server of the workspace, not only the files' ones. */
+  readonly all: boolean;
   readonly completeness: Promise<Completeness>;
 }
 
@@ -79,18 +81,21 @@ const waits = new WeakMap<AbortSignal, IndexWait>();
  * that declares `requires: 'index'` and also needs the result gets the same wait.
  */
 export async function awaitIndex(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths: readonly string[] = []): Promise<Completeness> {
+  // A call that names files asks only their languages' servers; one that names none (a name lookup) asks every server.
+  const all = paths.length === 0;
   const previous = waits.get(ctx.signal);
-  if (previous !== undefined && paths.every((p) => previous.paths.has(p))) return previous.completeness;
+  if (previous !== undefined && paths.every((p) => previous.paths.has(p)) && (previous.all || !all)) return previous.completeness;
   const covered = new Set([...(previous?.paths ?? []), ...paths]);
-  const completeness = waitAndNote(ctx, [...covered]);
-  waits.set(ctx.signal, { paths: covered, completeness });
+  const wholeWorkspace = all || previous?.all === true;
+  const completeness = waitAndNote(ctx, [...covered], wholeWorkspace);
+  waits.set(ctx.signal, { paths: covered, all: wholeWorkspace, completeness });
   return completeness;
 }
 
-async function waitAndNote(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths: readonly string[]): Promise<Completeness> {
+async function waitAndNote(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | 'note'>, paths: readonly string[], all: boolean): Promise<Completeness> {
   const { backend, readyTimeoutMs } = ctx.host;
   const started = Date.now();
-  const completeness = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs, ...(paths.length > 0 ? { paths } : {}) });
+  const completeness = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs, ...(paths.length > 0 ? { paths } : {}), ...(!all && paths.length > 0 ? { onlyPaths: true } : {}) });
   observeFacts(ctx.host.ledger, completeness, ctx.host.workspace.root);
   // Still indexing is this answer's state, not a session fact: the answer's marker says it.
   ctx.host.answer?.completeness.push(completeness);

@@ -23,8 +23,8 @@ export function registerSessionFunctions(registry: Registry<IdeHost>): void {
     examples: [{ program: 'status()' }],
     implementation: async (_args, ctx) => {
       const { backend, ledger, workspace } = ctx.host;
-      // Without waiting: what the servers say now, and the facts the session has seen.
-      const now = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: 0 });
+      // Without waiting or starting any server: what the servers say now, and the facts the session has seen.
+      const now = await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: 0, onlyPaths: true });
       observeFacts(ledger, now, workspace.root);
       ledger.take(); // told here in full
       const servers = backend.servers();
@@ -32,7 +32,7 @@ export function registerSessionFunctions(registry: Registry<IdeHost>): void {
       if (servers.length === 0) lines.push('servers: none (no language of this workspace has a server; search, findFiles, lines and gitdiff work)');
       for (const s of servers) {
         lines.push(`server ${statusLine(s, { memory: true })}`);
-        lines.push(`  state: ${displayState(s)}${s.pid !== undefined ? `, pid ${s.pid}` : ''}`);
+        lines.push(s.state === 'idle' ? '  state: not started yet (it starts when a question needs its language)' : `  state: ${displayState(s)}${s.pid !== undefined ? `, pid ${s.pid}` : ''}`);
         if (s.health !== undefined) lines.push(`  why degraded: ${degradedReason(s.health.message)}`, ...s.health.message.split('\n').map((l) => `    ${l}`));
         else if (s.detail !== undefined && s.state !== 'ready' && s.state !== 'indexing') lines.push(`  why: ${s.detail}`);
       }

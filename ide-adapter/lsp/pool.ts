@@ -101,6 +101,11 @@ export class ServerPool {
     return infos;
   }
 
+  /** The servers running now (started and not failed), in definition order; starts none. */
+  running(): LanguageServer[] {
+    return [...this.#entries.values()].flatMap((e) => (e.server !== undefined ? [e.server] : []));
+  }
+
   /** Whether detection found the server's markers (vs. started on demand for a file). */
   isDetected(id: string): boolean {
     return this.#entries.get(id)?.detected === true;

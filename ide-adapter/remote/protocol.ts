@@ -177,7 +177,7 @@ export const REQUESTS = {
   [RemoteMethod.ModulePath]: { params: Path, result: z.array(z.array(z.string())) },
   [RemoteMethod.Start]: { params: Empty, result: z.null() },
   [RemoteMethod.WaitUntilReady]: {
-    params: z.object({ timeoutMs: z.number().nonnegative().optional(), paths: z.array(z.string()).optional() }),
+    params: z.object({ timeoutMs: z.number().nonnegative().optional(), paths: z.array(z.string()).optional(), onlyPaths: z.boolean().optional() }),
     result: CompletenessSchema,
   },
   [RemoteMethod.Servers]: { params: Empty, result: z.array(ServerStatusSchema) },

@@ -236,8 +236,8 @@ export class RemoteBackend implements IdeBackend {
   }
 
   waitUntilReady(options: ReadyOptions = {}): Promise<Completeness> {
-    const { timeoutMs, paths } = options;
-    return this.#request(RemoteMethod.WaitUntilReady, '', { timeoutMs, paths: paths !== undefined ? [...paths] : undefined }, options);
+    const { timeoutMs, paths, onlyPaths } = options;
+    return this.#request(RemoteMethod.WaitUntilReady, '', { timeoutMs, paths: paths !== undefined ? [...paths] : undefined, onlyPaths }, options);
   }
 
   /** Closes this client's connection only: the background server keeps its language servers warm for the next call. */

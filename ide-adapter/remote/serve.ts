@@ -85,7 +85,7 @@ export function serveBackend(backend: IdeBackend, connection: MessageConnection,
     [RemoteMethod.Diagnostics]: (p, signal) => backend.diagnostics(p.path, { signal }),
     [RemoteMethod.ModulePath]: (p) => backend.modulePath(p.path),
     [RemoteMethod.Start]: async () => (await backend.start(), null),
-    [RemoteMethod.WaitUntilReady]: (p, signal) => backend.waitUntilReady({ ...optional(p, 'timeoutMs', 'paths'), signal }),
+    [RemoteMethod.WaitUntilReady]: (p, signal) => backend.waitUntilReady({ ...optional(p, 'timeoutMs', 'paths', 'onlyPaths'), signal }),
     [RemoteMethod.Servers]: () => backend.servers(),
   };
 

@@ -13,7 +13,6 @@ import { statusLine, type ServerStatus } from '../status.js';
 import { defineServer } from '../lsp/servers.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
-import { builtinServers } from '../languages/index.js';
 import { uriToPath } from '../lsp/uris.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { copyFixture, fakeServerScript, isAlive, positionOf, requireServer } from './support/servers.js';
@@ -30,7 +29,8 @@ describe.skipIf(ra === undefined || ts === undefined)('ServerPool on fixtures/po
 
   beforeAll(async () => {
     workspace = await copyFixture('polyglot');
-    pool = new ServerPool(workspace.root, { env, definitions: builtinServers() });
+    // The two servers this pool is about (the fixture also holds Python, Go and C files).
+    pool = new ServerPool(workspace.root, { env, definitions: [rustAnalyzerServer, typeScriptServer] });
     pool.onStatus((e) => events.push(e));
   });
 
