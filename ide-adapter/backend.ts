@@ -192,10 +192,10 @@ export interface ReadyOptions extends BackendCallOptions {
   /** Files the answer will read: the servers of their languages are started and waited for too. */
   readonly paths?: readonly string[];
   /**
-   * The answer reads only {@link paths}: wait for (and start) their languages' servers alone, so a
-   * question about one language's files starts no other language's server; with no paths, start
-   * and wait for none (what the servers say now: `status()`). Without it, every server the
-   * workspace needs is started and waited for. A backend may wait for more.
+   * The answer reads only {@link paths}: start no server but theirs, so a question about one
+   * language's files starts no other language's server (the servers already running are waited
+   * for as usual; with no paths, only they: `status()`). Without it, every server the workspace
+   * needs is started and waited for. A backend may start more.
    */
   readonly onlyPaths?: boolean;
 }

@@ -668,8 +668,8 @@ export class LspBackend implements IdeBackend {
     const detected = await this.pool.detect();
     const paths = options.paths ?? [];
     const scoped = options.onlyPaths === true && (paths.length === 0 || paths.some((p) => this.handles(p)));
-    // Scoped to the files' languages: the other servers are neither started nor waited for.
-    const servers = scoped ? [] : await this.#detectedServers();
+    // Scoped to the files' languages: no other server is started for it (the running ones are waited for as usual).
+    const servers = scoped ? this.pool.running() : await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
     const statuses = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS })));
@@ -699,8 +699,7 @@ export class LspBackend implements IdeBackend {
       complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
       servers: statuses,
       waitedMs: Date.now() - started,
-      // What the running servers found is told whatever this wait covered.
-      warnings: [...none, ...unavailable, ...[...new Set([...all, ...this.pool.running()])].flatMap((s) => s.warnings)],
+      warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
       notes: note !== undefined ? [note] : [],
     };
   }

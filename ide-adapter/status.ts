@@ -116,7 +116,8 @@ export function statusLine(status: ServerStatus, options: { memory?: boolean } =
   if (state === 'ready' && health !== undefined) {
     text = `${displayName}: degraded (${degradedReason(health.message)})`;
   } else {
-    text = `${displayName}: ${state}`;
+    // Never a state word that could read as running: a detected server waits for its language's first question.
+    text = state === 'idle' ? `${displayName}: not started` : `${displayName}: ${state}`;
     if (progress !== undefined && (state === 'indexing' || state === 'starting')) {
       if (progress.percentage !== undefined) text += ` ${Math.round(progress.percentage)}%`;
       const what = [progress.title, progress.message].filter((s) => s !== undefined && s !== '').join(' ');

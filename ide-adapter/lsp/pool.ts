@@ -101,7 +101,7 @@ export class ServerPool {
     return infos;
   }
 
-  /** The servers running now (started and not failed), in definition order; starts none. */
+  /** The servers started so far (running, or restarting after a crash), in definition order; starts none. */
   running(): LanguageServer[] {
     return [...this.#entries.values()].flatMap((e) => (e.server !== undefined ? [e.server] : []));
   }

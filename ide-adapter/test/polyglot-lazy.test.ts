@@ -56,7 +56,7 @@ describe.skipIf(ts === undefined)('a polyglot workspace starts each server when 
     const status = await session.evaluate('status()');
     expect(status.kind).toBe('value');
     const text = (status as { value: string }).value;
-    expect(text).toMatch(/server rust-analyzer: idle\n {2}state: not started yet/);
+    expect(text).toMatch(/server rust-analyzer: not started\n {2}state: not started yet/);
     expect(text).toMatch(/server TypeScript \(tsgo\): ready/);
     // Asking for the status started nothing.
     expect(session.backend.servers().find((s) => s.id === 'rust-analyzer')?.state).toBe('idle');
