@@ -9,7 +9,7 @@ import { type Expr, type Requirement } from '../dialect/index.js';
 import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
 import { createIdeRegistry } from '../ide-adapter/functions/index.js';
 import { configuredServers, IdeSession } from '../ide-adapter/session.js';
-import { displayState, SETTLED_STATES, statusLine } from '../ide-adapter/status.js';
+import { displayState, SETTLED_STATES, statusLine, type ServerStatus } from '../ide-adapter/status.js';
 import { Workspace } from '../ide-adapter/workspace.js';
 import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
 import { FailoverBackend } from './server/failover.js';
@@ -178,7 +178,15 @@ export class CliSession {
 
   /** Whether the servers were started and every one is ready (or will never be: unavailable, stopped). */
   isSettled(): boolean {
-    return this.#started && this.backend.servers().every((s) => SETTLED_STATES.has(s.state));
+    return this.#started && this.backend.servers().every((s) => SETTLED_STATES.has(s.state) || this.#startsWhenNeeded(s));
+  }
+
+  /**
+   * A server of a polyglot workspace not started yet: it starts when a question needs its
+   * language (`LspBackend.start`), so nothing waits for it, and it is not busy.
+   */
+  #startsWhenNeeded(status: ServerStatus): boolean {
+    return this.#started && status.state === 'idle' && this.backend.servers().length > 1;
   }
 
   /** Whether the servers have been started at all (a lazy session starts them on first use). */
@@ -192,7 +200,7 @@ export class CliSession {
     const servers = this.backend.servers();
     // A lazy session has "started" at once; its servers appear when the first query needs them.
     if (servers.length === 0 && !this.#eager) return 'starting the language servers…';
-    const busy = servers.filter((s) => !SETTLED_STATES.has(s.state));
+    const busy = servers.filter((s) => !SETTLED_STATES.has(s.state) && !this.#startsWhenNeeded(s));
     // Settled but degraded is not "ready" (the reason is told once, as a note).
     const degraded = servers.filter((s) => s.health !== undefined);
     if (busy.length === 0) return degraded.length > 0 ? degraded.map((s) => `${s.displayName} ${displayState(s)}`).join(' · ') : 'ready';
@@ -203,11 +211,14 @@ export class CliSession {
   settledText(): { ok: boolean; text: string } {
     const servers = this.backend.servers();
     if (servers.length === 0) return { ok: true, text: 'no language server needed for this workspace (text search and files still work)' };
-    const bad = servers.filter((s) => s.state !== 'ready');
+    const later = servers.filter((s) => this.#startsWhenNeeded(s));
+    const started = servers.filter((s) => !later.includes(s));
+    const bad = started.filter((s) => s.state !== 'ready');
     if (bad.length > 0) return { ok: false, text: bad.map((s) => statusLine(s, { memory: true })).join(' · ') };
+    const rest = later.length > 0 ? `${started.length > 0 ? '; ' : ''}${later.map((s) => s.displayName).join(', ')} start when a question needs their language` : '';
     // A server that finished but reports itself degraded is usable, but never "ready".
-    if (servers.some((s) => s.health !== undefined)) return { ok: true, text: servers.map((s) => statusLine(s)).join(', ') };
-    return { ok: true, text: `${servers.map((s) => s.displayName).join(', ')} ready` };
+    if (started.some((s) => s.health !== undefined)) return { ok: true, text: `${started.map((s) => statusLine(s)).join(', ')}${rest}` };
+    return { ok: true, text: `${started.length > 0 ? `${started.map((s) => s.displayName).join(', ')} ready` : ''}${rest}` };
   }
 
   /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`), so the index is waited for. */
@@ -225,7 +236,9 @@ export class CliSession {
     const unsubscribe = this.onChange(update);
     update();
     try {
-      return await this.session.waitUntilReady({ signal, timeoutMs });
+      // In a polyglot workspace the question's own wait starts the servers its languages need.
+      const lazy = this.backend.servers().some((s) => this.#startsWhenNeeded(s));
+      return await this.session.waitUntilReady({ signal, timeoutMs, ...(lazy ? { onlyStarted: true } : {}) });
     } finally {
       unsubscribe();
     }

@@ -135,8 +135,16 @@ export class IdeSession {
     return { outcome: news.length > 0 ? { ...outcome, notes: [...outcome.notes, ...news] } : outcome, completeness };
   }
 
-  /** Waits until every server has finished indexing (or the timeout passes). */
-  async waitUntilReady(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<boolean> {
+  /**
+   * Waits until every server has finished indexing (or the timeout passes); with `onlyStarted`,
+   * only the servers started so far (none is started for it).
+   */
+  async waitUntilReady(options: { signal?: AbortSignal; timeoutMs?: number; onlyStarted?: boolean } = {}): Promise<boolean> {
+    if (options.onlyStarted === true) {
+      const { onlyStarted: _, ...rest } = options;
+      await this.started;
+      return (await this.backend.waitUntilReady({ ...rest, onlyPaths: true })).complete;
+    }
     await this.started;
     return (await this.backend.waitUntilReady(options)).complete;
   }
