@@ -4,7 +4,6 @@
  */
 import { closest, DialectError, MAX_LABEL_LENGTH, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
-import { isAbsolute } from 'node:path';
 import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
@@ -14,6 +13,9 @@ import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
 import { canHaveImplementations } from '../kinds.js';
+
+/** An absolute path, POSIX or Windows (a server's name for a whole file). */
+const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
 
 /** The name a TypeScript server gives an outline entry that has none. */
 const UNNAMED = /^<unknown>$/;
@@ -121,7 +123,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     name: 'findReferences',
     aliases: ['references'],
     description:
-      'Every place a symbol is used (its declaration left out). Give a symbol, a list of symbols (e.g. the result of findDefinitions), or a name; an ambiguous name asks which definition you mean.',
+      'Every place a symbol is used, its imports and re-exports included (its own declarations left out). Give a symbol, a list of symbols (e.g. the result of findDefinitions), or a name; an ambiguous name asks which definition you mean.',
     category: 'navigation',
     requires: 'index',
     parameters: [{ name: 'to', type: 'symbol | symbol[]', description: 'the symbol(s); a name is looked up', aliases: ['of', 'symbol', 'name'] }],
@@ -373,7 +375,7 @@ function symbolDeclarations(s: SymbolDefinition | undefined): Location[] {
 function wholeFileAsFile(symbol: BackendSymbol): BackendSymbol {
   const { path, start } = symbol.location;
   const atFileStart = start.line === 1 && start.column === 1;
-  const namesFile = symbol.kind === 'file' || symbol.name === path.slice(path.lastIndexOf('/') + 1) || (isAbsolute(symbol.name) && symbol.name.replaceAll('\\', '/').endsWith(`/${path}`));
+  const namesFile = symbol.kind === 'file' || symbol.name === path.slice(path.lastIndexOf('/') + 1) || (ABSOLUTE_PATH.test(symbol.name) && symbol.name.replaceAll('\\', '/').endsWith(`/${path}`));
   return atFileStart && namesFile ? { ...symbol, name: path, kind: 'file' } : symbol;
 }
 

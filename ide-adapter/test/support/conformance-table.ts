@@ -197,7 +197,7 @@ function subjectsOf(value: unknown): SymbolDefinition[] {
   return items.flatMap((item: unknown) => {
     const of = typeof item === 'object' && item !== null ? (item as { of?: unknown }).of : undefined;
     if (isSymbolDefinition(of)) return [of];
-    if (isReference(item) || (!Array.isArray(value) && isSymbolDefinition(item))) return [item as SymbolDefinition];
+    if (isReference(item) || (!Array.isArray(value) && isSymbolDefinition(item))) return [item];
     return [];
   });
 }
