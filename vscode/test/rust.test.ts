@@ -28,6 +28,9 @@ describe.skipIf(rig === undefined || rustAnalyzer === undefined)('Rust answered 
     return opened;
   };
   runConformance(rustConformance, open, 'the rust-analyzer the extension spawns in VS Code', {
+    knownGaps: {
+      diagnostics: "the editor's diagnostics of the new module stay empty (the spawned rust-analyzer's E0308, which Dialect's own rust-analyzer reports, does not reach vscode.languages.getDiagnostics in time)",
+    },
     focused: (session) => {
       rustLoadedCompletely(session);
       it('the status names the rust-analyzer the extension spawned, ready', async () => {
