@@ -40,6 +40,9 @@ export function languageKind(language: string, lspKind: string, declarationLine:
         return declares('namespace') || declares('module') ? 'namespace' : 'module';
       case 'enummember':
         return 'enum member';
+      // VS Code's TypeScript features report a class property as a field; TypeScript (and tsgo) call it a property.
+      case 'field':
+        return 'property';
       default:
         return lspKind;
     }

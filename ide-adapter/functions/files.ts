@@ -51,7 +51,10 @@ async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Lo
   const at = target.definedAt;
   if (ctx.host.backend.handles(at.path)) {
     const outline = flatten(await ctx.host.backend.documentSymbols(at.path, { signal: ctx.signal }).catch(() => []));
-    const decl = outline.find((o) => o.name === target.name && o.location.start.line === at.start.line && o.location.start.column === at.start.column && o.range !== undefined);
+    const named = outline.filter((o) => o.name === target.name && o.location.start.line === at.start.line && o.range !== undefined);
+    // At the name; else the declaration of that name starting on its line: the server may outline a
+    // JavaScript member (`res.send = function send …`) only by its named function value.
+    const decl = named.find((o) => o.location.start.column === at.start.column) ?? named[0];
     // A declaration covers what is nested in it: a JavaScript member's outline entry is only the
     // assignment's target (`View.prototype.lookup`), its function value a child.
     if (decl?.range !== undefined) return { path: at.path, start: decl.range.start.line, end: Math.max(decl.range.end.line, ...flatten(decl.children).map((c) => c.range?.end.line ?? 0)) };

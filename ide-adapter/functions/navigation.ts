@@ -8,11 +8,17 @@ import { compareLocations, formatLocation, sameStart, type Location, type Refere
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
-import { flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
+import { bindingOf, flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
 import { canHaveImplementations } from '../kinds.js';
+
+/** An absolute path, POSIX or Windows (a server's name for a whole file). */
+const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
+
+/** The name a TypeScript server gives an outline entry that has none. */
+const UNNAMED = /^<unknown>$/;
 
 /** References beyond this many are left out, with a note saying how many. */
 const MAX_REFERENCES = 2000;
@@ -117,7 +123,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     name: 'findReferences',
     aliases: ['references'],
     description:
-      'Every place a symbol is used (its declaration left out). Give a symbol, a list of symbols (e.g. the result of findDefinitions), or a name; an ambiguous name asks which definition you mean.',
+      'Every place a symbol is used, its imports and re-exports included (its own declarations left out). Give a symbol, a list of symbols (e.g. the result of findDefinitions), or a name; an ambiguous name asks which definition you mean.',
     category: 'navigation',
     requires: 'index',
     parameters: [{ name: 'to', type: 'symbol | symbol[]', description: 'the symbol(s); a name is looked up', aliases: ['of', 'symbol', 'name'] }],
@@ -133,20 +139,29 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const seen = new Set<string>();
       const out: Reference[] = [];
       let total = 0;
-      const perSymbol = await askAtEach(ctx, symbols, (path, at, options) => backend.references(path, at, { ...options, includeDeclaration: false, limit: MAX_REFERENCES }));
-      for (const [i, s] of symbols.entries()) if (perSymbol[i]?.total === 0 && (await isAssignedJsMember(ctx, s))) ctx.note(unresolvedMemberNote(s));
-      symbols.forEach((s, i) => {
+      // With the declarations, dropped here: a server's own "declaration" may include every import
+      // binding of the name (tsgo), while editors list them; one rule for every backend — an
+      // import or re-export is a use, the symbol's own declarations are not.
+      const perSymbol = await mapLimit(symbols, REQUEST_CONCURRENCY, (s) =>
+        backend.references(s.definedAt.path, s.definedAt.start, { signal: ctx.signal, includeDeclaration: true, limit: MAX_REFERENCES + symbolDeclarations(s).length }),
+      );
+      for (const [i, s] of symbols.entries()) {
         const list = perSymbol[i];
-        if (list === undefined) return;
-        total += list.total - list.locations.length; // the ones beyond the limit were never converted
-        for (const loc of list.locations) {
+        if (list === undefined) continue;
+        const own = symbolDeclarations(s);
+        const uses = list.locations.filter((loc) => !own.some((d) => sameStart(loc, d)));
+        // The ones beyond the limit were never converted: all uses but the declarations among them.
+        const cut = list.total - list.locations.length;
+        total += cut > 0 ? Math.max(0, cut - (own.length - (list.locations.length - uses.length))) : 0;
+        if (list.total - (list.locations.length - uses.length) === 0 && (await isAssignedJsMember(ctx, s))) ctx.note(unresolvedMemberNote(s));
+        for (const loc of uses) {
           const key = formatLocation(loc);
-          if (seen.has(key) || sameStart(loc, s.definedAt)) continue;
+          if (seen.has(key)) continue;
           seen.add(key);
           total++;
           if (out.length < MAX_REFERENCES) out.push({ ...stripReference(s), referencedAt: loc });
         }
-      });
+      }
       out.sort((a, b) => compareLocations(a.referencedAt, b.referencedAt));
       if (total > out.length) ctx.note(`showing ${out.length} of ${total} references; narrow the query (e.g. findDefinition with file:)`);
       return out;
@@ -189,7 +204,11 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       if (!ctx.host.backend.handles(path)) {
         return ctx.fail(CapabilityCode.NoLanguageServer, `no language server handles ${path}`, 'documentSymbols works on files of the workspace languages; lines(path, 1, 50) shows any file');
       }
-      return flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal })).map(toDefinition);
+      const outline = flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal }));
+      // Import and re-export bindings are never definitions (tsgo outlines them, VS Code does not),
+      // nor is an entry without a name (VS Code's `<unknown>` for `module.exports = …`).
+      const bindings = await Promise.all(outline.map((o) => bindingOf(ctx.host.backend, o)));
+      return outline.filter((o, i) => bindings[i] === undefined && !UNNAMED.test(o.name)).map(toDefinition);
     },
   });
 
@@ -291,7 +310,7 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
     const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
-    return onePerFunction(found).map((e) => ({ ...toDefinition(e.item.symbol), callSites: e.callSites, of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+    return onePerFunction(found).map((e) => ({ ...toDefinition(wholeFileAsFile(e.item.symbol)), callSites: e.callSites, of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
   });
   return edges.flat();
 }
@@ -341,6 +360,23 @@ async function isAssignedJsMember(ctx: CallContext<IdeHost>, s: SymbolDefinition
 function unresolvedMemberNote(s: SymbolDefinition): string {
   const name = `${s.container !== undefined ? `${s.container}.` : ''}${s.name}`;
   return `the language server resolves no uses of ${name} (a JavaScript member assigned to an object or prototype); search(".", ${JSON.stringify(`\\.${s.name}\\b`)}) finds them by text`;
+}
+
+/** Where a symbol is declared: its main place and every declaration merged into it. */
+function symbolDeclarations(s: SymbolDefinition | undefined): Location[] {
+  return s === undefined ? [] : [s.definedAt, ...(s.declarations ?? []).map((d) => d.definedAt)];
+}
+
+/**
+ * A call-hierarchy item that is a whole file (top-level code calling), as one shape whatever the
+ * server named it: tsgo names it by its absolute path (kind file), VS Code's TypeScript by its file
+ * name (kind variable). It is the file, named by its workspace path.
+ */
+function wholeFileAsFile(symbol: BackendSymbol): BackendSymbol {
+  const { path, start } = symbol.location;
+  const atFileStart = start.line === 1 && start.column === 1;
+  const namesFile = symbol.kind === 'file' || symbol.name === path.slice(path.lastIndexOf('/') + 1) || (ABSOLUTE_PATH.test(symbol.name) && symbol.name.replaceAll('\\', '/').endsWith(`/${path}`));
+  return atFileStart && namesFile ? { ...symbol, name: path, kind: 'file' } : symbol;
 }
 
 function stripReference(s: SymbolDefinition): SymbolDefinition {

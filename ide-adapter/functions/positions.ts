@@ -6,7 +6,7 @@
  */
 import { codePointCount, DialectError, EvalCode, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode } from '../backend.js';
-import type { Location, Position, SymbolDefinition } from '../model.js';
+import { sameStart, type Location, type Position, type SymbolDefinition } from '../model.js';
 import { awaitIndex, type IdeHost } from './host.js';
 import { flatten } from './symbols.js';
 
@@ -124,7 +124,7 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   await awaitIndex(ctx, [path]);
   for (const word of candidates) {
     const defs = await backend.definition(path, { line, column: word.start }, { signal: ctx.signal });
-    const def = defs[0];
+    const def = await mainTarget(ctx, defs);
     if (def !== undefined) return symbolForTarget(ctx, def, word.text);
   }
   const names = candidates.map((w) => `\`${w.text}\``).join(', ');
@@ -180,6 +180,20 @@ export async function symbolForTarget(ctx: Pick<CallContext<IdeHost>, 'host' | '
     ...(language !== undefined ? { language } : {}),
     definedAt: symbol?.location ?? target,
   };
+}
+
+/**
+ * The definition a name leads to when a server answers several places: not one that is itself a
+ * binding leading to another of them (VS Code's TypeScript answers a CommonJS `var View =
+ * require(…)` and the function it imports; tsgo the function alone).
+ */
+async function mainTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal'>, targets: readonly Location[]): Promise<Location | undefined> {
+  if (targets.length < 2) return targets[0];
+  for (const t of targets) {
+    const onward = await ctx.host.backend.definition(t.path, t.start, { signal: ctx.signal }).catch(() => [] as Location[]);
+    if (!onward.some((o) => !sameStart(o, t) && targets.some((other) => other !== t && sameStart(o, other)))) return t;
+  }
+  return targets[0];
 }
 
 /** Registers `symbolAt`. */

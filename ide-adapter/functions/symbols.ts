@@ -472,7 +472,7 @@ const BINDING_START: Readonly<Record<string, RegExp>> = {
  * re-export is `export … from`, `pub use`): such bindings are never definitions, even when
  * go-to-definition cannot follow them (an unresolved package, a dependency outside the workspace).
  */
-async function bindingOf(backend: IdeBackend, s: BackendSymbol): Promise<'import' | 'reexport' | undefined> {
+export async function bindingOf(backend: IdeBackend, s: BackendSymbol): Promise<'import' | 'reexport' | undefined> {
   const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
   if (start === undefined) return undefined;
   let lines: readonly string[];

@@ -201,6 +201,11 @@ export interface ProjectAnchors {
   readonly warnings: readonly string[];
   /** False when a limit left projects unloaded: answers of this server are then incomplete. */
   readonly complete?: boolean;
+  /**
+   * Those of `files` that no project covers (JavaScript without a jsconfig): the server knows each
+   * only while it is open, so all of them stay open, and none has a project to wait for.
+   */
+  readonly loose?: readonly string[];
 }
 
 /**

@@ -1,20 +1,13 @@
 /**
- * The IDE functions against the real TypeScript 7 language server (`tsc --lsp --stdio`) on a copy
- * of fixtures/ts-app (the conformance suite every backend answers), and on the polyglot fixture
- * where both servers run.
+ * The IDE functions against the real TypeScript 7 language server (`tsc --lsp --stdio`) on the
+ * polyglot fixture where both servers run (fixtures/ts-app is the conformance table's TypeScript
+ * row: conformance-typescript.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolDefinition } from '../model.js';
-import { typeScriptAppConformance } from './support/conformance.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
 
-const tsAvailable = await serversAvailable('typescript');
 const bothAvailable = await serversAvailable('both');
-
-// The questions and answers are shared with the VS Code backend (vscode/test/conformance.test.ts).
-describe.skipIf(!tsAvailable)('IDE functions on the TypeScript server (fixtures/ts-app)', () => {
-  typeScriptAppConformance(openFixtureSession);
-});
 
 describe.skipIf(!bothAvailable)('a polyglot workspace runs both servers', () => {
   let f: FixtureSession;

@@ -25,9 +25,16 @@ export async function waitForDiagnostics(uri: vscode.Uri, signal?: AbortSignal):
       resolve(answered);
     };
     const onAbort = (): void => finish(false);
-    const timer = setTimeout(() => finish(false), EDITOR_LIMITS.diagnosticsWaitMs);
+    let timer = setTimeout(() => finish(false), EDITOR_LIMITS.diagnosticsWaitMs);
     const subscription = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.toString() === key)) finish(true);
+      if (!e.uris.some((u) => u.toString() === key)) return;
+      if (vscode.languages.getDiagnostics(uri).length > 0) {
+        finish(true);
+        return;
+      }
+      // Published empty: the answer, unless another source publishes soon (see diagnosticsQuietMs).
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(true), EDITOR_LIMITS.diagnosticsQuietMs);
     });
     signal?.addEventListener('abort', onAbort, { once: true });
   });

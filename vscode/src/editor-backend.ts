@@ -258,20 +258,22 @@ export class EditorBackend implements IdeBackend {
     const { uri, rel, lines } = await this.#open(path);
     const found = (await runCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', [uri], options)) ?? [];
     const language = this.#language(rel);
-    const convert = (s: vscode.DocumentSymbol, container: string | undefined): OutlineSymbol => {
+    const convert = (s: vscode.DocumentSymbol, container: string | undefined, parent?: vscode.DocumentSymbol): OutlineSymbol => {
       const name = plainName(s.name);
       const range = fromEditorRange(lines, s.range);
       const sel = nameRange(lines, name, fromEditorRange(lines, s.selectionRange), range);
       const content = lines.lineText(sel.start.line);
+      // VS Code's TypeScript outlines an enum's members as variables: a member of an enum is an enum member.
+      const kind = parent?.kind === vscode.SymbolKind.Enum && s.kind === vscode.SymbolKind.Variable ? vscode.SymbolKind.EnumMember : s.kind;
       return {
         name,
-        kind: languageKind(language, kindName(s.kind + 1), content, name),
+        kind: languageKind(language, kindName(kind + 1), content, name),
         ...(container !== undefined ? { container } : {}),
         language,
         location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
-        children: (s.children ?? []).map((c) => convert(c, name)),
+        children: (s.children ?? []).map((c) => convert(c, name, s)),
       };
     };
     return found.map((s) => {

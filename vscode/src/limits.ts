@@ -30,6 +30,12 @@ export const EDITOR_LIMITS = {
   probeIntervalMs: 250,
   /** How long a file's diagnostics are waited for after the editor opens it (the editor publishes them, no pull). */
   diagnosticsWaitMs: 10 * SECOND,
+  /**
+   * After a publication that leaves a file without diagnostics, how long more come before the
+   * empty list is the answer: a language client publishes from several sources (rust-analyzer's
+   * pushed `cargo check` list, then its pulled native diagnostics), the first often empty.
+   */
+  diagnosticsQuietMs: 1_500,
   /** At most this many TypeScript projects are probed for readiness (one anchor file each). */
   maxProbedProjects: 8,
   /** How long an editor extension providing a language may take to activate. */

@@ -90,11 +90,17 @@ class ProviderReadiness {
     this.emit(this.#status);
   }
 
-  #anchors: Promise<string[]> | undefined;
+  #anchors: Promise<Anchors> | undefined;
 
-  /** One source file per project of the language (absolute paths), found once. */
-  anchors(): Promise<string[]> {
-    this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then((found) => (found?.files ?? []).slice(0, EDITOR_LIMITS.maxProbedProjects));
+  /** The files that keep the language's projects loaded, and those whose loading is probed (absolute paths), found once. */
+  anchors(): Promise<Anchors> {
+    this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then((found) => {
+      const loose = new Set(found?.loose ?? []);
+      const projects = (found?.files ?? []).filter((f) => !loose.has(f)).slice(0, EDITOR_LIMITS.maxProbedProjects);
+      // Loose scripts all answer from one inferred project once open: one probe says the provider answers.
+      const looseFiles = [...loose];
+      return { open: [...projects, ...looseFiles], probed: [...projects, ...looseFiles.slice(0, 1)], loose };
+    });
     return this.#anchors;
   }
 
@@ -102,7 +108,7 @@ class ProviderReadiness {
   async keepOpen(): Promise<void> {
     if (this.#status.state === 'unavailable') return;
     const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
-    const missing = (await this.anchors()).filter((a) => !open.has(a));
+    const missing = (await this.anchors()).open.filter((a) => !open.has(a));
     await withDeadline(Promise.all(missing.map((a) => Promise.resolve(vscode.workspace.openTextDocument(vscode.Uri.file(a))).catch(() => undefined))), EDITOR_LIMITS.commandTimeoutMs);
   }
 
@@ -129,7 +135,7 @@ class ProviderReadiness {
     }
     this.#set({ state: 'starting' });
     if (!extension.isActive) await withDeadline(Promise.resolve(extension.activate()), EDITOR_LIMITS.activationTimeoutMs);
-    const anchors = await this.anchors();
+    const { probed: anchors, loose } = await this.anchors();
     await this.keepOpen();
     const deadline = Date.now() + EDITOR_LIMITS.defaultReadyTimeoutMs;
     // Until one project has answered with names, an empty outline may only mean "no provider yet";
@@ -140,7 +146,8 @@ class ProviderReadiness {
       const done = anchors.length - pending.length;
       this.#set({ state: 'indexing', progress: { title: 'VS Code: loading projects', message: `${done}/${anchors.length}`, percentage: Math.round((100 * done) / Math.max(1, anchors.length)) } });
       const answers = new Map<string, ProbeAnswer>();
-      for (const anchor of pending) answers.set(anchor, await probeOnce(anchor, deadline, this.definition.id === TYPESCRIPT));
+      // A loose script has no project to load (all of them are open): nothing to witness.
+      for (const anchor of pending) answers.set(anchor, await probeOnce(anchor, deadline, this.definition.id === TYPESCRIPT && !loose.has(anchor)));
       answeredOnce ||= [...answers.values()].includes('indexed');
       pending = pending.filter((a) => answers.get(a) === 'no answer' || (answers.get(a) === 'empty' && !answeredOnce));
       if (pending.length === 0) break;
@@ -165,6 +172,13 @@ class ProviderReadiness {
     spawned.onStatus(mirror);
     mirror(spawned.status);
   }
+}
+
+/** A language's anchors (absolute paths): every file kept open, the ones probed, and the loose scripts among them. */
+interface Anchors {
+  readonly open: readonly string[];
+  readonly probed: readonly string[];
+  readonly loose: ReadonlySet<string>;
 }
 
 /** The built-in server whose editor extension answers from open files alone while it loads a project. */

@@ -111,7 +111,7 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   // JavaScript in no project is known to tsgo only once opened: open all of it (bounded).
   const loose = await looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
   const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
-  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete };
+  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete, loose: loose.files };
 }
 
 async function firstSource(dir: string, depth: number): Promise<string | undefined> {

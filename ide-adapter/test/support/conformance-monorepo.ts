@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SymbolDefinition } from '../../model.js';
 import { presentOutcome } from '../../present.js';
-import type { OpenSession } from './conformance.js';
+import type { OpenSession } from './conformance-table.js';
 import type { FixtureSession } from './session.js';
 
 /**

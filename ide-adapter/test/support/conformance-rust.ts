@@ -1,75 +1,29 @@
 /**
- * One conformance suite, several backends — the Rust part: the questions the IDE functions ask on
- * fixtures/rust-app and the answers they must get, whatever answers them — the rust-analyzer
- * `dialect` spawns (`LspBackend`, ide-adapter/test/conformance-rust.test.ts) or the rust-analyzer
- * the Dialect extension spawns inside a real VS Code window through `vscode-languageclient`
- * (vscode/test/rust.test.ts). Expected positions come from the fixture text (the same assertions
- * as functions-rust.test.ts).
+ * Rust checks beside the conformance table (conformance/rust.cases.ts), asked of any backend — the
+ * rust-analyzer `dialect` spawns (ide-adapter/test/conformance-rust.test.ts) or the one the Dialect
+ * extension spawns inside a real VS Code window (vscode/test/rust.test.ts): whether the workspace
+ * loaded completely, and what happens without std.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Reference, SymbolDefinition } from '../../model.js';
-import type { OpenSession } from './conformance.js';
+import type { SymbolDefinition } from '../../model.js';
+import type { OpenSession } from './conformance-table.js';
 import type { FixtureSession } from './session.js';
 
 /** The session waited until ready when it opened: asking again only reads the state. */
 const READY_CHECK_MS = 5_000;
 
-/** The IDE functions on fixtures/rust-app, asked through `open`'s backend. */
-export function rustAppConformance(open: OpenSession): void {
-  let f: FixtureSession;
-  beforeAll(async () => {
-    f = await open('rust-app');
-  });
-  afterAll(async () => {
-    await f?.dispose();
-  });
-
-
+/**
+ * Focused Rust tests the table does not express, on the session of the table's Rust row: the
+ * workspace (std included) loaded completely, with no warning.
+ */
+export function rustLoadedCompletely(session: () => FixtureSession): void {
   it('the workspace loaded completely (std included)', async () => {
-    const completeness = await f.session.backend.waitUntilReady({ timeoutMs: READY_CHECK_MS });
+    const completeness = await session().session.backend.waitUntilReady({ timeoutMs: READY_CHECK_MS });
     expect(completeness.warnings).toEqual([]);
     expect(completeness.complete).toBe(true);
-  });
-
-  it('findDefinitions finds the exact name, at the name', async () => {
-    const defs = (await f.value('findDefinitions("User")')) as SymbolDefinition[];
-    expect(defs).toHaveLength(1);
-    expect(defs[0]?.kind).toBe('struct');
-    expect(defs[0]?.definedAt.path).toBe('src/model.rs');
-    expect(defs[0]?.definedAt.start).toEqual(await f.nameIn('src/model.rs', 'pub struct User', 'User'));
-  });
-
-  it('a name defined twice is an ambiguity whose refinements select each definition', async () => {
-    const o = await f.outcome('findDefinition("validate_token")');
-    if (o.kind !== 'ambiguity') throw new Error(`expected an ambiguity, got ${o.kind}`);
-    expect(o.refinements.map((r) => r.program).sort()).toEqual([
-      'findDefinition("validate_token", file: "src/auth.rs")',
-      'findDefinition("validate_token", file: "src/util.rs")',
-    ]);
-    for (const r of o.refinements) {
-      const def = (await f.value(r.program)) as SymbolDefinition;
-      expect(def.definedAt.start).toEqual(await f.nameIn(def.definedAt.path, 'pub fn validate_token', 'validate_token'));
-    }
-  });
-
-  it('findReferences of one definition: every use, at the name, none of the namesake', async () => {
-    const refs = (await f.value('findReferences(findDefinition("validate_token", file: "src/auth.rs"))')) as Reference[];
-    expect(refs.map((r) => r.referencedAt.start)).toContainEqual(await f.at('src/auth.rs', 'validate_token(token)?'));
-    const namesake = await f.nameIn('src/util.rs', 'pub fn validate_token', 'validate_token');
-    for (const r of refs) {
-      const line = (await f.text(r.referencedAt.path)).split('\n')[r.referencedAt.start.line - 1] ?? '';
-      expect([...line].slice(r.referencedAt.start.column - 1).join('')).toMatch(/^validate_token/);
-      expect(r.referencedAt.start).not.toEqual(namesake);
-    }
-  });
-
-  it('findReferences of a type across files', async () => {
-    const byName = (await f.value('findReferences("Task")')) as Reference[];
-    expect(new Set(byName.map((r) => r.referencedAt.path)).size).toBeGreaterThanOrEqual(3);
-    expect(byName.every((r) => r.name === 'Task' && r.definedAt.path === 'src/model.rs')).toBe(true);
   });
 }
 
