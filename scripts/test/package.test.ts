@@ -21,7 +21,7 @@ import { chromiumAvailable, launchChromium, servePages, watchPage } from '../../
 import { repoRoot } from '../../ide-adapter/test/support/servers.js';
 import { requireRig } from '../../vscode/test/support/rig.js';
 
-/** The bound the issue sets on the installed package (measured: about 46 MB, 31 MB of it tsgo). */
+/** The bound the issue sets on the installed package (measured: about 84 MB, 31 MB of it tsgo and 38 MB pyright). */
 const MAX_INSTALLED_BYTES = 100 * 1024 * 1024;
 /** Packing (with a fresh bundle) and installing from the npm cache; generous for a loaded 2-core machine. */
 const INSTALL_TIMEOUT_MS = 240_000;
@@ -151,11 +151,11 @@ describe(`the npm package ${manifest.name}, installed`, () => {
     expect(paths).not.toContain('dist/bundle/meta.json');
   });
 
-  it(`installs only its run-time dependency (tsgo) and stays under ${MAX_INSTALLED_BYTES / 2 ** 20} MB`, () => {
+  it(`installs only its run-time dependencies (tsgo, pyright) and stays under ${MAX_INSTALLED_BYTES / 2 ** 20} MB`, () => {
     const root = join(prefix, 'lib', 'node_modules', manifest.name);
     expect(realpathSync(dialect)).toBe(join(root, 'bin', 'dialect.js'));
     const dependencies = readdirSync(join(root, 'node_modules')).flatMap((name) => (name.startsWith('@') ? readdirSync(join(root, 'node_modules', name)).map((n) => `${name}/${n}`) : [name]));
-    expect(dependencies.filter((d) => !d.startsWith('@typescript/') && d !== 'tsnative' && !d.startsWith('.'))).toEqual([]);
+    expect(dependencies.filter((d) => !d.startsWith('@typescript/') && d !== 'tsnative' && d !== 'pyright' && !d.startsWith('.'))).toEqual([]);
     expect(sizeOf(prefix)).toBeLessThanOrEqual(MAX_INSTALLED_BYTES);
   });
 
