@@ -79,6 +79,18 @@ export interface ReferenceList {
   readonly total: number;
 }
 
+/** A name the workspace imports from a module (see `IdeBackend.importOf`). */
+export interface ImportedName {
+  /** The module, as the import writes it (`requests`, `os.path`). */
+  readonly module: string;
+  /** The import's line. */
+  readonly at: Location;
+  /** The server's message when it reports the import unresolved (`Import "requests" could not be resolved`). */
+  readonly problem?: string;
+  /** How to fix such an import, for people (when unresolved). */
+  readonly fix?: string;
+}
+
 /** A symbol as a server reports it, with the name's location (selection range) when known. */
 export interface BackendSymbol {
   readonly name: string;
@@ -272,6 +284,13 @@ export interface IdeBackend {
 
   /** Whether a file's language has a server. */
   handles(path: string): boolean;
+
+  /**
+   * Where the workspace imports a name it does not define (`from requests import Session`), and
+   * whether the server could resolve that import; `undefined` when no import of it is found or the
+   * language has no import rules (`ServerDefinition.imports`). Lets a failed name lookup say why.
+   */
+  importOf?(name: string, options?: BackendCallOptions): Promise<ImportedName | undefined>;
 
   /**
    * The active editor's selection (its text in `content`); undefined when the editor has no active

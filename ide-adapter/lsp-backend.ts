@@ -43,6 +43,7 @@ import {
   type DiagnosticReport,
   type HoverInfo,
   type IdeBackend,
+  type ImportedName,
   type OutlineSymbol,
   type ReferenceList,
   type ReferenceOptions,
@@ -65,6 +66,7 @@ import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
 import { allowedSourceRoots, shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
+import { implementationsFromBases } from './lsp/subclasses.js';
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
@@ -133,6 +135,9 @@ const PUBLISH_WAIT_MS = 10_000;
 
 /** How long `waitUntilReady` waits when the caller gives no timeout. */
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
+
+/** Import lines a failed name lookup reads at most to say where the name comes from. */
+const IMPORT_LOOKUP_MAX_MATCHES = 20;
 
 /** Diagnostic pulls in flight at once per server when covering every analysed file. */
 const PULL_CONCURRENCY = 8;
@@ -280,6 +285,38 @@ export class LspBackend implements IdeBackend {
   async modulePath(path: string): Promise<string[][]> {
     const of = languageFor(this.#definitions, path)?.definition.modulePath ?? fileModulePath;
     return (await of(path, (p) => this.workspace.lines(p))).map((segment) => [...segment]);
+  }
+
+  importOf(name: string, options: BackendCallOptions = {}): Promise<ImportedName | undefined> {
+    return this.#request('dialect/importOf', JSON.stringify(name), options, () => this.#importOf(name, options));
+  }
+
+  /**
+   * The first line of a language with import rules that imports `name` (a budgeted text search),
+   * and whether its server reports that import unresolved (the file's diagnostics on that line).
+   */
+  async #importOf(name: string, options: BackendCallOptions): Promise<ImportedName | undefined> {
+    if (!/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
+    // Only the languages the workspace has: a TypeScript workspace is not searched for Python imports.
+    const detected = await this.pool.detect();
+    for (const { definition } of detected) {
+      const rules = definition.imports;
+      if (rules === undefined) continue;
+      const { matches } = await searchWorkspace(this.workspace, '.', rules.lineImporting(name), {
+        extensions: definition.languages.flatMap((l) => l.extensions),
+        maxResults: IMPORT_LOOKUP_MAX_MATCHES,
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      });
+      for (const match of matches) {
+        const module = rules.moduleOf(match.content, name);
+        if (module === undefined) continue;
+        const report = await this.#diagnostics(match.path, options).catch(() => undefined);
+        const problem = (report?.diagnostics ?? []).find((d) => d.start.line === match.start.line && rules.unresolved(d.code, d.message));
+        const at = { path: match.path, start: match.start, end: match.end, content: match.content };
+        return { module, at, ...(problem !== undefined ? { problem: problem.message, fix: rules.fix } : {}) };
+      }
+    }
+    return undefined;
   }
 
   relativeQualifiers(path: string): readonly string[] {
@@ -507,6 +544,13 @@ export class LspBackend implements IdeBackend {
   }
 
   async #implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
+    const { server } = await this.#open(path, options);
+    if (!offers(server.capabilities.implementationProvider) && server.definition.implementationsFromBases === true) {
+      return implementationsFromBases(path, position, {
+        outline: (p) => this.#documentSymbols(p, options),
+        references: async (p, at) => (await this.#references(p, at, options)).locations,
+      });
+    }
     return this.#positional(ImplementationRequest.method, path, position, {}, options);
   }
 

@@ -13,6 +13,7 @@ import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
 import { canHaveImplementations } from '../kinds.js';
+import { importExplanation } from './imported.js';
 
 /** An absolute path, POSIX or Windows (a server's name for a whole file). */
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
@@ -287,6 +288,8 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
     const program = first === undefined ? '' : `; for example: findDefinition(${[JSON.stringify(name), ...Object.entries(first.refine).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].join(', ')})`;
     throw new DialectError({ code: SymbolCode.NotFound, message, hint: `${JSON.stringify(name)} is defined as ${listPlaces(unfiltered)}${program}` });
   }
+  const imported = await importExplanation(ctx, name);
+  if (imported !== undefined) throw new DialectError({ code: SymbolCode.NotFound, message: `${message}: ${imported.message}`, hint: imported.hint });
   const suggestions = await similarNames(ctx, name);
   throw new DialectError({
     code: SymbolCode.NotFound,

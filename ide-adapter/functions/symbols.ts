@@ -92,7 +92,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
         rest.push(l);
       }
     }
-    return [...out, ...(await implementingTraitMembers(backend, out, rest, signal))];
+    return [...withoutLocals(out, trace), ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
 
   // 1. The index, exact names only.
@@ -160,6 +160,21 @@ export class OutlineCache {
 /** An outline with every nested symbol, depth first. */
 export function flatten(outline: readonly OutlineSymbol[]): OutlineSymbol[] {
   return outline.flatMap((s) => [s, ...flatten(s.children)]);
+}
+
+/** Kinds whose variables are locals or parameters (pyright's index lists them; others' do not). */
+const FUNCTION_KINDS = new Set(['function', 'method', 'constructor']);
+
+/**
+ * Without the variables that live inside a function (parameters, locals) when anything else has
+ * the name: a name lookup asks for what a module or class declares, and `symbolAt` reaches locals.
+ */
+function withoutLocals(located: readonly Located[], trace?: TraceSink): Located[] {
+  const isLocal = (l: Located): boolean => l.symbol.kind === 'variable' && FUNCTION_KINDS.has(l.ancestors.at(-1)?.kind ?? '');
+  const kept = located.filter((l) => !isLocal(l));
+  if (kept.length === 0 || kept.length === located.length) return [...located];
+  for (const l of located) if (isLocal(l)) trace?.drop(describe(l.symbol), 'a parameter or local variable of a function, and the name has other definitions');
+  return kept;
 }
 
 /** A candidate moved onto its name, with its outline ancestors (outermost first). */

@@ -6,7 +6,7 @@
  */
 import type { CallContext, Registry } from '../../dialect/index.js';
 import type { TypeItem } from '../backend.js';
-import type { SymbolDefinition } from '../model.js';
+import type { Location, SymbolDefinition } from '../model.js';
 import type { IdeHost } from './host.js';
 import { symbolForTarget } from './positions.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, uniquePlaces } from './relations.js';
@@ -26,8 +26,14 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
     ],
     related: async (symbols, ctx) => {
       const { backend } = ctx.host;
-      const targets = (await askAtEach(ctx, symbols, (path, at, options) => backend.typeDefinition(path, at, options))).flat();
-      if (targets.length === 0 && symbols.length > 0) ctx.note('no type in the workspace: the type may come from the standard library or a dependency (getSymbolInfo shows it)');
+      const answers = await askAtEach(ctx, symbols, (path, at, options) => backend.typeDefinition(path, at, options));
+      // A server with nothing better points back at the declaration itself (pyright, for a
+      // function): that is no type's definition, so it is dropped and said.
+      const itself = symbols.filter((s, i) => !isTypeKind(s.kind) && (answers[i] ?? []).some((t) => declares(s, t)));
+      const targets = answers.flatMap((list, i) => list.filter((t) => !itself.includes(symbols[i] as SymbolDefinition) || !declares(symbols[i] as SymbolDefinition, t)));
+      if (itself.length > 0) {
+        ctx.note(`the server answered with the declaration itself for ${itself.map((s) => `${s.kind} ${s.name}`).join(', ')}: it has no type declared apart from its signature (getSymbolInfo shows it)`);
+      } else if (targets.length === 0 && symbols.length > 0) ctx.note('no type in the workspace: the type may come from the standard library or a dependency (getSymbolInfo shows it)');
       const defs = await mapLimit(targets, REQUEST_CONCURRENCY, (t) => symbolForTarget(ctx, t, t.content.trim()));
       return uniquePlaces(defs);
     },
@@ -54,4 +60,16 @@ async function hierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<
   const items = (await askAtEach(ctx, symbols, (path, at, options) => backend.prepareTypeHierarchy(path, at, options))).flat();
   const related = (await mapLimit(items, REQUEST_CONCURRENCY, (item: TypeItem) => backend.typeHierarchy(item, direction, { signal: ctx.signal }))).flat();
   return uniquePlaces(related.map((r) => toDefinition(r.symbol)));
+}
+
+/** Kinds that are types themselves: a type definition pointing at them is right. */
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'typealias', 'typeparameter', 'protocol']);
+
+function isTypeKind(kind: string): boolean {
+  return TYPE_KINDS.has(kind.toLowerCase().replace(/[^a-z]/g, ''));
+}
+
+/** Whether a location is a symbol's own declaration (its name's line in its file). */
+function declares(symbol: SymbolDefinition, target: Location): boolean {
+  return target.path === symbol.definedAt.path && target.start.line === symbol.definedAt.start.line;
 }

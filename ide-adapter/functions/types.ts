@@ -9,6 +9,7 @@ import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from '.
 import { findSymbolsByName, SymbolCode } from './symbols.js';
 import { symbolAtTarget } from './positions.js';
 import { refinementsFor } from './refinements.js';
+import { importExplanation } from './imported.js';
 
 /** Registers the IDE value types (location, symbol, reference, …) and their conversions. */
 export function registerIdeTypes(registry: Registry<IdeHost>): void {
@@ -48,6 +49,10 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       if (defs.length === 1) return defs[0];
       if (defs.length === 0 && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(name, completeness);
       if (defs.length === 0) {
+        const imported = await importExplanation(ctx, name);
+        if (imported !== undefined) {
+          throw new DialectError({ code: SymbolCode.NotFound, message: `no symbol named ${JSON.stringify(name)} is defined in the workspace: ${imported.message}`, hint: imported.hint });
+        }
         throw new DialectError({
           code: SymbolCode.NotFound,
           message: `no symbol named ${JSON.stringify(name)} is defined in the workspace`,

@@ -7,6 +7,7 @@ import { mergeServers, type ServerDefinition } from '../lsp/servers.js';
 import { clangdServer } from './cpp/index.js';
 import { rustAnalyzerServer } from './rust/index.js';
 import { typeScriptServer } from './typescript/index.js';
+import { pythonServer } from './python/index.js';
 
 /** The servers Dialect knows without configuration. */
 export function builtinServers(): ServerDefinition[] {
@@ -14,6 +15,7 @@ export function builtinServers(): ServerDefinition[] {
     rustAnalyzerServer,
     typeScriptServer,
     clangdServer,
+    pythonServer,
   ];
 }
 

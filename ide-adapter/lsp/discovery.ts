@@ -171,6 +171,10 @@ export async function findServerBinary(definition: ServerDefinition, options: Di
   const env = options.env ?? process.env;
   const candidates = definition.candidates(env);
   for (const candidate of candidates) {
+    // A version known without running the binary (a bundled package's) needs no probe.
+    const path = definition.staticVersion !== undefined ? resolveCandidate(candidate, env) : undefined;
+    const known = path !== undefined ? definition.staticVersion?.(path) : undefined;
+    if (path !== undefined && known !== undefined) return { path, version: known };
     const result = await probeCandidate(candidate, { ...options, versionArgs: options.versionArgs ?? definition.versionArgs });
     if (result.ok && result.path !== undefined && result.version !== undefined) return { path: result.path, version: result.version };
     tried.push(result);

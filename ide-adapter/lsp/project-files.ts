@@ -128,7 +128,7 @@ function isDirectory(path: string): boolean {
 }
 
 /** JSON with comments (`//`, `/* *\/`) and trailing commas, as TypeScript accepts it, made JSON; one pass. */
-function withoutCommentsAndTrailingCommas(text: string): string {
+export function withoutCommentsAndTrailingCommas(text: string): string {
   const parts: string[] = [];
   let i = 0;
   let pendingComma = -1; // index in `parts` of a comma that may be trailing

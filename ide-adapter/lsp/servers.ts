@@ -59,6 +59,18 @@ export interface ServerPreparation {
   readonly args?: readonly string[];
 }
 
+/** How a language imports names, so a failed lookup can say where a name comes from. */
+export interface ImportRules {
+  /** A regular expression (search syntax) matching the lines that import `name`. */
+  lineImporting(name: string): string;
+  /** The module a line imports `name` from, or `undefined` when it does not import it. */
+  moduleOf(line: string, name: string): string | undefined;
+  /** Whether a diagnostic (its code and message) says an import could not be resolved. */
+  unresolved(code: string | undefined, message: string): boolean;
+  /** Why imports fail and the fix, for people. */
+  readonly fix: string;
+}
+
 /** Everything the client needs to know about one kind of language server. */
 export interface ServerDefinition {
   /** Stable id, e.g. `rust-analyzer`. */
@@ -96,6 +108,11 @@ export interface ServerDefinition {
   readonly args: readonly string[];
   /** Arguments of the availability probe; `['--version']` unless given. */
   readonly versionArgs?: readonly string[];
+  /**
+   * The version of a found binary known without running it (pyright's launcher has no
+   * `--version`: its package says); when it answers, discovery skips the probe.
+   */
+  staticVersion?(binaryPath: string): string | undefined;
   readonly initializationOptions?: unknown;
   /** Answers `workspace/configuration`: top-level keys are sections (`rust-analyzer`, `typescript`, ...). */
   readonly settings?: Readonly<Record<string, unknown>>;
@@ -131,6 +148,14 @@ export interface ServerDefinition {
    * environment (`outside-sources.ts`).
    */
   readonly installedSources?: (env: Readonly<Record<string, string | undefined>>) => readonly string[];
+  /**
+   * The server answers no `textDocument/implementation`: implementations are found from its
+   * references instead — the classes whose header names a class, and their methods of the same
+   * name (`lsp/subclasses.ts`).
+   */
+  readonly implementationsFromBases?: boolean;
+  /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */
+  readonly imports?: ImportRules;
   /** How to install the server; quoted verbatim in `server-not-found` errors. */
   readonly installHint: string;
   /** Environment variables for the server process (the caller's `env` option wins). */
@@ -247,19 +272,8 @@ export function defineServer(config: CustomServerConfig): ServerDefinition {
   };
 }
 
-/** Example configurations for common servers; pass them through {@link defineServer} to use them (clangd is built in: `languages/cpp/`). */
-export const exampleServerConfigs: Readonly<Record<'pyright' | 'gopls', CustomServerConfig>> = {
-  pyright: {
-    id: 'pyright',
-    command: 'pyright-langserver',
-    args: ['--stdio'],
-    versionArgs: ['--version'],
-    languages: [{ languageId: 'python', extensions: ['.py', '.pyi'] }],
-    rootMarkers: ['pyproject.toml', 'setup.py', 'pyrightconfig.json'],
-    filePatterns: ['*.py', '*/*.py'],
-    settings: { python: { analysis: { autoSearchPaths: true, diagnosticMode: 'openFilesOnly' } } },
-    installHint: 'npm install -g pyright',
-  },
+/** Example configurations for common servers; pass them through {@link defineServer} to use them (clangd and pyright are built in: `languages/cpp/`, `languages/python/`). */
+export const exampleServerConfigs: Readonly<Record<'gopls', CustomServerConfig>> = {
   gopls: {
     id: 'gopls',
     command: 'gopls',

@@ -7,7 +7,7 @@ import { clearDiscoveryCache, findServerBinary, launchCommand, probeCandidate } 
 import { isLspClientError } from '../lsp/errors.js';
 import { RingLog } from '../lsp/ring-log.js';
 import { bundledTypeScriptServer, typeScriptServer } from '../languages/typescript/index.js';
-import { defineServer, detectServers, exampleServerConfigs, languageFor, withSettings, type ServerDefinition } from '../lsp/servers.js';
+import { defineServer, detectServers, languageFor, withSettings, type ServerDefinition } from '../lsp/servers.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { builtinServers, withBuiltinServers } from '../languages/index.js';
 import { fakeServerScript, fixture } from './support/servers.js';
@@ -62,8 +62,10 @@ describe('detectServers', () => {
     const root = join(dir, 'py');
     await mkdir(join(root, 'pkg'), { recursive: true });
     await writeFile(join(root, 'pkg', 'main.py'), 'print(1)\n');
-    const pyright = defineServer(exampleServerConfigs.pyright);
-    expect(await ids(root, [pyright])).toEqual(['pyright']);
+    // A custom Python server takes the language over from the built-in pyright.
+    const myPython = defineServer({ id: 'my-python', command: 'my-python-server', languages: [{ languageId: 'python', extensions: ['.py'] }], filePatterns: ['*.py', '*/*.py'] });
+    expect(await ids(root, [myPython])).toEqual(['my-python']);
+    expect(await ids(root)).toEqual(['pyright']);
     const myTs = defineServer({ id: 'my-ts', command: 'my-ts-server', languages: [{ languageId: 'typescript', extensions: ['ts'] }], rootMarkers: ['tsconfig.json'] });
     // The built-in still serves the languages the custom server does not claim (JavaScript, TSX).
     const detected = await detectServers(fixture('ts-app'), withBuiltinServers([myTs]));
