@@ -5,6 +5,7 @@
  */
 import { mergeServers, type ServerDefinition } from '../lsp/servers.js';
 import { clangdServer } from './cpp/index.js';
+import { goplsServer } from './go/index.js';
 import { rustAnalyzerServer } from './rust/index.js';
 import { typeScriptServer } from './typescript/index.js';
 
@@ -14,6 +15,7 @@ export function builtinServers(): ServerDefinition[] {
     rustAnalyzerServer,
     typeScriptServer,
     clangdServer,
+    goplsServer,
   ];
 }
 

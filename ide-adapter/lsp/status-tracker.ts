@@ -117,6 +117,13 @@ export class StatusTracker {
     const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
     const previous = this.#progress.get(token);
     if (v.kind === 'begin') {
+      const condition = this.#definition.conditionProgress;
+      if (condition !== undefined && typeof v.title === 'string' && condition.test(v.title)) {
+        // A lasting condition, not work: said once, never waited for.
+        const text = [progressText(v.title), progressText(v.message)].filter((t) => t !== undefined && t.trim() !== '').join(': ');
+        if (!this.checkKnownProblems(text)) this.addWarning(`progress:${progressText(v.title) ?? ''}`, `${this.#definition.displayName}: ${text}`);
+        return false;
+      }
       this.#progress.delete(token);
       if (this.#progress.size >= MAX_ACTIVE_PROGRESS) this.#progress.delete(this.#progress.keys().next().value as string | number);
       this.#progress.set(token, { title: progressText(v.title) ?? truncate(String(token), MAX_PROGRESS_TEXT), message: progressText(v.message), percentage: v.percentage });
