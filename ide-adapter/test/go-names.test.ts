@@ -1,6 +1,7 @@
 /** Go's pure language knowledge: gopls's names split into name and receiver, go.mod requirements, the untrusted PATH. */
 import { describe, expect, it } from 'vitest';
-import { parseGoMod } from '../languages/go/modules.js';
+import { missingModulesWarning, parseGoMod } from '../languages/go/modules.js';
+import { MAX_NOTE_LINE } from '../notes-ledger.js';
 import { goKind, goSymbolName } from '../languages/go/names.js';
 import { untrustedPath } from '../languages/go/trust.js';
 
@@ -56,5 +57,16 @@ describe('Go method owners from the declaration', () => {
     expect(goSymbolName('Area', 'function', 'func (Rect) Area() float64 {')).toEqual({ name: 'Area', owner: 'Rect' });
     expect(goSymbolName('Push', 'function', 'func (l *List[T]) Push(v T) {')).toEqual({ name: 'Push', owner: 'List' });
     expect(goSymbolName('Copy', 'function', 'func Copy(from, to Store) bool {')).toEqual({ name: 'Copy' });
+  });
+});
+
+describe('the missing-modules warning', () => {
+  it('names as many modules as fit one note line, and keeps the fix', () => {
+    const req = (path: string) => ({ path, version: 'v1.0.0', line: 0 });
+    expect(missingModulesWarning([req('github.com/google/uuid')])).toBe('Go: imports of github.com/google/uuid are unresolved (not in the module cache). Fix: go mod download (online)');
+    const many = ['github.com/cpuguy83/go-md2man/v2', 'github.com/inconshreveable/mousetrap', 'github.com/spf13/pflag', 'go.yaml.in/yaml/v3'].map(req);
+    const text = missingModulesWarning(many);
+    expect(text.length).toBeLessThanOrEqual(MAX_NOTE_LINE);
+    expect(text).toMatch(/^Go: imports of github\.com\/cpuguy83\/go-md2man\/v2(, .*)? and \d more are unresolved .* Fix: go mod download \(online\)$/);
   });
 });

@@ -13,6 +13,7 @@ import { delimiter, join } from 'node:path';
 import { readConfined } from '../../confine.js';
 import { MAX_PROJECT_FILE_BYTES } from '../../lsp/project-files.js';
 import { removePrivateTempSync, tempParent } from '../../lsp/private-temp.js';
+import { MAX_NOTE_LINE } from '../../notes-ledger.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -126,14 +127,20 @@ function isFile(path: string): boolean {
 }
 
 /**
- * The one warning about missing modules: which (by path; versions are in go.mod), and the fix,
- * short enough to be an answer's note line whole.
+ * The one warning about missing modules: which (by path; versions are in go.mod) and the fix, with
+ * as many paths as keep it within an answer's note line (`MAX_NOTE_LINE`), the rest counted.
  */
 export function missingModulesWarning(missing: readonly Requirement[]): string {
-  const shown = missing.slice(0, MISSING_SHOWN).map((r) => r.path);
-  const which = missing.length > MISSING_SHOWN ? `${shown.join(', ')} and ${missing.length - MISSING_SHOWN} more` : shown.join(missing.length === 2 ? ' and ' : ', ');
-  return `Go: imports of ${which} are unresolved (not in the module cache). Fix: go mod download (online)`;
+  const text = (shown: number): string => {
+    const paths = missing.slice(0, shown).map((r) => r.path);
+    const rest = missing.length - shown;
+    const which = rest > 0 ? `${paths.join(', ')} and ${rest} more` : paths.length === 2 ? paths.join(' and ') : paths.join(', ');
+    return `Go: imports of ${which} are unresolved (not in the module cache). Fix: go mod download (online)`;
+  };
+  let shown = Math.min(missing.length, MAX_LISTED);
+  while (shown > 1 && text(shown).length > MAX_NOTE_LINE) shown--;
+  return text(shown);
 }
 
-/** Missing modules a warning names; the rest are counted. */
-const MISSING_SHOWN = 2;
+/** The most module paths the warning lists. */
+const MAX_LISTED = 5;
