@@ -60,6 +60,22 @@ describe.skipIf(!available)('Go trust: programs a workspace names (real gopls an
     expect(o.notes.filter((n) => n.includes('without cgo') && n.includes('dialect trust'))).toHaveLength(1);
   });
 
+  it("a go.mod `toolchain` line this go cannot read: gopls is ready (its lasting error is no work in progress) and the answer says why", async () => {
+    const root = join(await realpath(await mkdtemp(join(tmpdir(), 'dialect-go-toolchain-'))), 'ws');
+    await mkdir(join(root, 'p'), { recursive: true });
+    await writeFile(join(root, 'go.mod'), 'module example.com/tc\n\ngo 1.21\n\ntoolchain go1.21.0\n');
+    await writeFile(join(root, 'p', 'p.go'), 'package p\n\n// Answer is plain Go.\nfunc Answer() int { return 42 }\n');
+    const session = await IdeSession.open({ workspaceRoot: root, trusted: false, readyTimeoutMs: READY_MS });
+    cleanup = async () => {
+      await session.shutdown();
+      await rm(join(root, '..'), { recursive: true, force: true });
+    };
+    const completeness = await session.backend.waitUntilReady({ timeoutMs: READY_MS });
+    expect(completeness.servers.find((s) => s.id === 'gopls')?.state).toBe('ready');
+    const o = await session.evaluate('findDefinitions("Answer")');
+    expect(o.notes.filter((n) => n.includes('`toolchain` line'))).toHaveLength(1);
+  });
+
   it('trusted: cgo packages load, so the pkg-config they name runs', async () => {
     const { session, marker } = await open(true);
     const o = await session.evaluate('findDefinitions("FromC")');
