@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { renderOutcome } from '../../dialect/index.js';
 import type { SymbolDefinition } from '../model.js';
 import { goplsServer } from '../languages/go/index.js';
 import { IdeSession } from '../session.js';
@@ -60,7 +61,7 @@ describe.skipIf(!available)('Go trust: programs a workspace names (real gopls an
     expect(o.notes.filter((n) => n.includes('without cgo') && n.includes('dialect trust'))).toHaveLength(1);
   });
 
-  it("a go.mod `toolchain` line this go cannot read: gopls is ready (its lasting error is no work in progress) and the answer says why", async () => {
+  it("a go.mod `toolchain` line this go cannot read: gopls is ready (its lasting error is no work in progress) but unloaded, and the answer says why", async () => {
     const root = join(await realpath(await mkdtemp(join(tmpdir(), 'dialect-go-toolchain-'))), 'ws');
     await mkdir(join(root, 'p'), { recursive: true });
     await writeFile(join(root, 'go.mod'), 'module example.com/tc\n\ngo 1.21\n\ntoolchain go1.21.0\n');
@@ -71,9 +72,13 @@ describe.skipIf(!available)('Go trust: programs a workspace names (real gopls an
       await rm(join(root, '..'), { recursive: true, force: true });
     };
     const completeness = await session.backend.waitUntilReady({ timeoutMs: READY_MS });
-    expect(completeness.servers.find((s) => s.id === 'gopls')?.state).toBe('ready');
+    const gopls = completeness.servers.find((s) => s.id === 'gopls');
+    expect(gopls?.state).toBe('ready');
+    expect(gopls?.health?.level).toBe('error');
+    // An empty lookup is not "not found": gopls loaded nothing, and the answer says why, with the fix.
     const o = await session.evaluate('findDefinitions("Answer")');
-    expect(o.notes.filter((n) => n.includes('`toolchain` line'))).toHaveLength(1);
+    expect(renderOutcome(o)).toContain('workspace-not-loaded');
+    expect(o.notes.filter((n) => n.includes('`toolchain` line') && n.includes('install go 1.21'))).toHaveLength(1);
   });
 
   it('trusted: cgo packages load, so the pkg-config they name runs', async () => {
