@@ -445,7 +445,7 @@ export class LspBackend implements IdeBackend {
         location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
-        children: (s.children ?? []).map((c) => convert(c, name)),
+        children: (s.children ?? []).map((c) => convert(c, owned.name)),
       };
     };
     return (result ?? []).map((s) => {
