@@ -352,12 +352,12 @@ export class LspBackend implements IdeBackend {
           const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
           const language = this.#language(location.path);
+          const named = ownedName(server.definition, s.name, kindName(s.kind), location.content, s.containerName);
           const declared = await this.#declaredKind(server.definition, location, s.name, kindName(s.kind));
-          const kind = declared ?? this.#kind(location.path, language, kindName(s.kind), location.content, s.name);
+          const kind = declared ?? this.#kind(location.path, language, kindName(s.kind), location.content, named.name);
           out.push({
-            name: s.name,
+            ...named,
             kind,
-            ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
             language,
             location,
             // The server places a declared symbol (a derive macro at its function) where its name is not written: that place is the symbol's.
@@ -369,7 +369,8 @@ export class LspBackend implements IdeBackend {
         // can have cut exact matches only when its last item is one.
         const limit = server.definition.workspaceSymbolLimit;
         const last = result?.at(-1);
-        if (limit !== undefined && (result?.length ?? 0) >= limit && last?.name === query) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
+        const lastName = last === undefined ? undefined : ownedName(server.definition, last.name, kindName(last.kind), '', undefined).name;
+        if (limit !== undefined && (result?.length ?? 0) >= limit && lastName === query) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
         return out;
       }),
     );
@@ -468,8 +469,10 @@ export class LspBackend implements IdeBackend {
       // A name written with its owners (`Circle::area`): the bare name, its owners its container.
       const written = split?.(s.name);
       const owners = written !== undefined && written.owners.length > 0 ? written.owners : undefined;
-      const name = owners !== undefined ? (written as { name: string }).name : s.name;
-      const shownContainer = owners !== undefined ? owners.join('::') : container;
+      // A name with its owner folded in the language's own way (gopls's `(*Mux).Get`).
+      const owned = ownedName(server.definition, s.name, kindName(s.kind), content, container, true);
+      const name = owners !== undefined ? (written as { name: string }).name : owned.name;
+      const shownContainer = owners !== undefined ? owners.join('::') : owned.container;
       return {
         name,
         kind: this.#kind(rel, language, kindName(s.kind), content, name),
@@ -479,16 +482,16 @@ export class LspBackend implements IdeBackend {
         location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
-        children: (s.children ?? []).map((c) => convert(c, s.name)),
+        children: (s.children ?? []).map((c) => convert(c, owned.name)),
       };
     };
     return (result ?? []).map((s) => {
       if ('selectionRange' in s) return convert(s, undefined);
       const r = server.fromLspRange(lines, s.location.range);
+      const named = ownedName(server.definition, s.name, kindName(s.kind), lines.lineText(r.start.line), s.containerName);
       return {
-        name: s.name,
-        kind: this.#kind(rel, language, kindName(s.kind), lines.lineText(r.start.line), s.name),
-        ...(s.containerName !== undefined && s.containerName !== '' ? { container: s.containerName } : {}),
+        ...named,
+        kind: this.#kind(rel, language, kindName(s.kind), lines.lineText(r.start.line), named.name),
         language,
         location: { path: rel, start: r.start, end: r.end, content: lines.lineText(r.start.line) },
         range: r,
@@ -852,13 +855,9 @@ export class LspBackend implements IdeBackend {
     if (location === undefined) return undefined;
     // `detail` is free text (rust-analyzer puts the whole signature there), not a container.
     const language = this.#language(location.path);
-    return {
-      name: item.name,
-      kind: this.#kind(location.path, language, kindName(item.kind), location.content, item.name),
-      language,
-      location,
-      precise: true,
-    };
+    // A language whose declaration names the owner (Go's receiver) gives the item its container.
+    const named = ownedName(server.definition, item.name, kindName(item.kind), location.content, undefined);
+    return { ...named, kind: this.#kind(location.path, language, kindName(item.kind), location.content, named.name), language, location, precise: true };
   }
 
   async #edges(server: LanguageServer, calls: { item: CallHierarchyItem; ranges: LspRange[]; rangesUri: string }[]): Promise<CallEdge[]> {
@@ -886,6 +885,18 @@ export class LspBackend implements IdeBackend {
 
 /** A request the server answered with MethodNotFound. */
 const UNSUPPORTED = Symbol('unsupported');
+
+/**
+ * A symbol's name as its language writes it: the server's name split into the name and the owner
+ * it folds in (the definition's `symbolName`: gopls's `(*Mux).Get` is `Get` of `Mux`).
+ * `parentContainer`: the container is the outline entry's parent, kept when the name folds in no
+ * owner; a server's own container (gopls's package path) yields to the hook's owner.
+ */
+function ownedName(definition: ServerDefinition, rawName: string, lspKind: string, declarationLine: string, container: string | undefined, parentContainer = false): { name: string; container?: string } {
+  const split = definition.symbolName?.(rawName, lspKind, declarationLine);
+  const owner = split === undefined ? container : (split.owner ?? (parentContainer ? container : undefined));
+  return { name: split?.name ?? rawName, ...(owner !== undefined && owner !== '' ? { container: owner } : {}) };
+}
 
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';

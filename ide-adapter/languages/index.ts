@@ -5,6 +5,7 @@
  */
 import { mergeServers, type ServerDefinition } from '../lsp/servers.js';
 import { clangdServer } from './cpp/index.js';
+import { goplsServer } from './go/index.js';
 import { rustAnalyzerServer } from './rust/index.js';
 import { typeScriptServer } from './typescript/index.js';
 import { pythonServer } from './python/index.js';
@@ -16,6 +17,7 @@ export function builtinServers(): ServerDefinition[] {
     typeScriptServer,
     clangdServer,
     pythonServer,
+    goplsServer,
   ];
 }
 

@@ -206,6 +206,21 @@ export interface ServerDefinition {
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */
   readonly overloadsAreOneDefinition?: boolean;
+  /**
+   * Splits a name as the server writes it into the name and the owner it folds in (gopls names a
+   * method `Mux.Get` in `workspace/symbol` and `(*Mux).Get` in outlines: the name is `Get`, the
+   * owner `Mux`). Its owner replaces the server's container (gopls's container is the package's
+   * import path, which qualified names take from `modulePath` instead); the declaration's line
+   * names the owner where the server gives none (call hierarchy items). Default: the name as given.
+   */
+  readonly symbolName?: (name: string, kind: string, declarationLine: string) => { readonly name: string; readonly owner?: string };
+  /**
+   * `$/progress` titles that report a lasting condition, not work (gopls keeps `Error loading
+   * workspace` open while the error lasts): never counted as work in progress (the server would
+   * never be ready); while one lasts the server's health is `error` with its title and message
+   * (a name lookup that finds nothing is then `workspace-not-loaded`), until its progress ends.
+   */
+  readonly conditionProgress?: RegExp;
 }
 
 /** How a `prepare` step may behave in this workspace. */
@@ -272,15 +287,16 @@ export function defineServer(config: CustomServerConfig): ServerDefinition {
   };
 }
 
-/** Example configurations for common servers; pass them through {@link defineServer} to use them (clangd and pyright are built in: `languages/cpp/`, `languages/python/`). */
-export const exampleServerConfigs: Readonly<Record<'gopls', CustomServerConfig>> = {
-  gopls: {
-    id: 'gopls',
-    command: 'gopls',
-    versionArgs: ['version'],
-    languages: [{ languageId: 'go', extensions: ['.go'] }],
-    rootMarkers: ['go.mod', 'go.work'],
-    installHint: 'go install golang.org/x/tools/gopls@latest',
+/** Example configurations for servers Dialect does not build in; pass them through {@link defineServer} to use them (Rust, TypeScript/JavaScript, Python, Go and C/C++ are built in: `languages/`). */
+export const exampleServerConfigs: Readonly<Record<'solargraph', CustomServerConfig>> = {
+  solargraph: {
+    id: 'solargraph',
+    command: 'solargraph',
+    args: ['stdio'],
+    versionArgs: ['--version'],
+    languages: [{ languageId: 'ruby', extensions: ['.rb'] }],
+    rootMarkers: ['Gemfile', '.solargraph.yml'],
+    installHint: 'gem install solargraph',
   },
 };
 

@@ -34,6 +34,8 @@ export class StatusTracker {
   #health: ServerHealth | undefined;
   /** What a limit of ours left out of the server's view (projects not loaded): it runs degraded for good. */
   #limited: ServerHealth | undefined;
+  /** The server's lasting conditions by progress token (`conditionProgress`): it could not load the workspace. */
+  readonly #conditions = new Map<string | number, string>();
   #lastProgress: ServerProgress | undefined;
   #lastEmitted: string | undefined;
   #reason: string | undefined;
@@ -56,7 +58,8 @@ export class StatusTracker {
 
   /** The server's own report that it runs degraded, `undefined` while healthy. */
   get health(): ServerHealth | undefined {
-    return this.#health ?? this.#limited;
+    const condition = [...this.#conditions.values()].at(-1);
+    return this.#health ?? (condition !== undefined ? { level: 'error', message: condition } : undefined) ?? this.#limited;
   }
 
   /**
@@ -86,6 +89,7 @@ export class StatusTracker {
   /** A new process starts: its progress and health are its own. */
   reset(): void {
     this.#progress.clear();
+    this.#conditions.clear();
     this.#health = undefined;
   }
 
@@ -116,7 +120,26 @@ export class StatusTracker {
     if (token === undefined || typeof value !== 'object' || value === null) return false;
     const v = value as { kind?: string; title?: string; message?: string; percentage?: number };
     const previous = this.#progress.get(token);
+    if (v.kind !== 'begin' && this.#conditions.has(token)) {
+      // A condition's reports update what it says; its end means it is over.
+      if (v.kind === 'end') this.#conditions.delete(token);
+      else if (v.kind === 'report' && typeof v.message === 'string') this.#conditions.set(token, `${progressText(v.title) ?? this.#conditions.get(token)?.split(': ')[0] ?? ''}: ${progressText(v.message) ?? ''}`);
+      this.emit();
+      return false;
+    }
     if (v.kind === 'begin') {
+      const condition = this.#definition.conditionProgress;
+      if (condition !== undefined && typeof v.title === 'string' && condition.test(v.title)) {
+        // A lasting condition, not work: never waited for; while it lasts the server could not
+        // load its workspace (its health says so; a known problem adds its fix).
+        const text = [progressText(v.title), progressText(v.message)].filter((t) => t !== undefined && t.trim() !== '').join(': ');
+        this.checkKnownProblems(text);
+        this.#conditions.delete(token);
+        if (this.#conditions.size >= MAX_ACTIVE_PROGRESS) this.#conditions.delete(this.#conditions.keys().next().value as string | number);
+        this.#conditions.set(token, text);
+        this.emit();
+        return false;
+      }
       this.#progress.delete(token);
       if (this.#progress.size >= MAX_ACTIVE_PROGRESS) this.#progress.delete(this.#progress.keys().next().value as string | number);
       this.#progress.set(token, { title: progressText(v.title) ?? truncate(String(token), MAX_PROGRESS_TEXT), message: progressText(v.message), percentage: v.percentage });
