@@ -4,19 +4,25 @@
  * against the built `dialect mcp`, counted in characters — the answer itself against its notes.
  */
 import { copyWorkspace } from './workspace-copy.js';
+import { stdlessEnv } from '../ide-adapter/test/support/conformance-rust.js';
 import { connectAgent, makeRepository, measure, RUST_SESSION, runSession, splitNotes, TS_SESSION, type SessionAnswer } from '../mcp/test/agent-session.js';
 
 async function session(fixture: string, changed: string, programs: readonly string[]): Promise<SessionAnswer[]> {
   const copy = await copyWorkspace(fixture);
   try {
     await makeRepository(copy.root, changed);
-    // No offline std: rust-analyzer says the standard library is not loaded, as on a machine without network.
-    const env = { ...process.env, DIALECT_NO_SERVER: '1' } as Record<string, string>;
-    const agent = await connectAgent(copy.root, env);
+    // No offline std, and std's sources without their vendored crates: rust-analyzer says the standard library is not loaded.
+    const stdless = await stdlessEnv();
+    const env = { ...process.env, ...stdless.env, DIALECT_NO_SERVER: '1' } as Record<string, string>;
     try {
-      return await runSession(agent, programs);
+      const agent = await connectAgent(copy.root, env);
+      try {
+        return await runSession(agent, programs);
+      } finally {
+        await agent.close();
+      }
     } finally {
-      await agent.close();
+      await stdless.dispose();
     }
   } finally {
     await copy.dispose();

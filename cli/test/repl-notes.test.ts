@@ -4,10 +4,10 @@
  * each fact is told once per REPL session, an incomplete answer carries only its short marker, and
  * a long search names the page() program of its next part, which the REPL answers.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepository, measure, nextProgram, RUST_SESSION, type SessionAnswer } from '../../mcp/test/agent-session.js';
+import { stdlessEnv } from '../../ide-adapter/test/support/conformance-rust.js';
 import { bin, childEnv, copyFixture, repoRoot, requireFreshBuild, rustAnalyzerAvailable, tempDir } from './support/cli.js';
 import { requireTmux, TmuxSession } from './support/tmux.js';
 
@@ -18,6 +18,7 @@ const PROMPT = 'dialect> ';
 describe.runIf(tmux !== undefined && rust)('the agent session in the REPL (tmux)', { timeout: 600_000 }, () => {
   let fixture: Awaited<ReturnType<typeof copyFixture>>;
   let state: Awaited<ReturnType<typeof tempDir>>;
+  let stdless: Awaited<ReturnType<typeof stdlessEnv>>;
   let term: TmuxSession;
   let prompts = 0;
   const answers: SessionAnswer[] = [];
@@ -43,10 +44,9 @@ describe.runIf(tmux !== undefined && rust)('the agent session in the REPL (tmux)
     fixture = await copyFixture('rust-app');
     await makeRepository(fixture.root, 'src/util.rs');
     state = await tempDir('dialect-repl-notes-');
-    // An empty CARGO_HOME: rust-analyzer cannot load std offline, as on a machine without network.
-    const cargoHome = join(state.path, 'cargo-home');
-    await mkdir(cargoHome);
-    const env = await childEnv(join(state.path, 'state'), { CARGO_HOME: cargoHome, NO_COLOR: '1' });
+    // std's sources without their vendored crates and an empty CARGO_HOME: std cannot be loaded offline.
+    stdless = await stdlessEnv();
+    const env = await childEnv(join(state.path, 'state'), { ...stdless.env, NO_COLOR: '1' });
     term = await TmuxSession.start({ tmux: tmux as string, dir: state.path, command: [process.execPath, bin, 'repl', '--workspace', fixture.root], cwd: repoRoot, env, width: 250 });
     await term.waitForCount(PROMPT.trimEnd(), 1, 60_000);
     for (const program of RUST_SESSION) answers.push(await ask(program));
@@ -56,6 +56,7 @@ describe.runIf(tmux !== undefined && rust)('the agent session in the REPL (tmux)
     await term?.kill();
     await fixture?.dispose();
     await state?.dispose();
+    await stdless?.dispose();
   });
 
   it('tells each fact once, in short lines; no sentence twice in an answer; few repeated lines', () => {

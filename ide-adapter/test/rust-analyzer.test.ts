@@ -21,6 +21,7 @@ import { LanguageServer, statusLine, type ServerStatus } from '../lsp/client.js'
 import { TextLines } from '../lsp/positions.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { pathToUri, uriToPath } from '../lsp/uris.js';
+import { stdlessEnv } from './support/conformance-rust.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { copyFixture, isAlive, positionOf, requireServer } from './support/servers.js';
 
@@ -163,17 +164,15 @@ describe.skipIf(binary === undefined)('rust-analyzer (real server, fixtures/rust
 
 describe.skipIf(binary === undefined)('rust-analyzer without the standard library', () => {
   it('reports a one-time warning that std could not be loaded', async () => {
-    // Deterministically break std: Debian's sysroot first on PATH, and an empty CARGO_HOME that
-    // forbids the network, so the sysroot's `cargo metadata` fails as it does offline.
+    // Deterministically break std: std's sources without their vendored crates, an empty CARGO_HOME
+    // and cargo offline, so neither the sysroot's `cargo metadata` nor Dialect's description of std works.
     const base = await mkdtemp(join(tmpdir(), 'dialect-nostd-'));
-    const cargoHome = join(base, 'cargo-home');
     const root = join(base, 'tiny');
-    await mkdir(cargoHome, { recursive: true });
     await mkdir(join(root, 'src'), { recursive: true });
-    await writeFile(join(cargoHome, 'config.toml'), '[net]\noffline = true\n');
     await writeFile(join(root, 'Cargo.toml'), '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n');
     await writeFile(join(root, 'src', 'lib.rs'), 'pub fn answer() -> String { String::from("42") }\n');
-    const server = await LanguageServer.start(rustAnalyzerServer, root, { env: { PATH: `/usr/bin:${process.env.PATH ?? ''}`, CARGO_HOME: cargoHome }, binary });
+    const stdless = await stdlessEnv();
+    const server = await LanguageServer.start(rustAnalyzerServer, root, { env: stdless.env, binary });
     try {
       const report = await server.waitUntilReady({ timeoutMs: 60_000 });
       expect(report.state, statusLine(report)).toBe('ready');
@@ -187,6 +186,7 @@ describe.skipIf(binary === undefined)('rust-analyzer without the standard librar
       expect(JSON.stringify(hover)).toContain('answer');
     } finally {
       await server.shutdown();
+      await stdless.dispose();
       await rm(base, { recursive: true, force: true });
     }
   });

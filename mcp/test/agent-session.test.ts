@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageFile } from '../../ide-adapter/package-files.js';
 import { copyFixture } from '../../ide-adapter/test/support/servers.js';
+import { stdlessEnv } from '../../ide-adapter/test/support/conformance-rust.js';
 import { serversAvailable } from '../../ide-adapter/test/support/session.js';
 import { connectAgent, makeRepository, measure, nextProgram, RUST_SESSION, runSession, splitNotes, TS_SESSION, type AgentConnection, type SessionAnswer } from './agent-session.js';
 
@@ -32,16 +33,19 @@ for (const [name, fixture, changed, programs, available, server] of [
     let copy: Awaited<ReturnType<typeof copyFixture>>;
     let agent: AgentConnection;
     let answers: SessionAnswer[];
+    let stdless: Awaited<ReturnType<typeof stdlessEnv>> | undefined;
     beforeAll(async () => {
       copy = await copyFixture(fixture);
       await makeRepository(copy.root, changed);
-      // No offline std: rust-analyzer cannot load the standard library, as on a machine without network.
-      agent = await connectAgent(copy.root, { ...(process.env as Record<string, string>) });
+      // No offline std, and std's sources without their vendored crates: rust-analyzer cannot load the standard library.
+      stdless = await stdlessEnv();
+      agent = await connectAgent(copy.root, { ...(process.env as Record<string, string>), ...stdless.env });
       answers = await runSession(agent, programs);
     });
     afterAll(async () => {
       await agent?.close();
       await copy?.dispose();
+      await stdless?.dispose();
     });
 
     it('tells each fact once: few repeated lines, a short first set of notes, no sentence twice in an answer', () => {

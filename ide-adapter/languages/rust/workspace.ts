@@ -114,7 +114,14 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   // Untrusted, no crate from a folder the workspace names outside itself is loaded (its text
   // would be shown: docs, constant values): the crates inside are described instead.
   const outside = context.untrusted === true && full.ok ? outsidePathPackages(root, parseMetadata(full.stdout)).map((p) => p.name) : [];
-  if (full.ok && outside.length === 0) return base; // cargo resolves everything from disk: rust-analyzer loads it as usual
+  if (full.ok && outside.length === 0) {
+    // cargo resolves everything from disk, but rust-analyzer also runs `cargo metadata` on std's
+    // own workspace, which needs crates.io: offline it fails after seconds of retries and leaves
+    // the server degraded. A workspace of path crates only is described exactly (std's graph with
+    // it) when that would happen; otherwise rust-analyzer loads it as usual.
+    const described = await pathWorkspaceDescription(parseMetadata(full.stdout), toolchain, runEnv, untrusted);
+    return described !== undefined ? { ...base, ...described, env: { ...base.env, ...described.env } } : base;
+  }
   // std's graph is read while cargo reads the workspace's manifests (both take a few hundred ms).
   const stdGraph = describeSysroot(toolchain, runEnv);
   const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
@@ -183,6 +190,58 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
       ...stdWarnings,
     ],
   };
+}
+
+/**
+ * The description of a workspace cargo resolved offline (`metadata`, with dependencies), when
+ * Dialect's is as good as rust-analyzer's own load and rust-analyzer's own would stall on std:
+ * every package is a path package (nothing from a registry or git, whose build the description
+ * would leave out); trusted, no package has a build script or a proc macro (rust-analyzer runs
+ * them, the description does not; untrusted, neither runs anyway); std's own `cargo metadata
+ * --offline` fails (it would fail for rust-analyzer too); and std's graph is described with
+ * nothing missing. `undefined` otherwise: rust-analyzer loads the workspace itself, as before.
+ */
+async function pathWorkspaceDescription(
+  metadata: CargoMetadata | undefined,
+  toolchain: RustToolchain,
+  env: ToolEnv,
+  untrusted: boolean,
+): Promise<Pick<ServerPreparation, 'settings' | 'env'> | undefined> {
+  if (metadata === undefined || metadata.packages.length === 0) return undefined;
+  if (metadata.packages.some((p) => (p.source ?? null) !== null)) return undefined;
+  const runs = (kind: string) => metadata.packages.some((p) => p.targets.some((t) => t.kind.includes(kind)));
+  if (!untrusted && (runs('custom-build') || runs('proc-macro'))) return undefined;
+  const [stdLoads, std] = await Promise.all([stdMetadataWorksOffline(toolchain, env), describeSysroot(toolchain, env)]);
+  if (stdLoads || std === undefined || std.missing.length > 0) return undefined;
+  const { project, missing } = projectFromMetadata(metadata, {
+    ...(toolchain.sysroot !== undefined ? { sysroot: toolchain.sysroot } : {}),
+    ...(toolchain.sysrootSrc !== undefined ? { sysrootSrc: toolchain.sysrootSrc } : {}),
+    crates: std.crates,
+  });
+  if (missing.length > 0) return undefined;
+  return { settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } }, env: { CARGO_NET_OFFLINE: 'true' } };
+}
+
+const stdMetadataRuns = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether `cargo metadata --offline` of std's own workspace works (std's crates.io dependencies
+ * are in cargo's cache or replaced by a local source): then rust-analyzer loads std itself, as
+ * it does with network access. `--locked`: nothing is written into the toolchain. Cached like
+ * {@link describeSysroot}.
+ */
+function stdMetadataWorksOffline(toolchain: RustToolchain, env: ToolEnv): Promise<boolean> {
+  const src = toolchain.sysrootSrc;
+  if (src === undefined) return Promise.resolve(false);
+  const key = JSON.stringify([src, toolchain.cargo.path, toolchain.rustc.path, env.CARGO_HOME ?? '', env.HOME ?? '']);
+  let works = stdMetadataRuns.get(key);
+  if (works === undefined) {
+    const metadataEnv = { ...env, __CARGO_TEST_CHANNEL_OVERRIDE_DO_NOT_USE_THIS: 'nightly', CARGO_NET_OFFLINE: 'true' };
+    const args = ['metadata', '--format-version', '1', '--offline', '--locked', '--manifest-path', join(src, 'Cargo.toml')];
+    works = runCargo(toolchain, args, { cwd: NEUTRAL_CWD, env: metadataEnv, timeoutMs: CARGO_METADATA_TIMEOUT_MS }).then((run) => run.ok);
+    stdMetadataRuns.set(key, works);
+  }
+  return works;
 }
 
 /** `cargo metadata` output, or undefined when it is not JSON. */

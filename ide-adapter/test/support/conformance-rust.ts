@@ -4,7 +4,7 @@
  * extension spawns inside a real VS Code window (vscode/test/rust.test.ts): whether the workspace
  * loaded completely, and what happens without std.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -27,16 +27,35 @@ export function rustLoadedCompletely(session: () => FixtureSession): void {
   });
 }
 
+/** Debian's sysroot, whose std sources come with their crates.io dependencies vendored. */
+const SYSTEM_SYSROOT = '/usr';
+
 /**
- * An environment in which rust-analyzer cannot load std: an empty CARGO_HOME and cargo offline
- * (std's own dependencies come from crates.io), with Debian's cargo and rustc first on PATH.
- * `dispose` removes the CARGO_HOME.
+ * An environment in which rust-analyzer cannot load std: std's sources without their vendored
+ * crates.io dependencies (a sysroot of links to Debian's, `library/vendor` left out, which a
+ * `rustc` wrapper reports as its sysroot), an empty CARGO_HOME and cargo offline. Neither cargo
+ * nor Dialect can then find std's dependencies, as for a user without network whose toolchain
+ * ships no vendored crates. `dispose` removes the folder.
  */
 export async function stdlessEnv(): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
-  const cargoHome = await mkdtemp(join(tmpdir(), 'dialect-empty-cargo-home-'));
+  const base = await mkdtemp(join(tmpdir(), 'dialect-stdless-'));
+  const rustlib = join(SYSTEM_SYSROOT, 'lib', 'rustlib');
+  const sysroot = join(base, 'sysroot');
+  const library = join(sysroot, 'lib', 'rustlib', 'src', 'rust', 'library');
+  await mkdir(library, { recursive: true });
+  for (const entry of await readdir(rustlib)) if (entry !== 'src') await symlink(join(rustlib, entry), join(sysroot, 'lib', 'rustlib', entry));
+  for (const entry of await readdir(join(rustlib, 'src', 'rust', 'library'))) {
+    if (entry !== 'vendor') await symlink(join(rustlib, 'src', 'rust', 'library', entry), join(library, entry));
+  }
+  const bin = join(base, 'bin');
+  await mkdir(bin);
+  await writeFile(join(bin, 'cargo'), '#!/bin/sh\nexec /usr/bin/cargo "$@"\n', { mode: 0o755 });
+  await writeFile(join(bin, 'rustc'), `#!/bin/sh\nif [ "$1" = --print ] && [ "$2" = sysroot ]; then echo '${sysroot}'; exit 0; fi\nexec /usr/bin/rustc "$@"\n`, { mode: 0o755 });
+  const cargoHome = join(base, 'cargo-home');
+  await mkdir(cargoHome);
   return {
-    env: { CARGO_HOME: cargoHome, CARGO_NET_OFFLINE: 'true', PATH: `/usr/bin:${process.env.PATH ?? ''}` },
-    dispose: () => rm(cargoHome, { recursive: true, force: true }),
+    env: { CARGO_HOME: cargoHome, CARGO_NET_OFFLINE: 'true', PATH: `${bin}:/usr/bin:${process.env.PATH ?? ''}` },
+    dispose: () => rm(base, { recursive: true, force: true }),
   };
 }
 
