@@ -54,7 +54,8 @@ export async function stdlessEnv(): Promise<{ env: Record<string, string>; dispo
   const cargoHome = join(base, 'cargo-home');
   await mkdir(cargoHome);
   return {
-    env: { CARGO_HOME: cargoHome, CARGO_NET_OFFLINE: 'true', PATH: `${bin}:/usr/bin:${process.env.PATH ?? ''}` },
+    // CARGO and RUSTC too: a VS Code server gives its extension host the login shell's PATH, not ours.
+    env: { CARGO_HOME: cargoHome, CARGO_NET_OFFLINE: 'true', CARGO: join(bin, 'cargo'), RUSTC: join(bin, 'rustc'), PATH: `${bin}:/usr/bin:${process.env.PATH ?? ''}` },
     dispose: () => rm(base, { recursive: true, force: true }),
   };
 }
