@@ -65,6 +65,16 @@ export interface BackendCallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of a workspace symbol search. */
+export interface WorkspaceSymbolOptions extends BackendCallOptions {
+  /**
+   * Only the symbols named exactly `query`, as their language names them (gopls's `Mux.Get` is
+   * `Get`): a backend may then leave the server's fuzzy matches out before converting them. A
+   * backend that ignores it returns them all; callers keep only exact names either way.
+   */
+  readonly exact?: boolean;
+}
+
 /** Options of a references request. */
 export interface ReferenceOptions extends BackendCallOptions {
   readonly includeDeclaration?: boolean;
@@ -237,7 +247,7 @@ export interface IdeBackend {
   readonly answeredBy?: BackendKind;
 
   /** Symbols whose names match `query` in every language of the workspace (servers filter fuzzily). */
-  workspaceSymbols(query: string, options?: BackendCallOptions): Promise<BackendSymbol[]>;
+  workspaceSymbols(query: string, options?: WorkspaceSymbolOptions): Promise<BackendSymbol[]>;
   /** The outline of a file. */
   documentSymbols(path: string, options?: BackendCallOptions): Promise<OutlineSymbol[]>;
   /** Where the symbol at a position is defined. */

@@ -52,6 +52,7 @@ import {
   type ReadyOptions,
   type ServerStatus,
   type TypeItem,
+  type WorkspaceSymbolOptions,
 } from './backend.js';
 // The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
 // load only when a server starts (`lsp/pool.ts`).
@@ -76,6 +77,7 @@ import { languageKind } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 import { searchWorkspace } from './search.js';
+import { SKIPPED_DIRS } from './walk.js';
 import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */
@@ -164,9 +166,11 @@ export interface LspBackendOptions extends Omit<PoolOptions, 'definitions'> {
 export class LspBackend implements IdeBackend {
   readonly pool: ServerPool;
   readonly #definitions: readonly ServerDefinition[];
-  /** Outlines by real path, with the file's size and time they were read at (least recently used first). */
-  readonly #outlines = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly outline: Promise<OutlineSymbol[]> }>();
+  /** Outlines by real path, with the file's size and time and the disk stamp they were checked at (least recently used first). */
+  readonly #outlines = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly stamp: number | undefined; readonly outline: Promise<OutlineSymbol[]> }>();
   #middleware: readonly BackendMiddleware[] = [];
+  /** Completions of capped `workspace/symbol` answers by server and name, with the disk stamp they were made at (least recently used first). */
+  readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
 
   constructor(
     readonly workspace: Workspace,
@@ -201,7 +205,7 @@ export class LspBackend implements IdeBackend {
 
   // The port: every request goes through the middleware and leaves as a DialectError (see #request).
 
-  workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
+  workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {
     return this.#request(WorkspaceSymbolRequest.method, JSON.stringify(query), options, () => this.#workspaceSymbols(query, options));
   }
 
@@ -340,14 +344,18 @@ export class LspBackend implements IdeBackend {
     return this.#definitions.flatMap((d) => d.languages.map((l) => ({ languageId: l.languageId, extensions: [...l.extensions], relativeQualifiers: [...(d.relativeQualifiers ?? [])] })));
   }
 
-  async #workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
+  async #workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {
     const servers = await this.#detectedServers();
     const files: FileLines = new Map();
     const perServer = await Promise.all(
       servers.map(async (server) => {
         const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
         const out: BackendSymbol[] = [];
+        // Converting a symbol reads its file: an exact lookup converts only the exact names, not
+        // the hundreds of fuzzy matches a server lists (the name never depends on the line).
+        const exactly = (s: { name: string; kind: LspSymbolKind }): boolean => ownedName(server.definition, s.name, kindName(s.kind), '', undefined).name === query;
         for (const s of result ?? []) {
+          if (options.exact === true && !exactly(s)) continue;
           if (!('range' in s.location)) continue; // a WorkspaceSymbol without range must be resolved; none of ours send those
           const location = await this.#location(server, s.location, files);
           if (location === undefined) continue;
@@ -394,28 +402,62 @@ export class LspBackend implements IdeBackend {
    */
   async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<BackendSymbol[]> {
     if (!/^[A-Za-z_$][\w$]*$/.test(query)) return [];
+    const seen = new Set(known.map((s) => `${s.location.path}:${s.location.start.line}`));
+    const unknown = (found: readonly BackendSymbol[]): BackendSymbol[] => found.filter((s) => !seen.has(`${s.location.path}:${s.location.start.line}`));
+    // A workspace-wide search per lookup is most of its time: its answer is kept while the
+    // watcher that tells the server about changes sees none (as fresh as the server's index).
+    // Events that happened before the question are handled before the stamp is read.
+    await nextTurn();
+    const key = `${server.definition.id}\u0000${query}`;
+    const stamp = server.diskStamp();
+    const cached = this.#completions.get(key);
+    if (stamp !== undefined && cached?.stamp === stamp) {
+      this.#completions.delete(key);
+      this.#completions.set(key, cached);
+      return unknown(cached.found);
+    }
+    const { found, whole } = await this.#declarationsNamed(server, query, options);
+    if (whole && stamp !== undefined && server.diskStamp() === stamp) {
+      this.#completions.delete(key);
+      this.#completions.set(key, { stamp, found });
+      for (const oldest of this.#completions.keys()) {
+        if (this.#completions.size <= MAX_CACHED_COMPLETIONS) break;
+        this.#completions.delete(oldest);
+      }
+    }
+    return unknown(found);
+  }
+
+  /**
+   * The outline entries named exactly `query` in the files of a server's languages that contain it
+   * as a word; `whole` unless an outline could not be had (its file's entries are missing).
+   */
+  async #declarationsNamed(server: LanguageServer, query: string, options: BackendCallOptions): Promise<{ found: BackendSymbol[]; whole: boolean }> {
     const extensions = server.definition.languages.flatMap((l) => l.extensions);
     const { matches } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
       extensions,
       maxResults: CAPPED_LOOKUP_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
-    const seen = new Set(known.map((s) => `${s.location.path}:${s.location.start.line}`));
     const files = [...new Set(matches.map((m) => m.path))];
     const found: BackendSymbol[] = [];
+    let whole = true;
     await Promise.all(
       files.map(async (path) => {
-        const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
+        const outline = await this.#documentSymbols(path, options).catch(() => {
+          whole = false;
+          return [] as OutlineSymbol[];
+        });
         const visit = (entries: readonly OutlineSymbol[]): void => {
           for (const o of entries) {
-            if (o.name === query && !seen.has(`${o.location.path}:${o.location.start.line}`)) found.push({ ...o, children: undefined } as unknown as BackendSymbol);
+            if (o.name === query) found.push({ ...o, children: undefined } as unknown as BackendSymbol);
             visit(o.children);
           }
         };
         visit(outline);
       }),
     );
-    return found.map(({ name, kind, container, language, location, range, precise }) => ({
+    const symbols = found.map(({ name, kind, container, language, location, range, precise }) => ({
       name,
       kind,
       ...(container !== undefined ? { container } : {}),
@@ -425,23 +467,31 @@ export class LspBackend implements IdeBackend {
       precise,
       ...(standaloneKind(server, kind) ? { standalone: true } : {}),
     }));
+    return { found: symbols, whole };
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
     // An outline depends only on the file's text: reuse it until the file changes on disk (the
     // same size-and-time check the open documents use), without re-opening a document the bound
-    // closed. Symbol lookups ask for the same outlines again and again.
+    // closed. Symbol lookups ask for the same outlines again and again; while the watcher that
+    // tells the server about changes saw none, not even the file's stat is needed.
     const real = await this.workspace.resolveReal(path);
-    const info = statOrUndefined(real);
     const cached = this.#outlines.get(real);
-    if (cached !== undefined && info !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+    const stamp = await this.#diskStamp(real);
+    if (cached !== undefined && stamp !== undefined && cached.stamp === stamp) {
       this.#outlines.delete(real);
       this.#outlines.set(real, cached);
       return cached.outline;
     }
+    const info = statOrUndefined(real);
+    if (cached !== undefined && info !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+      this.#outlines.delete(real);
+      this.#outlines.set(real, { ...cached, stamp });
+      return cached.outline;
+    }
     const { server, abs } = await this.#open(path, options);
     const outline = this.#fetchOutline(server, abs, options);
-    const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, outline };
+    const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, stamp, outline };
     this.#outlines.delete(real);
     this.#outlines.set(real, entry);
     outline.catch(() => {
@@ -452,6 +502,19 @@ export class LspBackend implements IdeBackend {
       this.#outlines.delete(key);
     }
     return outline;
+  }
+
+  /**
+   * The disk stamp (`LanguageServer.diskStamp`) of the server of a file, read after the event
+   * loop's next turn (so events before the question count); `undefined` when it cannot vouch for
+   * the file: no server watching for the client, or the file lies in a folder the watcher skips.
+   */
+  async #diskStamp(real: string): Promise<number | undefined> {
+    if (this.workspace.relative(real).split('/').some((part) => SKIPPED_DIRS.has(part))) return undefined;
+    const server = await this.pool.serverFor(real).catch(() => undefined);
+    if (server === undefined) return undefined;
+    await nextTurn();
+    return server.diskStamp();
   }
 
   async #fetchOutline(server: LanguageServer, abs: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
@@ -727,7 +790,8 @@ export class LspBackend implements IdeBackend {
               'symbols come only from text search; search, findFiles, lines and gitdiff work as usual',
           ]
         : [];
-    const listing = this.pool.servers();
+    // States and details only: every question waits here, and memory is read from /proc.
+    const listing = this.pool.servers({ memory: false });
     // A server the workspace needs but that could not start (not installed, refused) says why.
     const unavailable = listing
       .filter((s) => this.pool.isDetected(s.id) && s.state === 'unavailable' && s.detail !== undefined)
@@ -912,6 +976,14 @@ function statOrUndefined(path: string): { mtimeMs: number; size: number } | unde
   } catch {
     return undefined;
   }
+}
+
+/** Completions of capped answers kept (least recently used dropped beyond it). */
+const MAX_CACHED_COMPLETIONS = 64;
+
+/** Resolves after the event loop's next turn: file events that happened before now have been handled. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Text matches a lookup past a server's `workspace/symbol` limit reads (their files' outlines complete it). */

@@ -41,6 +41,9 @@ interface CachedFile {
  */
 const FRESHNESS_MS = 5_000;
 
+/** A `.`, `..` or empty segment in a POSIX path. */
+const DOT_OR_EMPTY_SEGMENT = /\/\.{1,2}(?:\/|$)|\/\//;
+
 /** Cached file texts are dropped, least recently used first, beyond this many characters. */
 const CACHE_BUDGET_CHARS = 64 * 1024 * 1024;
 
@@ -108,6 +111,12 @@ export class Workspace {
 
   /** The workspace-relative form of an absolute path, with `/` separators (`.` for the root). */
   relative(absolute: string): string {
+    // The common case without path arithmetic (a lookup converts thousands of places): a plain
+    // path below the root, with no `.`, `..` or empty segment and no trailing separator.
+    const root = this.root;
+    if (sep === '/' && absolute.length > root.length + 1 && absolute.startsWith(root) && absolute[root.length] === '/' && !absolute.endsWith('/') && !DOT_OR_EMPTY_SEGMENT.test(absolute)) {
+      return absolute.slice(root.length + 1);
+    }
     const rel = relative(this.root, absolute);
     return rel === '' ? '.' : rel.split(sep).join('/');
   }

@@ -8,7 +8,7 @@ import { compareLocations, formatLocation, sameStart, type Location, type Refere
 import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
-import { bindingOf, flatten, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
+import { bindingOf, flatten, linesOnce, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
@@ -208,7 +208,8 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const outline = flatten(await ctx.host.backend.documentSymbols(path, { signal: ctx.signal }));
       // Import and re-export bindings are never definitions (tsgo outlines them, VS Code does not),
       // nor is an entry without a name (VS Code's `<unknown>` for `module.exports = …`).
-      const bindings = await Promise.all(outline.map((o) => bindingOf(ctx.host.backend, o)));
+      const read = linesOnce(ctx.host.workspace);
+      const bindings = await Promise.all(outline.map((o) => bindingOf(o, read)));
       return outline.filter((o, i) => bindings[i] === undefined && !UNNAMED.test(o.name)).map(toDefinition);
     },
   });

@@ -9,6 +9,7 @@ import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
 import { kindMatches } from '../kinds.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
 import type { TraceSink } from '../trace.js';
+import type { Workspace } from '../workspace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
@@ -77,12 +78,12 @@ export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery,
  */
 export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal, trace?: TraceSink): Promise<SymbolLookup> {
   const { qualifiers, name } = splitQualifiedName(query.name.trim());
-  const outlines = new OutlineCache(backend, signal);
+  const outlines = new LookupCache(backend, signal);
   const paths = new SymbolPaths(backend);
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
     symbols.filter((s) => s.name === name || void trace?.drop(describe(s), `a fuzzy workspace/symbol hit: "${s.name}" is not "${name}"`));
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
-    const located = await assignedMembers(backend, dedupeLocated(await Promise.all(candidates.map((s) => locate(backend, s, outlines)))));
+    const located = await assignedMembers(outlines, dedupeLocated(await Promise.all(candidates.map((s) => locate(s, outlines)))));
     const out: Located[] = [];
     const rest: Located[] = [];
     for (const l of located) {
@@ -96,7 +97,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   };
 
   // 1. The index, exact names only.
-  const found = named(await backend.workspaceSymbols(name, { signal }));
+  const found = named(await backend.workspaceSymbols(name, { signal, exact: true }));
   // 2. The outline of the file the caller named, when the index has nothing there.
   if (query.file !== undefined && !found.some((s) => fileMatches(s.location.path, query.file as string))) {
     for (const path of await filesMatching(backend, query.file)) found.push(...named(flatten(await outlines.get(path))));
@@ -138,14 +139,49 @@ export function toDefinition(s: BackendSymbol): SymbolDefinition {
   };
 }
 
-/** Outlines fetched at most once per lookup. */
-export class OutlineCache {
+/** Reads a workspace file's lines. */
+type ReadLines = (path: string) => Promise<readonly string[]>;
+
+/**
+ * A reader that reads each file (and checks it against the disk) once: the steps of one lookup
+ * read the same files again and again, and one answer is made from one reading of each.
+ */
+export function linesOnce(workspace: Workspace): ReadLines {
+  const read = new Map<string, Promise<readonly string[]>>();
+  return (path) => {
+    let lines = read.get(path);
+    if (lines === undefined) {
+      lines = workspace.lines(path);
+      read.set(path, lines);
+    }
+    return lines;
+  };
+}
+
+/** The outlines and file lines of one lookup, each fetched at most once. */
+class LookupCache {
   readonly #outlines = new Map<string, Promise<OutlineSymbol[]>>();
+  readonly #times = new Map<string, Promise<0 | 1 | 2>>();
+  /** Each file's lines, read once per lookup. */
+  readonly lines: ReadLines;
 
   constructor(
     private readonly backend: IdeBackend,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.lines = linesOnce(backend.workspace);
+  }
+
+  /** How often `name` is written in the code of a file (`timesWritten`), once per file and name; 2 when unreadable. */
+  timesWritten(path: string, name: string): Promise<0 | 1 | 2> {
+    const key = `${path}\u0000${name}`;
+    let times = this.#times.get(key);
+    if (times === undefined) {
+      times = this.lines(path).then((lines) => timesWritten(lines, name), () => 2 as const);
+      this.#times.set(key, times);
+    }
+    return times;
+  }
 
   get(path: string): Promise<OutlineSymbol[]> {
     let outline = this.#outlines.get(path);
@@ -199,7 +235,7 @@ function outlinePath(outline: readonly OutlineSymbol[], hit: (o: OutlineSymbol) 
  * declaration, attributes and doc comments included); asking for references or hover there
  * gives the wrong symbol or nothing.
  */
-async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCache): Promise<Located> {
+async function locate(s: BackendSymbol, outlines: LookupCache): Promise<Located> {
   const outline = await outlines.get(s.location.path);
   const start = s.location.start;
   const path =
@@ -210,7 +246,7 @@ async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCa
     const symbol = { ...s, location: match.location, precise: true, ...(match.range !== undefined ? { range: match.range } : {}), ...(match.owners !== undefined ? { owners: match.owners } : {}) };
     return { symbol, ancestors: path.slice(0, -1) };
   }
-  return { symbol: await narrowByText(backend, s), ancestors: [] };
+  return { symbol: await narrowByText(outlines.lines, s), ancestors: [] };
 }
 
 /**
@@ -219,7 +255,7 @@ async function locate(backend: IdeBackend, s: BackendSymbol, outlines: OutlineCa
  * and the function expression's own name at the same statement is the same definition, not a
  * second one.
  */
-async function assignedMembers(backend: IdeBackend, located: readonly Located[]): Promise<Located[]> {
+async function assignedMembers(files: LookupCache, located: readonly Located[]): Promise<Located[]> {
   const out: Located[] = [];
   for (const l of located) {
     const { symbol } = l;
@@ -227,7 +263,7 @@ async function assignedMembers(backend: IdeBackend, located: readonly Located[])
       out.push(l);
       continue;
     }
-    const text = await backend.workspace.lines(symbol.location.path).then((lines) => lines[symbol.location.start.line - 1] ?? '', () => '');
+    const text = await files.lines(symbol.location.path).then((lines) => lines[symbol.location.start.line - 1] ?? '', () => '');
     const { line, column } = symbol.location.start;
     const memberColumn = functionValueOfMember(text, column, symbol.name);
     const memberListed = (c: number): boolean => located.some((o) => o !== l && o.symbol.location.path === symbol.location.path && o.symbol.location.start.line === line && o.symbol.location.start.column === c);
@@ -248,13 +284,13 @@ async function assignedMembers(backend: IdeBackend, located: readonly Located[])
  * call or the macro's body): it stays where the server put it, never moved onto the next word
  * that happens to match.
  */
-async function narrowByText(backend: IdeBackend, s: BackendSymbol): Promise<BackendSymbol> {
+async function narrowByText(read: ReadLines, s: BackendSymbol): Promise<BackendSymbol> {
   if (s.precise) return s;
   const { start } = s.location;
   // An empty range says only where the declaration starts: look a few lines further.
   const end = samePosition(s.location.end, start) ? { line: start.line + NAME_SEARCH_LINES, column: Number.MAX_SAFE_INTEGER } : s.location.end;
   try {
-    const lines = await backend.workspace.lines(s.location.path);
+    const lines = await read(s.location.path);
     for (let line = start.line; line <= Math.min(lines.length, end.line, start.line + NAME_SEARCH_LINES); line++) {
       const full = lines[line - 1] ?? '';
       const text = line === end.line ? full.slice(0, indexOfCodePoint(full, end.column - 1)) : full;
@@ -271,7 +307,7 @@ async function narrowByText(backend: IdeBackend, s: BackendSymbol): Promise<Back
   return s;
 }
 
-async function confirmedByDefinition(backend: IdeBackend, name: string, outlines: OutlineCache, signal: AbortSignal): Promise<BackendSymbol[]> {
+async function confirmedByDefinition(backend: IdeBackend, name: string, outlines: LookupCache, signal: AbortSignal): Promise<BackendSymbol[]> {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const { matches } = await searchWorkspace(backend.workspace, '.', `(?<![A-Za-z0-9_$])${escaped}(?![A-Za-z0-9_$])`, { signal, maxResults: 200 });
   const candidates = matches.filter((m) => backend.handles(m.path)).slice(0, 60);
@@ -306,14 +342,14 @@ async function filesMatching(backend: IdeBackend, file: string): Promise<string[
  * unresolved import, nowhere else — the text says what it is), and at one declaration of a
  * merged symbol (overloads, interface + namespace, class + namespace) it lists all of them.
  */
-async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: OutlineCache, signal: AbortSignal, throughBindings: boolean, trace?: TraceSink): Promise<SymbolDefinition[]> {
+async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: LookupCache, signal: AbortSignal, throughBindings: boolean, trace?: TraceSink): Promise<SymbolDefinition[]> {
   // A generated item (its name is not written where the server puts it: a macro call) is no
   // binding, and go-to-definition there answers for the macro, not for the item.
   const generated = (l: Located): boolean => !l.symbol.precise;
   // A declaration that can neither merge with another file's nor be a binding (the server's
   // language says so by its kind), whose name is written nowhere else in its file (no overload,
   // no class merged with a namespace), is confirmed by its text: no request per candidate.
-  const selfEvident = async (l: Located): Promise<boolean> => l.symbol.standalone === true && (await writtenOnce(backend, l.symbol)) && (await bindingOf(backend, l.symbol)) === undefined;
+  const selfEvident = async (l: Located): Promise<boolean> => l.symbol.standalone === true && (await writtenOnce(outlines, l.symbol)) && (await bindingOf(l.symbol, outlines.lines)) === undefined;
   const targets = await mapLimit(located, DEFINITION_CONCURRENCY, async (l) =>
     generated(l) ? ([] as Location[]) : (await selfEvident(l)) ? [l.symbol.location] : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
   );
@@ -327,7 +363,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     const leadsElsewhere = own.length > 0 && !own.some((t) => sameStart(t, l.symbol.location));
     // `mod x;` leads to its file: a module declaration, not an alias.
     const isModuleFile = l.symbol.kind === 'module' && own.every((t) => t.start.line === 1 && t.start.column === 1);
-    const binding = await bindingOf(backend, l.symbol);
+    const binding = await bindingOf(l.symbol, outlines.lines);
     // Another declaration of the same symbol leads back here (C and C++ declare in a header and
     // define in a source; TypeScript's overload signatures list each other); an import's target,
     // or the base method clangd adds at an override, does not.
@@ -347,16 +383,47 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   }
   // A re-export's target may be listed already; items a macro call expands to share its place
   // and differ by their container.
-  const same = (a: BackendSymbol, b: BackendSymbol): boolean => sameStart(a.location, b.location) && (a.precise || (a.container ?? '') === (b.container ?? ''));
-  for (let i = kept.length - 1; i >= 0; i--) if (kept.findIndex((k) => same(k.symbol, (kept[i] as { symbol: BackendSymbol }).symbol)) < i) kept.splice(i, 1);
-  // One symbol = candidates whose go-to-definition answers name each other.
-  const groups: { symbol: BackendSymbol; targets: Location[] }[][] = [];
-  for (const k of kept) {
-    const group = groups.find((g) => g.some((o) => o.symbol.name === k.symbol.name && (o.targets.some((t) => sameStart(t, k.symbol.location)) || k.targets.some((t) => sameStart(t, o.symbol.location)))));
-    if (group !== undefined) group.push(k);
-    else groups.push([k]);
+  // Places are compared through maps keyed by place: a name with hundreds of definitions costs
+  // no comparison of each candidate with every other.
+  const same = (a: BackendSymbol, b: BackendSymbol): boolean => a.precise || (a.container ?? '') === (b.container ?? '');
+  const earlier = new Map<string, BackendSymbol[]>();
+  const unique = kept.filter(({ symbol }) => {
+    const at = formatLocation(symbol.location);
+    const there = earlier.get(at) ?? [];
+    const duplicate = there.some((e) => same(e, symbol));
+    there.push(symbol);
+    earlier.set(at, there);
+    return !duplicate;
+  });
+  return Promise.all(overloadsMerged(backend, groupedByTargets(unique)).map((g) => definitionOf(g, outlines)));
+}
+
+/**
+ * One symbol = candidates whose go-to-definition answers name each other: each candidate joins the
+ * first group with a member of its name that its targets name, or whose targets name it.
+ */
+function groupedByTargets<G extends { symbol: BackendSymbol; targets: readonly Location[] }>(candidates: readonly G[]): G[][] {
+  const groups: G[][] = [];
+  // Per place: the groups (by index) with a member there, and with a member whose target is there.
+  const members = new Map<string, { name: string; group: number }[]>();
+  const targeted = new Map<string, { name: string; group: number }[]>();
+  const add = (index: Map<string, { name: string; group: number }[]>, at: string, entry: { name: string; group: number }): void => {
+    const list = index.get(at);
+    if (list === undefined) index.set(at, [entry]);
+    else list.push(entry);
+  };
+  for (const k of candidates) {
+    const { name } = k.symbol;
+    const matching = [
+      ...(targeted.get(formatLocation(k.symbol.location)) ?? []),
+      ...k.targets.flatMap((t) => members.get(formatLocation(t)) ?? []),
+    ].filter((e) => e.name === name);
+    const group = matching.length > 0 ? Math.min(...matching.map((e) => e.group)) : groups.push([]) - 1;
+    (groups[group] as G[]).push(k);
+    add(members, formatLocation(k.symbol.location), { name, group });
+    for (const t of k.targets) add(targeted, formatLocation(t), { name, group });
   }
-  return Promise.all(overloadsMerged(backend, groups).map((g) => definitionOf(g, outlines)));
+  return groups;
 }
 
 /**
@@ -406,7 +473,7 @@ async function declarationsLeadingBack(backend: IdeBackend, targets: readonly Lo
 }
 
 /** The declarations a binding leads to, as the outline of their files shows them (in the workspace only). */
-async function bindingTargets(binding: BackendSymbol, targets: readonly Location[], outlines: OutlineCache): Promise<BackendSymbol[]> {
+async function bindingTargets(binding: BackendSymbol, targets: readonly Location[], outlines: LookupCache): Promise<BackendSymbol[]> {
   const out: BackendSymbol[] = [];
   for (const t of targets) {
     const entry = flatten(await outlines.get(t.path)).find((o) => o.name === binding.name && sameStart(o.location, t));
@@ -416,7 +483,7 @@ async function bindingTargets(binding: BackendSymbol, targets: readonly Location
 }
 
 /** One definition for the declarations of one symbol, completed with those only the server named. */
-async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: OutlineCache): Promise<SymbolDefinition> {
+async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: LookupCache): Promise<SymbolDefinition> {
   const first = (group[0] as { symbol: BackendSymbol }).symbol;
   const declarations: SymbolDeclaration[] = group.map((g) => ({ kind: g.symbol.kind, definedAt: g.symbol.location }));
   for (const t of group.flatMap((g) => g.targets)) {
@@ -461,19 +528,33 @@ async function implementingTraitMembers(backend: IdeBackend, qualified: readonly
   return rest.filter((l) => implementations.some((i) => sameStart(i, l.symbol.location)));
 }
 
-/** Whether a symbol's name is written exactly once (as a whole word) in its file. */
-async function writtenOnce(backend: IdeBackend, s: BackendSymbol): Promise<boolean> {
-  let lines: readonly string[];
-  try {
-    lines = await backend.workspace.lines(s.location.path);
-  } catch {
-    return false;
-  }
+/** Whether a symbol's name is written exactly once (as a whole word) in its file's code. */
+async function writtenOnce(files: LookupCache, s: BackendSymbol): Promise<boolean> {
+  return (await files.timesWritten(s.location.path, s.name)) === 1;
+}
+
+/**
+ * How often a name is written as a whole word in the code of a file, counted up to 2. Comments do
+ * not count (Go and Rust doc comments start with the name they document): `//` to the end of its
+ * line, and a block from a line that starts with `/*` to its `*\/`. A `//` after a quote on its line
+ * may be in a string, so that line counts whole: counting more only asks the server once more.
+ */
+function timesWritten(lines: readonly string[], name: string): 0 | 1 | 2 {
   let count = 0;
+  let inBlock = false;
   for (const line of lines) {
-    for (let at = wordIndex(line, s.name, 0); at >= 0; at = wordIndex(line, s.name, at + 1)) if (++count > 1) return false;
+    let code = line;
+    if (inBlock || /^\s*\/\*/.test(line)) {
+      const end = line.indexOf('*/', inBlock ? 0 : line.indexOf('/*') + 2);
+      inBlock = end < 0;
+      if (inBlock) continue;
+      code = line.slice(end + 2);
+    }
+    const comment = code.indexOf('//');
+    if (comment >= 0 && !/["'`]/.test(code.slice(0, comment))) code = code.slice(0, comment);
+    for (let at = wordIndex(code, name, 0); at >= 0; at = wordIndex(code, name, at + 1)) if (++count > 1) return 2;
   }
-  return count === 1;
+  return count as 0 | 1;
 }
 
 /** Statement starts that bind names from elsewhere: `import …`, `export {…} / export * …`, Rust `use` (group 1: a re-export). */
@@ -487,12 +568,12 @@ const BINDING_START: Readonly<Record<string, RegExp>> = {
  * re-export is `export … from`, `pub use`): such bindings are never definitions, even when
  * go-to-definition cannot follow them (an unresolved package, a dependency outside the workspace).
  */
-export async function bindingOf(backend: IdeBackend, s: BackendSymbol): Promise<'import' | 'reexport' | undefined> {
+export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
   const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
   if (start === undefined) return undefined;
   let lines: readonly string[];
   try {
-    lines = await backend.workspace.lines(s.location.path);
+    lines = await read(s.location.path);
   } catch {
     return undefined;
   }

@@ -405,6 +405,16 @@ export class LanguageServer {
     return this.#documents.ensureOpen(absPath, options);
   }
 
+  /**
+   * A number that stays the same while no file of the workspace changed, as the watcher that tells
+   * the server about changes sees them (`DirectoryWatcher.stamp`): what the server's index can
+   * know. `undefined` when the client watches nothing for the server (it watches the disk itself,
+   * or registered no globs) or cannot vouch for it right now.
+   */
+  diskStamp(): number | undefined {
+    return this.#fileWatch.stamp();
+  }
+
   /** Closes a document opened with {@link ensureOpen}. */
   closeDocument(absPath: string): void {
     this.#documents.close(absPath);

@@ -58,6 +58,11 @@ export class FileWatchRegistry {
     }
   }
 
+  /** The watcher's {@link DirectoryWatcher.stamp}; `undefined` when nothing is watched. */
+  stamp(): number | undefined {
+    return this.#watcher?.stamp();
+  }
+
   unregister(id: string): void {
     this.#registrations.delete(id);
   }

@@ -90,13 +90,15 @@ export class ServerPool {
 
   /**
    * The status of every detected, started or failed server (a detected one not started yet is
-   * `idle`; one that failed to start is `unavailable`, its `detail` the error message).
+   * `idle`; one that failed to start is `unavailable`, its `detail` the error message). With
+   * `memory: false` without each server's memory (read from `/proc` for its process tree: a
+   * question that only needs the states should not pay for it).
    */
-  servers(): ServerStatus[] {
+  servers(options: { readonly memory?: boolean } = {}): ServerStatus[] {
     const infos: ServerStatus[] = [];
     for (const entry of this.#entries.values()) {
       if (!entry.detected && entry.server === undefined && entry.starting === undefined && entry.error === undefined) continue;
-      infos.push(this.#info(entry));
+      infos.push(this.#info(entry, options.memory !== false));
     }
     return infos;
   }
@@ -178,11 +180,11 @@ export class ServerPool {
     }
   }
 
-  #info(entry: Entry): ServerStatus {
+  #info(entry: Entry, memory = true): ServerStatus {
     const { definition, server } = entry;
     const base = { id: definition.id, displayName: definition.displayName, languages: definition.languages.map((l) => l.languageId) };
     if (server !== undefined) {
-      const memoryBytes = server.memory();
+      const memoryBytes = memory ? server.memory() : undefined;
       return { ...server.status, ...(memoryBytes !== undefined ? { memoryBytes } : {}) };
     }
     if (entry.starting !== undefined) return { ...base, state: 'starting' };

@@ -61,8 +61,15 @@ export class DirectoryWatcher {
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
   #flushing: Promise<void> = Promise.resolve();
+  /** Batches being made. */
+  #flushes = 0;
   /** Set once the directory cap was hit: later changes in unwatched directories go unnoticed. */
   truncated = false;
+  /** Counts every event: it stays the same while nothing changes under the watched folders. */
+  #changes = 0;
+  #started = false;
+  /** A watch failed after it was placed: changes in its folder go unnoticed. */
+  #lost = false;
 
   constructor(root: string, onChanges: (changes: FileChange[]) => void, options: WatcherOptions = {}) {
     this.root = root;
@@ -83,6 +90,19 @@ export class DirectoryWatcher {
   async start(): Promise<void> {
     this.#rootIdentity = await identityOf(this.root);
     await this.#watchTree(this.root, false);
+    this.#started = true;
+  }
+
+  /**
+   * A number that stays the same while no file under the watched folders changed, for caches of
+   * what depends on many files (a workspace-wide text search); `undefined` while the watcher
+   * cannot vouch for that: before every folder is watched, past the folder cap, after a watch
+   * failed, and while changes are pending (a new folder is watched only once its batch is made).
+   * Folders the watcher skips (`ignoreDirs`) are not covered.
+   */
+  stamp(): number | undefined {
+    const settled = this.#pending.size === 0 && this.#timer === undefined && this.#flushes === 0;
+    return this.#started && settled && !this.truncated && !this.#lost && !this.#closed ? this.#changes : undefined;
   }
 
   /** Stops watching; pending changes are dropped. */
@@ -128,15 +148,24 @@ export class DirectoryWatcher {
   #watchDir(dir: string): void {
     try {
       const watcher = watch(dir, { persistent: false }, (_event, filename) => {
+        this.#changes++;
         this.#pending.add(filename === null ? dir : join(dir, filename.toString()));
         clearTimeout(this.#timer);
         this.#onActivity?.();
         this.#timer = setTimeout(() => {
           this.#timer = undefined;
-          this.#flushing = this.#flushing.then(() => this.#flush()).catch(() => undefined);
+          this.#flushes++;
+          this.#flushing = this.#flushing
+            .then(() => this.#flush())
+            .catch(() => undefined)
+            .finally(() => {
+              this.#flushes--;
+              this.#changes++; // what the batch found (a new folder's files) is a change too
+            });
         }, this.#debounceMs);
       });
       watcher.on('error', () => {
+        this.#lost = true;
         watcher.close();
         this.#watchers.delete(dir);
       });

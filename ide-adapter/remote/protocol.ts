@@ -157,7 +157,7 @@ export const REQUESTS = {
   [RemoteMethod.Info]: { params: Empty, result: ServerInfoSchema },
   [RemoteMethod.Stop]: { params: Empty, result: z.null() },
   [RemoteMethod.Selection]: { params: Empty, result: LocationSchema.nullable() },
-  [RemoteMethod.WorkspaceSymbols]: { params: z.object({ query: z.string() }), result: z.array(BackendSymbolSchema) },
+  [RemoteMethod.WorkspaceSymbols]: { params: z.object({ query: z.string(), exact: z.boolean().optional() }), result: z.array(BackendSymbolSchema) },
   [RemoteMethod.DocumentSymbols]: { params: Path, result: z.array(OutlineSymbolSchema) },
   [RemoteMethod.Definition]: { params: Positional, result: z.array(LocationSchema) },
   [RemoteMethod.References]: {

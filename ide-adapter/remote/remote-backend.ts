@@ -12,6 +12,7 @@ import { CancellationTokenSource, ErrorCodes, ResponseError, type MessageConnect
 import { DialectError } from '../../dialect/outcome.js';
 import type {
   BackendCallOptions,
+  WorkspaceSymbolOptions,
   BackendMiddleware,
   BackendRequest,
   BackendSymbol,
@@ -161,8 +162,8 @@ export class RemoteBackend implements IdeBackend {
     socket.on('error', () => undefined);
   }
 
-  workspaceSymbols(query: string, options: BackendCallOptions = {}): Promise<BackendSymbol[]> {
-    return this.#request(RemoteMethod.WorkspaceSymbols, JSON.stringify(query), { query }, options);
+  workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {
+    return this.#request(RemoteMethod.WorkspaceSymbols, JSON.stringify(query), { query, ...(options.exact === true ? { exact: true } : {}) }, options);
   }
 
   documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {

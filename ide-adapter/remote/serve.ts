@@ -70,7 +70,7 @@ export function serveBackend(backend: IdeBackend, connection: MessageConnection,
       if (backend.selection === undefined) throw noEditor('this server answers with its own language servers, not an editor');
       return (await backend.selection({ signal })) ?? null;
     },
-    [RemoteMethod.WorkspaceSymbols]: (p, signal) => backend.workspaceSymbols(p.query, { signal }),
+    [RemoteMethod.WorkspaceSymbols]: (p, signal) => backend.workspaceSymbols(p.query, { signal, ...(p.exact === true ? { exact: true } : {}) }),
     [RemoteMethod.DocumentSymbols]: (p, signal) => backend.documentSymbols(p.path, { signal }),
     [RemoteMethod.Definition]: (p, signal) => backend.definition(p.path, p.position, { signal }),
     [RemoteMethod.References]: (p, signal) => backend.references(p.path, p.position, { ...optional(p, 'includeDeclaration', 'limit'), signal }),
