@@ -94,7 +94,8 @@ export function generateTsMonorepo(root: string, options: TsMonorepoOptions): Ge
       ];
       sharedUses += 3;
       if (defined < definitions) {
-        lines.push('', `/** One of many definitions of the same name. */`, `export function ${REPEATED_NAME}(value: number): number {`, `  return value + ${defined};`, '}');
+        // The doc comment names the function, as real ones do: a comment is no second declaration.
+        lines.push('', `/** ${REPEATED_NAME} number ${defined}: one of many definitions of the same name. */`, `export function ${REPEATED_NAME}(value: number): number {`, `  return value + ${defined};`, '}');
         defined++;
       }
       write(join(dir, 'src', `${name}.ts`), `${lines.join('\n')}\n`);
@@ -147,7 +148,7 @@ export function generateRustWorkspace(root: string, options: RustWorkspaceOption
       const lines = [use, '', `/// Module ${m} of crate ${c}.${c === crates - 1 && m === modulesPerCrate - 1 ? ` ${RARE_WORD}` : ''}`, `pub fn use_${c}_${m}(widget: &${SHARED_TYPE}) -> u64 {`, `    let value = widget.size() + ${m};`, '    value', '}'];
       sharedUses += 1;
       if (defined < definitions) {
-        lines.push('', '/// One of many definitions of the same name.', `pub fn ${RUST_REPEATED_NAME}(value: u64) -> u64 {`, `    value + ${defined}`, '}');
+        lines.push('', `/// \`${RUST_REPEATED_NAME}\` number ${defined}: one of many definitions of the same name.`, `pub fn ${RUST_REPEATED_NAME}(value: u64) -> u64 {`, `    value + ${defined}`, '}');
         defined++;
       }
       write(join(dir, 'src', `m${m}.rs`), `${lines.join('\n')}\n`);

@@ -50,6 +50,17 @@ export function qualifiersMatch(qualifiers: readonly string[], path: readonly Pa
   return true;
 }
 
+/**
+ * Whether a path's owners alone rule out `qualifiers` (see {@link qualifiersMatch}): its last
+ * segment is an owner that does not have the last qualifier's name. Then the modules before them
+ * need not be read: of a hundred `Value` methods, `Item7.Value` is told by its owner.
+ */
+export function ownersRuleOut(qualifiers: readonly string[], owners: readonly PathSegment[], relative: readonly string[] = []): boolean {
+  const wanted = qualifiers.filter((q) => !relative.includes(q));
+  const last = owners[owners.length - 1];
+  return wanted.length > 0 && last?.owner === true && !last.names.has(wanted[wanted.length - 1] as string);
+}
+
 /** Builds symbol paths; each file's module path is asked of the backend once. */
 export class SymbolPaths {
   readonly #modules = new Map<string, Promise<PathSegment[]>>();
@@ -58,7 +69,11 @@ export class SymbolPaths {
 
   /** The path of a symbol, given its outline ancestors (outermost first; empty when unknown). */
   async of(symbol: BackendSymbol, ancestors: readonly OutlineSymbol[]): Promise<PathSegment[]> {
-    const modules = await this.#modulesOf(symbol.location.path);
+    return [...(await this.#modulesOf(symbol.location.path)), ...this.owners(symbol, ancestors)];
+  }
+
+  /** The segments of a symbol's path after its file's modules: its owners (known without reading the file). */
+  owners(symbol: BackendSymbol, ancestors: readonly OutlineSymbol[]): PathSegment[] {
     // Owners written in the declaration's name (C++ `Circle::area`) follow its outline ancestors.
     const written: PathSegment[] = (symbol.owners ?? []).map((o) => ({ names: new Set([o]), owner: true }));
     const owners: PathSegment[] =
@@ -67,7 +82,7 @@ export class SymbolPaths {
         : symbol.container !== undefined && symbol.container !== ''
           ? containerSegments(symbol.container, symbol.language)
           : [];
-    return [...modules, ...owners, ...written];
+    return [...owners, ...written];
   }
 
   /** Qualifiers of the symbol's language that name no segment (Rust's `self`, `super`). */

@@ -13,7 +13,7 @@ import type { Workspace } from '../workspace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
-import { qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
+import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
 
 export { kindMatches } from '../kinds.js';
 export { splitQualifiedName } from './qualified.js';
@@ -87,7 +87,8 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     const out: Located[] = [];
     const rest: Located[] = [];
     for (const l of located) {
-      if (qualifiers.length === 0 || qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), paths.relativeQualifiers(l.symbol))) out.push(l);
+      const relative = paths.relativeQualifiers(l.symbol);
+      if (qualifiers.length === 0 || (!ownersRuleOut(qualifiers, paths.owners(l.symbol, l.ancestors), relative) && qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), relative))) out.push(l);
       else {
         trace?.drop(describe(l.symbol), `its path does not match the qualifier ${qualifiers.join('::')}`);
         rest.push(l);

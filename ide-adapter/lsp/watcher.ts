@@ -155,13 +155,7 @@ export class DirectoryWatcher {
         this.#timer = setTimeout(() => {
           this.#timer = undefined;
           this.#flushes++;
-          this.#flushing = this.#flushing
-            .then(() => this.#flush())
-            .catch(() => undefined)
-            .finally(() => {
-              this.#flushes--;
-              this.#changes++; // what the batch found (a new folder's files) is a change too
-            });
+          this.#flushing = this.#flushing.then(() => this.#flush()).catch(() => undefined);
         }, this.#debounceMs);
       });
       watcher.on('error', () => {
@@ -177,6 +171,21 @@ export class DirectoryWatcher {
   }
 
   async #flush(): Promise<void> {
+    try {
+      await this.#report();
+    } finally {
+      this.#flushes--;
+      this.#changes++; // what the batch found (a new folder's files) is a change too
+    }
+    if (this.#pending.size === 0 && this.#timer === undefined && !this.#closed && this.#onSettled !== undefined) {
+      const now = await identityOf(this.root);
+      const before = this.#rootIdentity;
+      this.#onSettled(now === undefined || before === undefined || now.dev !== before.dev || now.ino !== before.ino);
+    }
+  }
+
+  /** Reports the pending paths as one batch of changes, watching the new folders among them. */
+  async #report(): Promise<void> {
     if (this.#closed) return;
     const paths = [...this.#pending];
     this.#pending.clear();
@@ -214,11 +223,6 @@ export class DirectoryWatcher {
       }
     }
     if (changes.length > 0 && !this.#closed) this.#onChanges(changes);
-    if (this.#pending.size === 0 && this.#timer === undefined && !this.#closed && this.#onSettled !== undefined) {
-      const now = await identityOf(this.root);
-      const before = this.#rootIdentity;
-      this.#onSettled(now === undefined || before === undefined || now.dev !== before.dev || now.ino !== before.ino);
-    }
   }
 }
 

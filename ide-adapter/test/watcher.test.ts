@@ -61,4 +61,33 @@ describe('DirectoryWatcher', () => {
       watcher.close();
     }
   });
+
+  it('keeps its stamp while nothing changes, and vouches for no stamp until a change is settled (caches depend on it)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-stamp-'));
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'src', 'a.ts'), 'a');
+    let settled: (() => void) | undefined;
+    const watcher = new DirectoryWatcher(dir, () => undefined, { debounceMs: 50, onSettled: () => settled?.() });
+    try {
+      expect(watcher.stamp()).toBeUndefined(); // not watching yet
+      await watcher.start();
+      const before = watcher.stamp();
+      expect(before).toBeTypeOf('number');
+      expect(watcher.stamp()).toBe(before);
+      const batch = new Promise<void>((resolve) => (settled = resolve));
+      await writeFile(join(dir, 'src', 'a.ts'), 'changed');
+      // The change is seen on the event loop's next turn, before its batch is made: no stamp then.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(watcher.stamp()).toBeUndefined();
+      await batch;
+      const after = watcher.stamp();
+      expect(after).toBeTypeOf('number');
+      expect(after).not.toBe(before);
+      watcher.close();
+      expect(watcher.stamp()).toBeUndefined(); // a closed watcher vouches for nothing
+    } finally {
+      watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
