@@ -13,11 +13,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
+import { pathToFileURL } from 'node:url';
+import { ReferencesRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { rustAnalyzerServer } from '../ide-adapter/languages/rust/index.js';
 import { typeScriptServer } from '../ide-adapter/languages/typescript/index.js';
 import { rustOfflineEnv } from '../ide-adapter/test/support/rust-offline.js';
-import { COMMON_WORD, generateRustWorkspace, generateTsMonorepo, RARE_WORD, REPEATED_NAME, RUST_REPEATED_NAME } from './generate.js';
+import { COMMON_WORD, generateRustWorkspace, generateTsMonorepo, RARE_WORD, REPEATED_NAME, RUST_REPEATED_NAME, SHARED_TYPE } from './generate.js';
 import { LanguageServer } from '../ide-adapter/lsp/client.js';
 import { IdeSession } from './lsp-support.js';
 import { fmt, interleaved, summarize, table, type Sample } from './measure.js';
@@ -234,10 +235,27 @@ async function rustScale(base: string): Promise<string> {
   const session = await IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: TIMEOUT_MS });
   await value(session, program);
   const server = await (session.backend as unknown as { pool: { server(id: string): Promise<LanguageServer> } }).pool.server('rust-analyzer');
+  // References of the struct every module uses: the raw request at its name against the function
+  // given the symbol (no lookup), both warm.
+  const shared = await session.evaluate(`findDefinition("${SHARED_TYPE}")`, { deadlineMs: TIMEOUT_MS });
+  if (shared.kind !== 'value') throw new Error(`findDefinition("${SHARED_TYPE}") failed`);
+  const at = (shared.value as { definedAt: { path: string; start: { line: number; column: number } } }).definedAt;
+  const abs = join(root, at.path);
+  const position = server.toLspPosition((await server.ensureOpen(abs)).lines, at.start);
+  const references = async (): Promise<unknown[]> => {
+    const outcome = await session.evaluate('findReferences(_)', { deadlineMs: TIMEOUT_MS, bindings: { _: shared.value } });
+    if (outcome.kind !== 'value') throw new Error(`findReferences(${SHARED_TYPE}) failed`);
+    return outcome.value as unknown[];
+  };
+  const rawReferences = () => server.request(ReferencesRequest.type, { textDocument: { uri: pathToFileURL(abs).href }, position, context: { includeDeclaration: true } });
+  const referenceCount = (await references()).length;
+  const rawCount = ((await rawReferences()) ?? []).length;
   const warm = await interleaved(
     {
       raw: () => server.request(WorkspaceSymbolRequest.type, { query: RUST_REPEATED_NAME }),
       dialect: () => value(session, program),
+      rawReferences,
+      dialectReferences: references,
     },
     WARM_RUNS,
   );
@@ -254,6 +272,7 @@ async function rustScale(base: string): Promise<string> {
       [
         ['first answer, cold', `raw rust-analyzer ready ${s(raw)}`, `\`${program}\` ${s(product)}`, `+${fmt.ms((summarize(product).median - summarize(raw).median) / 1000)} s`],
         [`\`${program}\`, warm`, `\`workspace/symbol\` ${ms(w('raw'))}`, ms(w('dialect')), `+${fmt.ms(w('dialect').median - w('raw').median)} ms`],
+        [`\`findReferences(${SHARED_TYPE})\` (${fmt.int(rawCount)} places, the first ${fmt.int(referenceCount)} returned), warm`, `\`textDocument/references\` ${ms(w('rawReferences'))}`, ms(w('dialectReferences')), `+${fmt.ms(w('dialectReferences').median - w('rawReferences').median)} ms`],
       ],
     ),
   ].join('\n');
