@@ -211,7 +211,8 @@ export interface ServerDefinition {
    * method `Mux.Get` in `workspace/symbol` and `(*Mux).Get` in outlines: the name is `Get`, the
    * owner `Mux`). Its owner replaces the server's container (gopls's container is the package's
    * import path, which qualified names take from `modulePath` instead); the declaration's line
-   * names the owner where the server gives none (call hierarchy items). Default: the name as given.
+   * names the owner where the server gives none (call hierarchy items); the name itself never
+   * depends on that line (exact lookups filter names before reading any file). Default: the name as given.
    */
   readonly symbolName?: (name: string, kind: string, declarationLine: string) => { readonly name: string; readonly owner?: string };
   /**
