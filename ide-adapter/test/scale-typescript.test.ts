@@ -53,7 +53,7 @@ describe.skipIf(!available)('TypeScript at scale', () => {
         const name = typeof method === 'string' ? method : method.method;
         serverRequests.set(name, (serverRequests.get(name) ?? 0) + 1);
         return send(name, params, options);
-      }) as typeof server.request;
+      });
       const lookup = async (): Promise<SymbolDefinition[]> => {
         portRequests.clear();
         serverRequests.clear();
