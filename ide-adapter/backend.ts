@@ -117,7 +117,7 @@ export interface BackendSymbol {
   /**
    * The server's language says a declaration of this kind never merges with another file's and,
    * at its own name, is never a binding to something else (`ServerDefinition.standaloneKinds`):
-   * alone with its name in its file and outside an import statement, it needs no go-to-definition
+   * alone with its name in its file's code (comments aside) and outside an import statement, it needs no go-to-definition
    * to confirm it. Unset: confirm it.
    */
   readonly standalone?: boolean;

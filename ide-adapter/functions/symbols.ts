@@ -348,8 +348,9 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   // binding, and go-to-definition there answers for the macro, not for the item.
   const generated = (l: Located): boolean => !l.symbol.precise;
   // A declaration that can neither merge with another file's nor be a binding (the server's
-  // language says so by its kind), whose name is written nowhere else in its file (no overload,
-  // no class merged with a namespace), is confirmed by its text: no request per candidate.
+  // language says so by its kind), whose name is written nowhere else in its file's code (no overload,
+  // no class merged with a namespace; comments do not count), is confirmed by its text: no
+  // request per candidate.
   const selfEvident = async (l: Located): Promise<boolean> => l.symbol.standalone === true && (await writtenOnce(outlines, l.symbol)) && (await bindingOf(l.symbol, outlines.lines)) === undefined;
   const targets = await mapLimit(located, DEFINITION_CONCURRENCY, async (l) =>
     generated(l) ? ([] as Location[]) : (await selfEvident(l)) ? [l.symbol.location] : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
