@@ -97,8 +97,8 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     return [...withoutLocals(out, trace), ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
 
-  // 1. The index, exact names only.
-  const found = named(await backend.workspaceSymbols(name, { signal, exact: true }));
+  // 1. The index, exact names only (explain() asks for the fuzzy ones too, to show them dropped).
+  const found = named(await backend.workspaceSymbols(name, { signal, exact: trace === undefined }));
   // 2. The outline of the file the caller named, when the index has nothing there.
   if (query.file !== undefined && !found.some((s) => fileMatches(s.location.path, query.file as string))) {
     for (const path of await filesMatching(backend, query.file)) found.push(...named(flatten(await outlines.get(path))));
