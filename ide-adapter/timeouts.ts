@@ -71,6 +71,10 @@ export const TIMEOUTS = {
     initializeMs: 30 * SECOND,
     /** Deadline of `waitUntilReady`. */
     readyMs: 120 * SECOND,
+    /** How long a warm-up (`ServerDefinition.warmUp`) waits for the server's "files listed" log before it asks anyway. */
+    warmUpListMs: 20 * SECOND,
+    /** Deadline of a warm-up request: past it the server counts as ready, with a warning that first answers may be slow. */
+    warmUpMs: 120 * SECOND,
     /**
      * Deadline of the liveness probe sent after a request timed out. Any answer proves the server's
      * message loop runs, and servers answer unknown methods from that loop without queueing behind

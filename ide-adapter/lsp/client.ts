@@ -41,6 +41,7 @@ import { pathToUri } from './uris.js';
 import { TIMEOUTS } from '../timeouts.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
+import { WarmUpRun } from './warm-up.js';
 import { Documents, type OpenDocument } from './documents.js';
 import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
 import type { HandlerHost, PublishedDiagnostics } from './handlers.js';
@@ -81,6 +82,8 @@ export interface StartOptions {
   readonly stderrLimit?: number;
   /** Quiet time after the last progress ends before a `progress` server counts as ready; `TIMEOUTS.lsp.settleMs`. */
   readonly settleMs?: number;
+  /** Deadline of the server's warm-up request (`ServerDefinition.warmUp`; `TIMEOUTS.lsp.warmUpMs`). */
+  readonly warmUpMs?: number;
   /**
    * Reads a document's text. The backend passes the workspace's confined reader, so a server is
    * never sent a file outside the workspace, a FIFO or a device. Default: the file on disk.
@@ -137,6 +140,8 @@ export class LanguageServer {
   #capabilities: ServerCapabilities = {};
   #encoding: PositionEncoding = 'utf-16';
   readonly #readiness: ReadinessStrategy;
+  /** The current process's warm-up (`ServerDefinition.warmUp`), if the server has one. */
+  #warmUp: WarmUpRun | undefined;
   readonly #sessions = new Set<Session>();
   readonly #fileWatch: FileWatchRegistry;
   readonly #requests: Requests;
@@ -462,6 +467,7 @@ export class LanguageServer {
     this.#stopController.abort();
     this.#fileWatch.close();
     this.#readiness.dispose();
+    this.#warmUp?.dispose();
     if (this.#starting !== undefined) {
       // Let a launch in flight finish (bounded), so its process is known and stopped below.
       await Promise.race([this.#starting.then(() => undefined, () => undefined), sleep(timeoutMs)]);
@@ -496,6 +502,8 @@ export class LanguageServer {
     this.#documents.clearPublished(); // and publishes its own diagnostics
     this.#status.reset();
     this.#readiness.reset();
+    this.#warmUp?.dispose();
+    this.#warmUp = this.#newWarmUp();
     this.#status.setState('starting');
     const { session, result } = await launchSession(generation, this.#launchHost());
     this.#capabilities = result.capabilities;
@@ -504,8 +512,31 @@ export class LanguageServer {
     session.notify('initialized', {});
     this.#documents.reopenIn(session);
     this.#session = session;
+    this.#warmUp?.initialized();
     this.#readiness.initialized();
     return session;
+  }
+
+  /** A warm-up for the process being launched (it holds readiness on the process it first sends to). */
+  #newWarmUp(): WarmUpRun | undefined {
+    const warmUp = this.definition.warmUp;
+    if (warmUp === undefined) return undefined;
+    const requestMs = this.#options.warmUpMs ?? TIMEOUTS.lsp.warmUpMs;
+    return new WarmUpRun(
+      warmUp,
+      {
+        hold: (reason) => this.#readiness.hold(reason),
+        release: () => this.#readiness.release(),
+        send: (method, params, deadline) => {
+          const session = this.#session;
+          if (session === undefined) return Promise.reject(new Error('no process'));
+          return session.send(method, params, deadline, undefined, this.#requests.errors(method, requestMs));
+        },
+        warn: (key, text) => this.#status.addWarning(`warm-up:${key}`, text),
+      },
+      TIMEOUTS.lsp.warmUpListMs,
+      requestMs,
+    );
   }
 
   /** The owner side of a launch (launch.ts). */
@@ -561,6 +592,7 @@ export class LanguageServer {
         this.#status.emit(); // a health change alone changes the text; unchanged text is not repeated
       },
       onDiagnostics: (published) => this.#documents.published(published),
+      onLog: (message) => this.#warmUp?.log(message),
     };
   }
 

@@ -49,6 +49,8 @@ export interface HandlerHost {
   onServerStatus(params: ServerStatusParams): void;
   /** A `textDocument/publishDiagnostics` notification of the current process. */
   onDiagnostics(published: PublishedDiagnostics): void;
+  /** A `window/logMessage` of the latest launch (read by its warm-up, `warm-up.ts`). */
+  onLog(message: string): void;
 }
 
 /** Views whose `workspace/<view>/refresh` requests are acknowledged (we hold none of them). */
@@ -97,6 +99,7 @@ export function installHandlers(session: Session, host: HandlerHost): void {
   });
   connection.onNotification('window/logMessage', (params: { type?: number; message?: string }) => {
     host.log(`[log ${params.type ?? '?'}] ${params.message ?? ''}\n`);
+    if (typeof params.message === 'string' && host.isLatestLaunch(session)) host.onLog(params.message);
   });
   connection.onNotification('window/showMessage', (params: { type?: number; message?: string }) => {
     const message = params.message ?? '';

@@ -43,6 +43,8 @@ export abstract class ReadinessStrategy {
   protected rereading = false;
   /** The server's last `experimental/serverStatus` quiescence, if it sends any. */
   protected quiescent: boolean | undefined;
+  /** Why the server is held back from `ready` while work it defers is done at start (`warm-up.ts`), if it is. */
+  #held: string | undefined;
   readonly #settleMs: number;
   #rereadTimer: NodeJS.Timeout | undefined;
 
@@ -56,6 +58,33 @@ export abstract class ReadinessStrategy {
     clearTimeout(this.#rereadTimer);
     this.rereading = false;
     this.quiescent = undefined;
+    this.#held = undefined;
+  }
+
+  /** Whether something of ours keeps the server from `ready` (files re-read, a warm-up running). */
+  protected busy(): boolean {
+    return this.rereading || this.#held !== undefined;
+  }
+
+  /**
+   * Work the server defers is being done at start (a warm-up): it is not ready until
+   * {@link release}, and `reason` says why meanwhile.
+   */
+  hold(reason: string): void {
+    this.#held = reason;
+    const state = this.host.state();
+    if (state !== 'ready' && state !== 'indexing') return;
+    if (!this.rereading) this.host.setReason(reason);
+    if (state === 'ready') this.host.setState('indexing');
+  }
+
+  /** The held work is done: the server counts as ready again by the strategy's own rule. */
+  release(): void {
+    if (this.#held === undefined) return;
+    this.#held = undefined;
+    if (this.rereading) return;
+    this.host.setReason(undefined);
+    this.settleAfterChanges();
   }
 
   /**
@@ -83,6 +112,10 @@ export abstract class ReadinessStrategy {
       return;
     }
     this.rereading = false;
+    if (this.#held !== undefined) {
+      this.host.setReason(this.#held);
+      return;
+    }
     this.settleAfterChanges();
   }
 
@@ -90,7 +123,7 @@ export abstract class ReadinessStrategy {
   protected settleAfterChanges(): void {
     clearTimeout(this.#rereadTimer);
     this.#rereadTimer = setTimeout(() => {
-      if (this.rereading || this.host.stopping() || this.host.state() !== 'indexing') return;
+      if (this.busy() || this.host.stopping() || this.host.state() !== 'indexing') return;
       if (this.host.activeProgress() === 0 && this.quiescent !== false) this.host.setState('ready');
     }, this.#settleMs);
   }
@@ -98,6 +131,7 @@ export abstract class ReadinessStrategy {
   /** The process finished `initialize`: it is indexing until the strategy says otherwise. */
   initialized(): void {
     this.host.setState('indexing');
+    if (this.#held !== undefined) this.host.setReason(this.#held);
     this.progressChanged();
   }
 
@@ -109,7 +143,7 @@ export abstract class ReadinessStrategy {
   /** An `experimental/serverStatus` notification: quiescence is readiness. */
   serverStatus(quiescent: boolean, message: string | undefined): void {
     this.quiescent = quiescent;
-    if (this.host.state() === 'indexing' || this.host.state() === 'ready') this.host.setState(quiescent && !this.rereading ? 'ready' : 'indexing', message);
+    if (this.host.state() === 'indexing' || this.host.state() === 'ready') this.host.setState(quiescent && !this.busy() ? 'ready' : 'indexing', message);
   }
 
   /** The client shuts down: drop timers. */
@@ -121,11 +155,12 @@ export abstract class ReadinessStrategy {
 /** `immediate`: ready as soon as `initialize` completed. */
 class ImmediateReadiness extends ReadinessStrategy {
   override initialized(): void {
-    this.host.setState('ready');
+    if (this.busy()) super.initialized();
+    else this.host.setState('ready');
   }
 
   protected override settleAfterChanges(): void {
-    if (this.host.state() === 'indexing') this.host.setState('ready');
+    if (this.host.state() === 'indexing' && !this.busy()) this.host.setState('ready');
   }
 }
 
@@ -162,7 +197,7 @@ class ProgressReadiness extends ReadinessStrategy {
       return;
     }
     this.#settleTimer = setTimeout(() => {
-      if (this.host.activeProgress() === 0 && this.host.state() === 'indexing' && !this.host.stopping() && this.byProgress() && !this.rereading) this.host.setState('ready');
+      if (this.host.activeProgress() === 0 && this.host.state() === 'indexing' && !this.host.stopping() && this.byProgress() && !this.busy()) this.host.setState('ready');
     }, this.#settleMs);
   }
 

@@ -71,6 +71,26 @@ export interface ImportRules {
   readonly fix: string;
 }
 
+/**
+ * Work a server defers to its first question, done at start instead so that `ready` means a
+ * quick, complete first answer (pyright lists the workspace's files a moment after `initialized`
+ * and parses and binds them on its first `workspace/symbol`: seconds on a few hundred files).
+ * The server stays `indexing`, saying why, until the request answers (`lsp/warm-up.ts`).
+ */
+export interface WarmUp {
+  /**
+   * A `window/logMessage` saying the server has listed the workspace's files (before it, the
+   * request would find none and do nothing); its first group, when it has one, counts them.
+   * Waited for at most `TIMEOUTS.lsp.warmUpListMs`, then the request goes anyway.
+   */
+  readonly listed: RegExp;
+  /** The request that makes the server read every file, and its parameters. */
+  readonly method: string;
+  readonly params: unknown;
+  /** Why the server is indexing meanwhile, for status: before the listing, and while it reads `files` (when counted). */
+  reason(files: number | undefined): string;
+}
+
 /** Everything the client needs to know about one kind of language server. */
 export interface ServerDefinition {
   /** Stable id, e.g. `rust-analyzer`. */
@@ -222,6 +242,8 @@ export interface ServerDefinition {
    * (a name lookup that finds nothing is then `workspace-not-loaded`), until its progress ends.
    */
   readonly conditionProgress?: RegExp;
+  /** Work the server defers to its first question, done before it counts as ready (pyright). */
+  readonly warmUp?: WarmUp;
 }
 
 /** How a `prepare` step may behave in this workspace. */
