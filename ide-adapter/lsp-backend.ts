@@ -171,6 +171,8 @@ export class LspBackend implements IdeBackend {
   #middleware: readonly BackendMiddleware[] = [];
   /** Completions of capped `workspace/symbol` answers by server and name, with the disk stamp they were made at (least recently used first). */
   readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
+  /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
+  readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
 
   constructor(
     readonly workspace: Workspace,
@@ -773,6 +775,24 @@ export class LspBackend implements IdeBackend {
     return out;
   }
 
+  /**
+   * The note naming the imports `server` cannot resolve (`unresolved-imports.ts`), asked once per
+   * server process; a probe cut short (cancelled, over a budget) is asked again next time.
+   */
+  #unresolvedImports(server: LanguageServer, signal: AbortSignal | undefined): Promise<string | undefined> {
+    const rules = server.definition.imports;
+    if (rules === undefined) return Promise.resolve(undefined);
+    const known = this.#importNotes.get(server);
+    if (known !== undefined && known.pid === server.pid) return known.note;
+    const note = import('./unresolved-imports.js').then(({ unresolvedImportsNote }) => unresolvedImportsNote(server, this.workspace, rules, signal));
+    const entry = { pid: server.pid, note: note.catch(() => undefined) };
+    note.catch(() => {
+      if (this.#importNotes.get(server) === entry) this.#importNotes.delete(server);
+    });
+    this.#importNotes.set(server, entry);
+    return entry.note;
+  }
+
   async #waitUntilReady(options: ReadyOptions): Promise<Completeness> {
     const started = Date.now();
     const detected = await this.pool.detect();
@@ -806,11 +826,13 @@ export class LspBackend implements IdeBackend {
           ),
           skippedServers: this.#skipped,
         });
+    // Each ready server with an import probe names what it cannot resolve (once per process, cached).
+    const imports = await Promise.all(all.filter((s) => s.state === 'ready' && s.definition.imports?.probe !== undefined).map((s) => this.#unresolvedImports(s, options.signal)));
     return {
       complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
       servers: statuses,
       waitedMs: Date.now() - started,
-      warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings)],
+      warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings), ...imports.filter((n): n is string => n !== undefined)],
       notes: note !== undefined ? [note] : [],
     };
   }

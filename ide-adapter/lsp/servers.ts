@@ -69,6 +69,23 @@ export interface ImportRules {
   unresolved(code: string | undefined, message: string): boolean;
   /** Why imports fail and the fix, for people. */
   readonly fix: string;
+  /**
+   * How to name, once per session, the modules the workspace imports that its server cannot
+   * resolve (`lsp/unresolved-imports.ts`): the import lines are found by a budgeted search, the
+   * modules they name are imported by an in-memory document, and the server's diagnostics on it
+   * say which it cannot resolve.
+   */
+  readonly probe?: ImportProbe;
+}
+
+/** How the workspace's imported modules are found and put to the server (see {@link ImportRules.probe}). */
+export interface ImportProbe {
+  /** A regular expression (search syntax) matching the lines that import a module by its absolute name. */
+  readonly lines: string;
+  /** The absolute top-level modules a matched line imports (`import a.b, c` → `a`, `c`); relative imports give none. */
+  modules(line: string): readonly string[];
+  /** The text of a document importing each module, module `i` on line `i` (0-based). */
+  document(modules: readonly string[]): string;
 }
 
 /**

@@ -1,7 +1,8 @@
 /** Readiness strategies, driven through a small host: which events make a server ready, per definition. */
 import { describe, expect, it } from 'vitest';
 import { FOLDER_REPLACED_REASON, readinessStrategy, REREADING_REASON, type ReadinessHost } from '../lsp/readiness.js';
-import type { Readiness } from '../lsp/servers.js';
+import type { Readiness, WarmUp } from '../lsp/servers.js';
+import { WarmUpRun, type WarmUpHost } from '../lsp/warm-up.js';
 import type { ServerState } from '../lsp/status.js';
 
 /** A host whose state changes are recorded and can be awaited. */
@@ -105,5 +106,94 @@ describe('readinessStrategy', () => {
     expect(h.states.at(-1)).toBe('indexing');
     expect(h.reason).toBe(FOLDER_REPLACED_REASON);
     strategy.dispose();
+  });
+});
+
+describe('a hold on readiness (a warm-up running)', () => {
+  it.each<Readiness>(['immediate', 'progress', 'rust-analyzer-status'])('%s: held from initialized on, indexing with the reason, ready once released', async (readiness) => {
+    const h = host();
+    const strategy = readinessStrategy(readiness, h, SETTLE_MS);
+    strategy.hold('reading 3 Python files');
+    strategy.initialized();
+    strategy.serverStatus(true, undefined);
+    await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+    expect(h.states.at(-1)).toBe('indexing');
+    expect(h.reason).toBe('reading 3 Python files');
+    // Files re-read meanwhile: their reason while they change, the hold's again after.
+    strategy.filesChanging();
+    expect(h.reason).toBe(REREADING_REASON);
+    strategy.filesSettled(false);
+    expect(h.reason).toBe('reading 3 Python files');
+    await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+    expect(h.states.at(-1)).toBe('indexing');
+    const ready = h.next('ready');
+    strategy.release();
+    await ready;
+    expect(h.reason).toBeUndefined();
+    strategy.dispose();
+  });
+});
+
+/** A warm-up host that records what the run did; `answer` settles the request it sent. */
+function warmUpHost(): WarmUpHost & { events: string[]; answer: (ok: boolean) => void } {
+  let settle: ((ok: boolean) => void) | undefined;
+  const h = {
+    events: [] as string[],
+    hold: (reason: string) => h.events.push(`hold ${reason}`),
+    release: () => h.events.push('release'),
+    send: (method: string, params: unknown) => {
+      h.events.push(`send ${method} ${JSON.stringify(params)}`);
+      return new Promise<unknown>((resolve, reject) => {
+        settle = (ok) => (ok ? resolve([]) : reject(new Error('timed out')));
+      });
+    },
+    warn: (key: string, text: string) => h.events.push(`warn ${text}`),
+    answer: (ok: boolean) => settle?.(ok),
+  };
+  return h;
+}
+
+const WARM_UP: WarmUp = {
+  listed: /^Found (\d+) source files?/,
+  method: 'workspace/symbol',
+  params: { query: 'x y' },
+  reason: (files) => (files === undefined ? 'listing' : `reading ${files}`),
+};
+
+describe('WarmUpRun', () => {
+  it('waits for the listing (even one logged before initialized), sends once, releases on the answer', async () => {
+    const h = warmUpHost();
+    const run = new WarmUpRun(WARM_UP, h, 60_000, 60_000);
+    run.log('Loading pyproject.toml');
+    run.log('Found 12 source files');
+    run.initialized();
+    run.log('Found 12 source files');
+    expect(h.events).toEqual(['hold listing', 'hold reading 12', 'send workspace/symbol {"query":"x y"}']);
+    h.answer(true);
+    await new Promise((r) => setImmediate(r));
+    expect(h.events.at(-1)).toBe('release');
+    run.dispose();
+  });
+
+  it('asks anyway when the listing never comes, and a request past its deadline releases with a warning', async () => {
+    const h = warmUpHost();
+    const run = new WarmUpRun(WARM_UP, h, 1, 0);
+    run.initialized();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.events).toEqual(['hold listing', 'hold listing', 'send workspace/symbol {"query":"x y"}']);
+    h.answer(false);
+    await new Promise((r) => setImmediate(r));
+    expect(h.events.slice(-2)).toEqual(['warn listing: not done after 0 s; the first answers may be slow', 'release']);
+  });
+
+  it('does nothing more once its process is gone', async () => {
+    const h = warmUpHost();
+    const run = new WarmUpRun(WARM_UP, h, 60_000, 60_000);
+    run.initialized();
+    run.log('Found 3 source files');
+    run.dispose();
+    h.answer(true);
+    await new Promise((r) => setImmediate(r));
+    expect(h.events).not.toContain('release');
   });
 });

@@ -34,10 +34,28 @@ function moduleOf(line: string, name: string): string | undefined {
   return undefined;
 }
 
+/** The absolute top-level modules an import line names (`import a.b as c, d` → `a`, `d`; `from .x import y` → none). */
+function importedModules(line: string): string[] {
+  const code = (line.split('#')[0] ?? '').split(';')[0] ?? '';
+  const from = /^\s*from\s+([A-Za-z_]\w*)[\w.]*\s+import\b/.exec(code);
+  if (from !== null) return from[1] !== undefined ? [from[1]] : [];
+  const plain = /^\s*import\s+(.+)$/.exec(code);
+  if (plain === null) return [];
+  return (plain[1] ?? '').split(',').flatMap((item) => {
+    const top = /^\s*([A-Za-z_]\w*)/.exec(item)?.[1];
+    return top !== undefined ? [top] : [];
+  });
+}
+
 /** Python's import rules for pyright's definition. */
 export const PYTHON_IMPORTS: ImportRules = {
   lineImporting: (name) => `^\\s*(from\\s+\\S+\\s+)?import\\s.*(?<![\\w.])${escape(name)}(?!\\w)`,
   moduleOf,
   unresolved: (code, message) => (code !== undefined && UNRESOLVED_CODES.has(code)) || /^Import ".*" could not be resolved/.test(message),
   fix: `the package is not installed in the environment pyright uses: ${ENVIRONMENT_FIX}, or install it there`,
+  probe: {
+    lines: '^\\s*(import|from)\\s+[A-Za-z_]',
+    modules: importedModules,
+    document: (modules) => modules.map((m) => `import ${m}`).join('\n') + '\n',
+  },
 };

@@ -15,7 +15,7 @@ export function pythonEnvironmentWarnings(environment: PythonEnvironment | undef
   return [
     {
       key: 'python:no-environment',
-      text: `Python: no project environment found (.venv, venv, env or an interpreter setting): pyright sees only the packages of the python3 on PATH and typeshed's stubs; diagnostics() lists the unresolved imports (reportMissingImports). Fix: ${ENVIRONMENT_FIX}`,
+      text: `Python: no project environment found (.venv, venv, env or an interpreter setting): pyright sees only the packages of the python3 on PATH and typeshed's stubs. Fix: ${ENVIRONMENT_FIX}`,
     },
   ];
 }
