@@ -19,6 +19,8 @@ export const MAX_IMPORT_LINES = 20_000;
 export const MAX_PROBED_MODULES = 300;
 /** How long the server may take to publish its diagnostics of the probe document. */
 export const IMPORT_PROBE_WAIT_MS = 10_000;
+/** Import places of one module checked at most for one that is code, not a string. */
+const MAX_PLACES_PER_MODULE = 20;
 /** Files listed at most to know the workspace's own module names. */
 const MAX_LOCAL_FILES = 50_000;
 /** `DiagnosticSeverity.Error`: a module the server cannot resolve at all (stubs without sources are warnings). */
@@ -39,11 +41,15 @@ export async function unresolvedImportsNote(server: LanguageServer, workspace: W
   if (probe === undefined) return undefined;
   const extensions = server.definition.languages.flatMap((l) => l.extensions);
   const { matches } = await searchWorkspace(workspace, '.', probe.lines, { extensions, maxResults: MAX_IMPORT_LINES, ...(signal !== undefined ? { signal } : {}) });
-  const firstFile = new Map<string, string>();
+  const importedAt = new Map<string, { path: string; line: number }[]>();
   for (const match of matches) {
-    for (const module of probe.modules(match.content)) if (!firstFile.has(module)) firstFile.set(module, match.path);
+    for (const module of probe.modules(match.content)) {
+      const places = importedAt.get(module) ?? [];
+      if (places.length < MAX_PLACES_PER_MODULE) places.push({ path: match.path, line: match.start.line - 1 });
+      importedAt.set(module, places);
+    }
   }
-  if (firstFile.size === 0) return undefined;
+  if (importedAt.size === 0) return undefined;
   // The workspace's own modules (a sibling module, a package folder) are not the environment's.
   const { files } = await walkFiles(workspace, '.', { limit: MAX_LOCAL_FILES, ...(signal !== undefined ? { signal } : {}) });
   const local = new Set<string>();
@@ -52,11 +58,29 @@ export async function unresolvedImportsNote(server: LanguageServer, workspace: W
     for (const segment of file.split('/').slice(0, -1)) local.add(segment);
     local.add(basename(file, extname(file)));
   }
-  const modules = [...firstFile.keys()].filter((m) => !local.has(m)).slice(0, MAX_PROBED_MODULES);
+  const modules = [...importedAt.keys()].filter((m) => !local.has(m)).slice(0, MAX_PROBED_MODULES);
   if (modules.length === 0) return undefined;
   const unresolved = await askServer(server, probe, modules, signal);
   if (unresolved === undefined || unresolved.length === 0) return undefined;
-  return noteLine(server.definition.displayName, unresolved.map((module) => ({ module, path: firstFile.get(module) ?? '' })));
+  // Only a real import counts: a line inside a string (a docstring's example) is text.
+  const inStrings = new Map<string, ReadonlySet<number>>();
+  const stringLines = async (path: string): Promise<ReadonlySet<number>> => {
+    let lines = inStrings.get(path);
+    if (lines === undefined) {
+      lines = probe.linesInStrings === undefined ? new Set() : probe.linesInStrings(await workspace.readText(path).catch(() => ''));
+      inStrings.set(path, lines);
+    }
+    return lines;
+  };
+  const named: Unresolved[] = [];
+  for (const module of unresolved) {
+    for (const place of importedAt.get(module) ?? []) {
+      if ((await stringLines(place.path)).has(place.line)) continue;
+      named.push({ module, path: place.path });
+      break;
+    }
+  }
+  return named.length === 0 ? undefined : noteLine(server.definition.displayName, named);
 }
 
 /** The modules among `modules` the server reports it cannot resolve; `undefined` when it said nothing in time. */

@@ -86,6 +86,8 @@ export interface ImportProbe {
   modules(line: string): readonly string[];
   /** The text of a document importing each module, module `i` on line `i` (0-based). */
   document(modules: readonly string[]): string;
+  /** The 0-based lines of a source text that begin inside a string (a docstring's example is no import); default none. */
+  linesInStrings?(text: string): ReadonlySet<number>;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The session note about imports pyright cannot resolve names them: once, in one short line,
  * with the way to where they are (`diagnostics`), from the first answer on. What pyright
  * resolves — the standard library, the workspace's own modules (a sibling module included),
- * relative imports — is never named. Real pyright on a copy of fixtures/py-app with files added.
+ * relative imports — is never named, nor an import written in a docstring. Real pyright on a copy of fixtures/py-app with files added.
  */
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { copyFixture, requireServer } from './support/servers.js';
 const available = (await requireServer(pythonServer)) !== undefined;
 
 /** Modules no environment has: each imported in a different way. */
-const MISSING = ['dialect_absent_alpha', 'dialect_absent_beta', 'dialect_absent_gamma'];
+const MISSING = ['nopkg_alpha', 'nopkg_beta', 'nopkg_gamma'];
 
 describe.runIf(available)('Python: the unresolved imports named (real pyright)', () => {
   let workspace: { root: string; dispose: () => Promise<void> };
@@ -34,6 +34,12 @@ describe.runIf(available)('Python: the unresolved imports named (real pyright)',
         'import helpers',
         'from shapes import Circle',
         'from . import helpers as again',
+        '',
+        'def documented() -> None:',
+        '    """An example, not an import:',
+        '',
+        '        from nopkg_docstring import example',
+        '    """',
         '',
         'def main() -> None:',
         '    print(os, sys, alpha, thing, helpers, Circle, again)',
@@ -54,9 +60,10 @@ describe.runIf(available)('Python: the unresolved imports named (real pyright)',
       expect(notes, first.notes.join('\n')).toHaveLength(1);
       const [note] = notes as [string];
       for (const missing of MISSING) expect(note, note).toContain(missing);
-      // What pyright resolves is not named: the standard library, the workspace's modules.
-      for (const resolved of ['os', 'sys', 'json', 'helpers', 'shapes']) expect(note).not.toMatch(new RegExp(`\\b${resolved}\\b`));
+      // What pyright resolves is not named (the standard library, the workspace's modules), nor a docstring's example.
+      for (const resolved of ['os', 'sys', 'json', 'helpers', 'shapes', 'nopkg_docstring']) expect(note).not.toMatch(new RegExp(`\\b${resolved}\\b`));
       expect(note).toContain('diagnostics(');
+      expect(note, 'every name fits the line').not.toContain(' more');
       expect(note.length).toBeLessThanOrEqual(MAX_NOTE_LINE);
       const again = await session.evaluate('findDefinitions("Square")', { deadlineMs: 60_000 });
       expect(again.notes.filter((n) => n.includes('cannot resolve'))).toEqual([]);

@@ -14,6 +14,7 @@ import { renderOutcome } from '../../dialect/index.js';
 import { findPythonEnvironment } from '../languages/python/environment.js';
 import { bundledPyright, pythonServer, pyrightVersion } from '../languages/python/index.js';
 import { pythonModulePath } from '../languages/python/module-path.js';
+import { linesInStrings } from '../languages/python/strings.js';
 import { noInterpreter, systemInterpreter } from '../languages/python/trust.js';
 import { findServerBinary } from '../lsp/discovery.js';
 import { detectServers } from '../lsp/servers.js';
@@ -181,6 +182,28 @@ describe('Python imports', () => {
     }
     expect(PYTHON_IMPORTS.unresolved('reportMissingImports', 'Import "numpy" could not be resolved')).toBe(true);
     expect(PYTHON_IMPORTS.unresolved('reportAttributeAccessIssue', 'x is not a known attribute')).toBe(false);
+  });
+});
+
+describe('Python import probe', () => {
+  it('reads the absolute top-level modules of an import line, none of a relative one', async () => {
+    const { PYTHON_IMPORTS } = await import('../languages/python/imports.js');
+    const modules = (line: string) => PYTHON_IMPORTS.probe?.modules(line);
+    expect(modules('import a.b as c, d  # e')).toEqual(['a', 'd']);
+    expect(modules('from x.y import (z,')).toEqual(['x']);
+    expect(modules('from . import z')).toEqual([]);
+    expect(modules('from .x import z')).toEqual([]);
+    expect(modules('import os; import sys')).toEqual(['os']);
+  });
+
+  it('knows which lines begin inside a string, in one pass', () => {
+    const text = ['x = "a # not a comment"', '"""doc', 'from a import b', '"""', "y = '''", "'''", '# """ not a string', 'import c', 'z = "\\""', 'import d'].join('\n');
+    expect([...linesInStrings(text)].sort()).toEqual([2, 3, 5]);
+    // Linear: a long run of escaped quotes is read once.
+    const long = `"""${'\\"'.repeat(200_000)}"""\nimport e\n`;
+    const started = performance.now();
+    expect(linesInStrings(long).has(1)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { ImportRules } from '../../lsp/servers.js';
 import { ENVIRONMENT_FIX } from './problems.js';
+import { linesInStrings } from './strings.js';
 
 /** pyright's diagnostic codes for imports it cannot resolve (no package; only stubs, no source). */
 const UNRESOLVED_CODES = new Set(['reportMissingImports', 'reportMissingModuleSource']);
@@ -57,5 +58,6 @@ export const PYTHON_IMPORTS: ImportRules = {
     lines: '^\\s*(import|from)\\s+[A-Za-z_]',
     modules: importedModules,
     document: (modules) => modules.map((m) => `import ${m}`).join('\n') + '\n',
+    linesInStrings,
   },
 };
