@@ -268,7 +268,7 @@ type IdeRegistry = ReturnType<typeof createIdeRegistry>;
 /** Requirements that need language servers' index. */
 const INDEX: ReadonlySet<Requirement> = new Set(['index']);
 /** Requirements that need the backend (an editor's, a background server's or our own servers). */
-const BACKEND: ReadonlySet<Requirement> = new Set(['index', 'editor']);
+const BACKEND: ReadonlySet<Requirement> = new Set(['index', 'editor', 'servers']);
 
 /** Whether a function the program calls declares one of `requirements` in `registry`. */
 function asksServers(registry: IdeRegistry, ast: Expr, requirements: ReadonlySet<Requirement>): boolean {

@@ -90,12 +90,13 @@ export interface CandidateSpec {
  * What a function needs from its host before it runs (like Langium's per-handler
  * `requiredState`): `index` — the language servers' index (the host waits for it, bounded, and
  * notes when answers may be incomplete); `editor` — the editor's state (its selection): the host
- * must reach the editor's backend but needs no index; `workspace` — the workspace's files only
- * (search, git);
+ * must reach the editor's backend but needs no index; `servers` — the language servers' state
+ * as the backend that runs them knows it (a background server's), without waiting for anything;
+ * `workspace` — the workspace's files only (search, git);
  * `none` — nothing outside the program (the language's own functions). Hosts act on it through
  * {@link Registry.onRequires}; user interfaces read it to know whether a program needs servers.
  */
-export type Requirement = 'index' | 'editor' | 'workspace' | 'none';
+export type Requirement = 'index' | 'editor' | 'servers' | 'workspace' | 'none';
 
 /** Prepares what a function declares it needs (see {@link Requirement}); runs after its arguments are validated. */
 export type RequirementHandler<Host> = (requires: Requirement, args: Readonly<Record<string, unknown>>, ctx: CallContext<Host>) => Promise<void> | void;

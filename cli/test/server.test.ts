@@ -134,6 +134,18 @@ describe.runIf(available)('the background server', () => {
   );
 
   it(
+    "status() in a later eval tells the warm server's language servers as they are, never 'not started'",
+    async () => {
+      await evaluate();
+      const r = await runDialect(['eval', 'status()', '--workspace', fixture.root], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^server .*: ready/m);
+      expect(r.stdout).not.toContain('not started');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a file added between two calls is seen by the warm server',
     async () => {
       await evaluate();

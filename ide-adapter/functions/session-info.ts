@@ -17,7 +17,8 @@ export function registerSessionFunctions(registry: Registry<IdeHost>): void {
     description:
       'The details behind the one-line notes: every language server with its state (idle, starting, indexing, ready, degraded, crashed, stopped, unavailable) and why, memory, what could not be loaded and how to fix it, and the workspace trust.',
     category: 'session',
-    requires: 'none',
+    // The servers as the backend running them knows them: a background server's, not this process's.
+    requires: 'servers',
     parameters: [],
     returns: 'string',
     examples: [{ program: 'status()' }],
