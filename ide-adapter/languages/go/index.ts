@@ -13,6 +13,7 @@ import type { KnownProblem, ServerDefinition, ServerPreparation } from '../../ls
 import { PROJECT_FILES_GO } from './project.js';
 import { missingModules, missingModulesWarning } from './modules.js';
 import { goKind, goModulePath, goSymbolName } from './names.js';
+import { olderGoWarnings } from './toolchain.js';
 import { untrustedGopls } from './trust.js';
 import { projectFilesRefusal } from '../../lsp/project-files.js';
 
@@ -58,16 +59,18 @@ const GO_ENV: Readonly<Record<string, string>> = {
  * (`-modfile`), so the rest of the workspace loads; one warning names them with the fix.
  */
 async function prepareGo(root: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerPreparation> {
+  const older = olderGoWarnings(root, env);
   try {
     const { missing, modFile } = await missingModules(root, env);
-    if (modFile === undefined) return {};
+    if (modFile === undefined) return older.length > 0 ? { warnings: older } : {};
     return {
       // gopls would put a copy of the real go.mod after ours (`tempModfile`, for edits Dialect never asks for).
       settings: { section: 'gopls', patch: { buildFlags: [`-modfile=${modFile}`], tempModfile: false } },
-      warnings: [{ key: 'go-missing-modules', text: missingModulesWarning(missing) }],
+      warnings: [...older, { key: 'go-missing-modules', text: missingModulesWarning(missing) }],
     };
   } catch {
-    return {}; // No private copy (temp folder not writable): gopls reports the module errors itself.
+    // No private copy (temp folder not writable): gopls reports the module errors itself.
+    return older.length > 0 ? { warnings: older } : {};
   }
 }
 
