@@ -21,6 +21,8 @@ describe('Go names', () => {
     expect(goKind('function', 'func (m *Mux) Get(path string) string {', 'Get')).toBe('method');
     expect(goKind('function', 'func Copy(from, to Store) bool {', 'Copy')).toBe('function');
     expect(goKind('function', '\tGet(key string) (string, bool)', 'Get')).toBe('method');
+    // A caller that is a function literal (gopls names it `func()`) is no method.
+    expect(goKind('function', '\tt.Run("case", func(t *testing.T) {', 'func()')).toBe('function literal');
     expect(goKind('number', 'type Celsius float64', 'Celsius')).toBe('type');
     expect(goKind('class', 'type Handler = http.Handler', 'Handler')).toBe('type alias');
     expect(goKind('struct', 'type Mux struct {', 'Mux')).toBe('struct');

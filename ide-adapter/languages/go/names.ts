@@ -42,6 +42,8 @@ export function goKind(lspKind: string, declarationLine: string, name: string): 
   switch (lspKind) {
     case 'function':
     case 'method':
+      // A function literal (a call hierarchy's caller inside `t.Run("…", func(…) {…})`): gopls names it `func()`.
+      if (name.startsWith('func(')) return 'function literal';
       if (declaresType(declarationLine, name)) return 'type'; // `type PositionalArgs func(…)`
       // `func (r T) Name(` declares a method, `func Name(` a function; an interface's method has no `func`.
       return /^\s*func\s*\(/.test(declarationLine) || !/^\s*func\b/.test(declarationLine) ? 'method' : 'function';
