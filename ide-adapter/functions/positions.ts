@@ -125,7 +125,7 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
   for (const word of candidates) {
     const defs = await backend.definition(path, { line, column: word.start }, { signal: ctx.signal });
     const def = await mainTarget(ctx, defs);
-    if (def !== undefined) return symbolForTarget(ctx, def, word.text);
+    if (def !== undefined) return symbolForTarget(ctx, await definitionHere(ctx, { path, line, text, word }, def), word.text);
   }
   const names = candidates.map((w) => `\`${w.text}\``).join(', ');
   throw new DialectError({
@@ -133,6 +133,25 @@ export async function symbolAtTarget(ctx: Pick<CallContext<IdeHost>, 'host' | 's
     message: `no symbol of the workspace is at ${path}:${line}${wholeLine ? '' : `:${column}`}: the server knows no definition of ${names} in the workspace`,
     hint: `it may be a literal, a comment, or come from a library or the standard library (getSymbolInfo cannot follow it there); ${describeLine(path, line, text)}`,
   });
+}
+
+/**
+ * Where a name at its own declaration is defined. Servers whose go-to-definition toggles
+ * (clangd: at a definition it answers the declaration, at the declaration the definition) lead
+ * from a definition away from it; when the place answered leads straight back, the name here is
+ * the definition. Servers that answer a definition with itself cost nothing more.
+ */
+async function definitionHere(
+  ctx: Pick<CallContext<IdeHost>, 'host' | 'signal'>,
+  here: { readonly path: string; readonly line: number; readonly text: string; readonly word: Word },
+  def: Location,
+): Promise<Location> {
+  const { path, line, text, word } = here;
+  const isHere = (l: Location): boolean => l.path === path && l.start.line === line && l.start.column === word.start;
+  if (isHere(def)) return def;
+  const back = await ctx.host.backend.definition(def.path, def.start, { signal: ctx.signal }).catch(() => [] as Location[]);
+  if (!back.some(isHere)) return def;
+  return { path, start: { line, column: word.start }, end: { line, column: word.end }, content: text };
 }
 
 /** The identifiers a target names: the one under a position, or those a span overlaps. */

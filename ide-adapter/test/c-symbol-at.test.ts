@@ -1,0 +1,51 @@
+/**
+ * symbolAt on a declaration's own name gives that symbol's definition, as findDefinitions does.
+ * clangd's go-to-definition toggles: at a function's definition it answers the header's
+ * declaration, at a struct's definition its forward declaration (hiredis: `symbolAt` on
+ * `typedef struct redisContext {` gave `struct redisContext;` at line 108). Real clangd on a copy
+ * of fixtures/c-plain with a forward-declared struct added (the fixture shape of that case).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SymbolDefinition } from '../model.js';
+import { clangdServer } from '../languages/cpp/index.js';
+import { requireServer } from './support/servers.js';
+import { openFixtureSession, type FixtureSession } from './support/session.js';
+
+const available = (await requireServer(clangdServer)) !== undefined;
+
+const LIST_H = ['#ifndef LIST_H', '#define LIST_H', '', '/* Used before it is defined. */', 'struct list;', 'int list_len(const struct list *l);', '', 'struct list {', '  struct list *next;', '};', '', '#endif', ''].join('\n');
+const LIST_C = ['#include "list.h"', '', 'int list_len(const struct list *l) {', '  int n = 0;', '  for (; l != 0; l = l->next) n++;', '  return n;', '}', ''].join('\n');
+
+describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-plain)', () => {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('c-plain', async (root) => {
+      await mkdir(join(root, 'include'), { recursive: true });
+      await writeFile(join(root, 'include', 'list.h'), LIST_H);
+      await writeFile(join(root, 'src', 'list.c'), LIST_C);
+    });
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  const at = (symbol: unknown) => {
+    const s = symbol as SymbolDefinition;
+    return `${s.definedAt.path}:${s.definedAt.start.line}:${s.definedAt.start.column}`;
+  };
+
+  it("a function's definition gives itself, as findDefinitions does, not the header's declaration", async () => {
+    const definition = await f.nameIn('src/list.c', 'int list_len(', 'list_len');
+    const want = `src/list.c:${definition.line}:${definition.column}`;
+    expect(at(await f.value(`only(findDefinitions("list_len"))`)), 'findDefinitions').toBe(want);
+    expect(at(await f.value(`symbolAt("src/list.c", ${definition.line}, ${definition.column})`)), 'at the definition').toBe(want);
+  });
+
+  it("a struct's definition gives itself, not its forward declaration", async () => {
+    const definition = await f.nameIn('include/list.h', 'struct list {', 'list');
+    const want = `include/list.h:${definition.line}:${definition.column}`;
+    expect(at(await f.value(`symbolAt("include/list.h", ${definition.line}, ${definition.column})`))).toBe(want);
+  });
+});
