@@ -59,6 +59,17 @@ function bundledTypeScriptSources(): string[] {
 /** The files that make a TypeScript/JavaScript folder a project. */
 const TS_PROJECT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
 
+/**
+ * tsgo's settings (it asks for the `js/ts`, `typescript`, `javascript` and `editor` sections).
+ * Automatic type acquisition is off: for a JavaScript workspace tsgo would run `npm install
+ * @types/…` for the dependencies its package.json names (network, writes to
+ * ~/.cache/typescript, minutes of `indexing (Installing types for …)` — seen on expressjs/express,
+ * untrusted). Answers come from what is on disk.
+ */
+const TSGO_SETTINGS = {
+  'js/ts': { tsserver: { automaticTypeAcquisition: { enabled: false } } },
+} as const;
+
 /** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
 export const typeScriptServer: ServerDefinition = {
   id: 'typescript',
@@ -73,7 +84,7 @@ export const typeScriptServer: ServerDefinition = {
   candidates: (env) => withOverride('DIALECT_TS_SERVER', env, ...bundledTypeScriptServer()),
   overrideVar: 'DIALECT_TS_SERVER',
   args: ['--lsp', '--stdio'],
-  settings: {},
+  settings: TSGO_SETTINGS,
   readiness: 'progress',
   installedSources: bundledTypeScriptSources,
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
