@@ -14,11 +14,11 @@ import { searchWorkspace, walkFiles } from './search.js';
 import type { Workspace } from './workspace.js';
 
 /** Import lines read at most. */
-export const MAX_IMPORT_LINES = 20_000;
+const MAX_IMPORT_LINES = 20_000;
 /** Distinct modules put to the server at most (in the order the workspace first imports them). */
-export const MAX_PROBED_MODULES = 300;
+const MAX_PROBED_MODULES = 300;
 /** How long the server may take to publish its diagnostics of the probe document. */
-export const IMPORT_PROBE_WAIT_MS = 10_000;
+const IMPORT_PROBE_WAIT_MS = 10_000;
 /** Import places of one module checked at most for one that is code, not a string. */
 const MAX_PLACES_PER_MODULE = 20;
 /** Files listed at most to know the workspace's own module names. */

@@ -38,7 +38,7 @@ export function installedGoVersion(root: string, env: Env): string | undefined {
 }
 
 /** The `go` directive of the root's go.mod (`1.23`), if it has one. */
-export function goModVersion(root: string): string | undefined {
+function goModVersion(root: string): string | undefined {
   const goMod = readConfined(root, join(root, 'go.mod'), MAX_PROJECT_FILE_BYTES);
   if (!goMod.ok) return undefined;
   return /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*(?:\/\/.*)?$/m.exec(goMod.text)?.[1];
