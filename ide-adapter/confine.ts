@@ -9,14 +9,17 @@
  * - it is at most `maxBytes` long (read with a cap, so a file growing while read cannot blow up).
  *
  * Real paths come from the native `realpath` (one call, not the JavaScript version's `lstat` per
- * path component). A walk that reached a regular file through real folders reads it with
- * `readWalkedFile`, which skips the path's `realpath`: the descriptor check alone proves where the
- * opened file is (and the file is opened without following a final symlink).
+ * path component). A walk pins each folder it enters (`pinFolder`: opened without following a
+ * symlink, relative to its pinned parent, and its descriptor's real location checked inside the
+ * root, once per folder) and opens the folder's files relative to that descriptor without
+ * following a final symlink (`readPinnedEntry`): such a file is an entry of a folder proven
+ * inside, so it needs neither a `realpath` nor a descriptor check of its own, and a file or
+ * folder swapped for a symlink after the listing still cannot lead out.
  *
  * `readConfined` never throws for a file that fails a check; it says why, and the caller decides
  * between an error (a path the user named) and a count in a note (a file met during a walk).
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 
 /** The C library's `realpath`: one call per path instead of an `lstat` per component. */
 const realpath = realpathSync.native;
@@ -35,6 +38,9 @@ export type ConfinedRead =
  * FIFO that has no writer would otherwise wait forever (it is refused by the type check after).
  */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/** A folder pinned by a walk: only a real folder, never through a final symlink. */
+const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** Where the kernel says an open descriptor leads (Linux); absent elsewhere. */
 const FD_LINK_DIR = '/proc/self/fd/';
@@ -99,33 +105,73 @@ export function readConfined(root: string, absolute: string, maxBytes: number): 
   return readOpened(root, fd, real, maxBytes);
 }
 
+/** A folder a walk entered, opened and checked inside the root once: its files are opened relative to it. */
+export interface PinnedFolder {
+  readonly fd: number;
+  /** Its real location (the descriptor's, when it was pinned). */
+  readonly real: string;
+}
+
+/** Whether folders can be pinned here (Linux's `/proc/self/fd`); elsewhere a walk reads each file with `readConfined`. */
+export const CAN_PIN_FOLDERS = HAS_FD_LINKS;
+
 /**
- * Reads a file a walk listed as a regular file (not a symlink) in a folder it entered from the
- * root without following symlinks: `absolute` was a real path inside `root` when listed. The file
- * is opened without following a final symlink and the descriptor's real location is checked, so a
- * file or folder swapped for a symlink since the walk still cannot lead out. Without the
- * descriptor's location (no `/proc`), it falls back to `readConfined`.
+ * Opens a folder for a walk: `name` inside the pinned `parent`, or the absolute real `path` of the
+ * walk's start. It is opened without following a final symlink (a folder swapped for a link fails
+ * to open) and its descriptor's real location must be inside `root`. Undefined when it is not such
+ * a folder, or folders cannot be pinned here. The caller closes it (`unpinFolder`).
  */
-export function readWalkedFile(root: string, absolute: string, maxBytes: number): ConfinedRead {
-  if (!HAS_FD_LINKS || !isInside(root, absolute)) return readConfined(root, absolute, maxBytes);
+export function pinFolder(root: string, parent: PinnedFolder | undefined, nameOrPath: string): PinnedFolder | undefined {
+  if (!HAS_FD_LINKS) return undefined;
   let fd: number;
   try {
-    fd = openSync(absolute, OPEN_FLAGS | constants.O_NOFOLLOW);
+    fd = openSync(parent !== undefined ? `${FD_LINK_DIR}${parent.fd}/${nameOrPath}` : nameOrPath, FOLDER_FLAGS);
   } catch {
-    return { ok: false, reason: 'missing' };
+    return undefined;
   }
-  return readOpened(root, fd, undefined, maxBytes);
+  const real = descriptorTarget(fd);
+  if (real === undefined || !isInside(root, real)) {
+    closeSync(fd);
+    return undefined;
+  }
+  return { fd, real };
+}
+
+/** Closes a pinned folder. */
+export function unpinFolder(folder: PinnedFolder): void {
+  closeSync(folder.fd);
+}
+
+/** The entries of a pinned folder (the folder the descriptor holds, whatever its path became). */
+export function readPinnedFolder(folder: PinnedFolder): Dirent[] {
+  return readdirSync(`${FD_LINK_DIR}${folder.fd}`, { withFileTypes: true });
 }
 
 /**
- * The checks on an opened descriptor, then the capped read; closes `fd`. `real` is the checked real
- * path when there is one; otherwise the descriptor's location is required and becomes it.
+ * Reads the entry `name` of a pinned folder if it is a regular file within `maxBytes`: opened
+ * relative to the folder's descriptor (the kernel's own link, no path lookup from the root) and
+ * without following a symlink, so it is a file of a folder already proven inside the root.
  */
-function readOpened(root: string, fd: number, real: string | undefined, maxBytes: number): ConfinedRead {
+export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: number): ConfinedRead {
+  let fd: number;
   try {
-    const target = descriptorTarget(fd);
+    fd = openSync(`${FD_LINK_DIR}${folder.fd}/${name}`, OPEN_FLAGS | constants.O_NOFOLLOW);
+  } catch {
+    return { ok: false, reason: 'missing' };
+  }
+  return readOpened(undefined, fd, `${folder.real}/${name}`, maxBytes);
+}
+
+/**
+ * The checks on an opened descriptor, then the capped read; closes `fd`. With a `root`, the
+ * descriptor's location must be inside it (`real` is the checked real path when there is one;
+ * otherwise the descriptor's location becomes it); without, the caller proved where `fd` is.
+ */
+function readOpened(root: string | undefined, fd: number, real: string | undefined, maxBytes: number): ConfinedRead {
+  try {
+    const target = root !== undefined ? descriptorTarget(fd) : undefined;
     if (target === undefined && real === undefined) return { ok: false, reason: 'outside' };
-    if (target !== undefined && !isInside(root, target)) return { ok: false, reason: 'outside', ...(real !== undefined ? { real } : {}) };
+    if (target !== undefined && root !== undefined && !isInside(root, target)) return { ok: false, reason: 'outside', ...(real !== undefined ? { real } : {}) };
     real ??= target as string;
     const info = fstatSync(fd);
     const refusal = judge(info, maxBytes);

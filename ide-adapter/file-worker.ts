@@ -8,11 +8,11 @@
 import { parentPort } from 'node:worker_threads';
 import { truncate } from '../dialect/display.js';
 import { codePointCount, SourceText } from '../dialect/source.js';
-import { readConfined, readWalkedFile } from './confine.js';
+import { readConfined, readPinnedEntry } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex } from './patterns.js';
 import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
-import { listFolderSync, walkFilesSync, type ListedEntry, type ListJob, type WalkResult } from './walk.js';
+import { listFolderSync, walkFilesSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult, type WalkShare } from './walk.js';
 
 /** A shown line is cut after this many characters; a shown match after this many. */
 const MAX_CONTENT_CHARS = 1000;
@@ -29,91 +29,93 @@ export interface WalkJob {
   readonly glob?: string;
   /** Only files ending with one of these (".rs"); absent or empty for all. */
   readonly extensions?: readonly string[];
-  /** Also say which listed paths are symlinks (a search reads those with the full check). */
-  readonly withLinks?: boolean;
 }
 
-/** A walk's reply: the files, and with `withLinks` the listed symlinks among them. */
-export type WalkReply = WalkResult & { readonly links?: readonly string[] };
-
 /**
- * Searches listed files (a share of one walk's, in its order) for a regular expression, one
- * result per match. A search is split into such jobs so that several workers read at once.
+ * One share of a search (`walk.ts` `walkShareSync`): walks `start` and searches this share's files
+ * for a regular expression as it goes, one result per match. The shares of one search run on
+ * several workers at once and together search every file once.
  */
-export interface SearchFilesJob {
-  readonly kind: 'search-files';
+export interface SearchJob {
+  readonly kind: 'search';
   readonly root: string;
-  /** Workspace-relative paths a walk listed. */
-  readonly files: readonly string[];
-  /** Those of `files` that are symlinks (read with the full check, not the walked-file one). */
-  readonly links: readonly string[];
+  /** The workspace-relative file or folder ('' for the root); already confined. */
+  readonly start: string;
+  readonly share: WalkShare;
+  /** Only files ending with one of these (".rs"); empty for all. */
+  readonly extensions: readonly string[];
   readonly pattern: string;
   readonly maxResults: number;
   readonly maxFileBytes: number;
+  /** This share searches at most this many files. */
+  readonly limit: number;
 }
 
 /** A job the worker runs. */
-export type FileJob = WalkJob | SearchFilesJob | ProjectsJob | ListJob;
+export type FileJob = WalkJob | SearchJob | ProjectsJob | ListJob;
 
-/** What searching some files found. */
-export interface SearchFilesReply {
+/** What a search found, and the files it could not search. */
+export interface SearchReply {
   readonly matches: SearchMatch[];
   /** Matches found in total (more than `matches.length` when capped). */
   readonly total: number;
   /** Files skipped for their size, and binary files. */
   readonly tooLarge: number;
   readonly binary: number;
-}
-
-/** What a search found, and the files it could not search. */
-export interface SearchReply extends SearchFilesReply {
   readonly filesSearched: number;
   readonly walk: Omit<WalkResult, 'files'>;
 }
 
+/** A share's reply: its first matches, each with its file's place in the walk (`orders[i]` for `matches[i]`). */
+export interface SearchShareReply extends SearchReply {
+  readonly orders: number[];
+}
+
 /** The reply to a job. */
-export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkReply : J extends ProjectsJob ? ProjectScan : J extends ListJob ? ListedEntry[] | undefined : SearchFilesReply;
+export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : J extends ProjectsJob ? ProjectScan : J extends ListJob ? ListedEntry[] | undefined : SearchShareReply;
 
 /** Runs one job to completion (synchronously: the worker's thread is its own). */
-export function runFileJob(job: FileJob): WalkReply | SearchFilesReply | ProjectScan | ListedEntry[] | undefined {
+export function runFileJob(job: FileJob): WalkResult | SearchShareReply | ProjectScan | ListedEntry[] | undefined {
   if (job.kind === 'projects') return scanProjectsSync(job);
   if (job.kind === 'list') return listFolderSync(job);
   if (job.kind === 'walk') return walk(job);
-  return searchFiles(job);
+  return search(job);
 }
 
-function walk(job: WalkJob): WalkReply {
+function byExtension(extensions: readonly string[]): ((path: string) => boolean) | undefined {
+  return extensions.length > 0 ? (path: string) => extensions.some((e) => path.endsWith(e)) : undefined;
+}
+
+function walk(job: WalkJob): WalkResult {
   const glob = job.glob !== undefined ? compileUserGlob(job.glob) : undefined;
-  const extensions = job.extensions ?? [];
-  const byExtension = extensions.length > 0 ? (path: string) => extensions.some((e) => path.endsWith(e)) : undefined;
-  const accept = glob !== undefined && byExtension !== undefined ? (path: string) => byExtension(path) && glob(path) : (glob ?? byExtension);
-  const links = job.withLinks === true ? new Set<string>() : undefined;
-  const result = walkFilesSync({ root: job.root, start: job.start, limit: job.limit, ...(accept !== undefined ? { accept } : {}), ...(links !== undefined ? { links } : {}) });
-  return links !== undefined ? { ...result, links: [...links] } : result;
+  const extension = byExtension(job.extensions ?? []);
+  const accept = glob !== undefined && extension !== undefined ? (path: string) => extension(path) && glob(path) : (glob ?? extension);
+  return walkFilesSync({ root: job.root, start: job.start, limit: job.limit, ...(accept !== undefined ? { accept } : {}) });
 }
 
-function searchFiles(job: SearchFilesJob): SearchFilesReply {
-  const links = new Set(job.links);
+function search(job: SearchJob): SearchShareReply {
   const re = compileUserRegex(job.pattern, 'g');
   // A pattern of plain characters matches a line only where the text contains it: most files
   // of a search for a name are ruled out without splitting them into lines.
   const literal = PLAIN_PATTERN.test(job.pattern) ? job.pattern : undefined;
   const matches: SearchMatch[] = [];
+  const orders: number[] = [];
   let total = 0;
   let tooLarge = 0;
   let binary = 0;
-  for (const path of job.files) {
-    // A regular file the walk reached through real folders needs no realpath of its own.
-    const read = (links.has(path) ? readConfined : readWalkedFile)(job.root, `${job.root}/${path}`, job.maxFileBytes);
+  const accept = byExtension(job.extensions);
+  const walked = walkShareSync({ root: job.root, start: job.start, limit: job.limit, share: job.share, ...(accept !== undefined ? { accept } : {}) }, (file) => {
+    // A file of a pinned folder is opened relative to it; any other (a symlink, no /proc) gets the full check.
+    const read = file.folder !== undefined ? readPinnedEntry(file.folder, file.name, job.maxFileBytes) : readConfined(job.root, `${job.root}/${file.rel}`, job.maxFileBytes);
     if (!read.ok) {
       if (read.reason === 'too-large') tooLarge++;
-      continue;
+      return;
     }
     if (read.text.includes('\u0000')) {
       binary++;
-      continue;
+      return;
     }
-    if (literal !== undefined && !read.text.includes(literal)) continue;
+    if (literal !== undefined && !read.text.includes(literal)) return;
     const source = new SourceText(read.text);
     for (let l = 1; l <= source.lineCount; l++) {
       const line = source.lineText(l);
@@ -125,20 +127,22 @@ function searchFiles(job: SearchFilesJob): SearchFilesReply {
           const startColumn = codePointCount(line, 0, m.index) + 1;
           const endColumn = startColumn + codePointCount(line, m.index, m.index + m[0].length);
           matches.push({
-            path,
+            path: file.rel,
             start: { line: l, column: startColumn },
             end: { line: l, column: endColumn },
             content: truncate(line, MAX_CONTENT_CHARS),
             match: truncate(m[0], MAX_MATCH_CHARS),
           });
+          orders.push(file.order);
         }
         // Past an empty match by one code point: a Unicode regex would find the same match again
         // if left inside a surrogate pair.
         if (m[0].length === 0) re.lastIndex = m.index + ((line.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
       }
     }
-  }
-  return { matches, total, tooLarge, binary };
+  });
+  const { listed, ...walk } = walked;
+  return { matches, orders, total, tooLarge, binary, filesSearched: listed, walk };
 }
 
 /** A request from `file-jobs.ts`. */
@@ -149,7 +153,7 @@ export interface WorkerRequest {
 
 /** The answer to a request: the reply, the stack it ran out of, or the message of what went wrong. */
 export type WorkerResponse =
-  | { readonly id: number; readonly reply: WalkReply | SearchFilesReply | ProjectScan | ListedEntry[] | undefined }
+  | { readonly id: number; readonly reply: WalkResult | SearchShareReply | ProjectScan | ListedEntry[] | undefined }
   | { readonly id: number; readonly exhausted: 'stack' }
   | { readonly id: number; readonly failure: string };
 

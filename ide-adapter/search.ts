@@ -6,7 +6,7 @@
  */
 import { DialectError } from '../dialect/index.js';
 import { FILE_JOB_BUDGET_MS, FILE_JOB_WORKERS, runFileJob, type JobBudget } from './file-jobs.js';
-import type { SearchFilesReply, SearchReply } from './file-worker.js';
+import type { SearchReply, SearchShareReply } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
 import { regexProblem } from './patterns.js';
 import type { WalkResult } from './walk.js';
@@ -22,9 +22,6 @@ export const SearchCode = {
 
 /** A walk lists at most this many files (a search searches at most this many). */
 export const MAX_WALK_FILES = 200_000;
-
-/** A search is split among workers only in shares of at least this many files (a worker's round trip costs more than reading a few). */
-const MIN_FILES_PER_SHARE = 500;
 
 /** Search results shown by default. */
 const DEFAULT_MAX_RESULTS = 500;
@@ -100,36 +97,46 @@ export async function searchWorkspace(workspace: Workspace, path: string, patter
       message: `the search for ${JSON.stringify(pattern)} ${stopped}`,
       hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
     });
-  // One budget for the walk and every share: each job gets what is left of it.
+  // One budget for every share: each job gets what is left of it.
   const budget = (signal: AbortSignal | undefined): JobBudget => ({ timeoutMs: Math.max(1, deadline - Date.now()), signal, overrun });
-  const { files, links = [], ...walk } = await runFileJob({ kind: 'walk', root: workspace.root, start: startRel, limit: MAX_WALK_FILES, extensions, withLinks: true }, budget(options.signal));
-  // The files in contiguous shares, searched by several workers at once; the first failure stops the others.
-  const shares = Math.max(1, Math.min(FILE_JOB_WORKERS, Math.floor(files.length / MIN_FILES_PER_SHARE)));
-  const size = Math.ceil(files.length / shares);
-  const linkSet = new Set(links);
+  // Every worker walks the tree and searches its share of the files as it goes; the first failure stops the others.
+  const shares = FILE_JOB_WORKERS;
   const together = new AbortController();
   const stop = onAbort(options.signal, () => together.abort());
   const maxResults = options.maxResults ?? DEFAULT_MAX_RESULTS;
   try {
     const replies = await Promise.all(
-      Array.from({ length: shares }, (_, i) => {
-        const share = files.slice(i * size, (i + 1) * size);
-        return runFileJob(
-          { kind: 'search-files', root: workspace.root, files: share, links: share.filter((f) => linkSet.has(f)), pattern, maxResults, maxFileBytes: MAX_FILE_BYTES },
+      Array.from({ length: shares }, (_, index) =>
+        runFileJob(
+          { kind: 'search', root: workspace.root, start: startRel, share: { index, count: shares }, extensions, pattern, maxResults, maxFileBytes: MAX_FILE_BYTES, limit: Math.ceil(MAX_WALK_FILES / shares) },
           budget(together.signal),
         ).catch((error: unknown) => {
           // The first failure is the answer (Promise.all reports it); the other shares stop.
           together.abort();
           throw error;
-        });
-      }),
+        }),
+      ),
     );
-    const matches = replies.flatMap((r) => r.matches).slice(0, maxResults);
-    const sum = (of: (r: SearchFilesReply) => number): number => replies.reduce((n, r) => n + of(r), 0);
-    return { matches, total: sum((r) => r.total), tooLarge: sum((r) => r.tooLarge), binary: sum((r) => r.binary), filesSearched: files.length, walk };
+    return mergeShares(replies, maxResults);
   } finally {
     stop();
   }
+}
+
+/** The shares' replies as one, matches in walk order (each share's are in its own) up to the cap. */
+function mergeShares(replies: readonly SearchShareReply[], maxResults: number): SearchResult {
+  const tagged = replies.flatMap((r) => r.matches.map((match, i) => ({ match, order: r.orders[i] ?? 0 })));
+  // A stable sort: the matches of one file stay in their order.
+  tagged.sort((a, b) => a.order - b.order);
+  const sum = (of: (r: SearchShareReply) => number): number => replies.reduce((n, r) => n + of(r), 0);
+  return {
+    matches: tagged.slice(0, maxResults).map((t) => t.match),
+    total: sum((r) => r.total),
+    tooLarge: sum((r) => r.tooLarge),
+    binary: sum((r) => r.binary),
+    filesSearched: sum((r) => r.filesSearched),
+    walk: { truncated: replies.some((r) => r.walk.truncated), linksOutside: sum((r) => r.walk.linksOutside), specialFiles: sum((r) => r.walk.specialFiles) },
+  };
 }
 
 /** The notes a person needs about what a walk or search left out (empty when nothing was). */

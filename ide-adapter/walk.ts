@@ -11,7 +11,7 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { linkTarget, readConfined } from './confine.js';
+import { linkTarget, pinFolder, readConfined, readPinnedFolder, unpinFolder, type PinnedFolder } from './confine.js';
 
 /** Ignore files larger than this are not read (real ones are a few kilobytes). */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
@@ -51,16 +51,11 @@ export interface WalkRequest {
   readonly limit: number;
   /** Only list files this accepts (a glob, an extension filter); the limit counts accepted files. */
   readonly accept?: (path: string) => boolean;
-  /**
-   * When given, the listed paths that are symlinks (or the start itself) are added to it: every
-   * other listed path is a regular file reached through real folders (`readWalkedFile` reads it).
-   */
-  readonly links?: Set<string>;
 }
 
 /** Lists the files under `start` that git would not ignore. Synchronous: it runs in a worker. */
 export function walkFilesSync(request: WalkRequest): WalkResult {
-  const { root, start, limit, accept, links } = request;
+  const { root, start, limit, accept } = request;
   const files: string[] = [];
   let linksOutside = 0;
   let specialFiles = 0;
@@ -97,10 +92,7 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
         list(rel);
       } else if (entry.isSymbolicLink()) {
         const target = linkTarget(root, join(root, rel));
-        if (target === 'file') {
-          list(rel);
-          links?.add(rel);
-        }
+        if (target === 'file') list(rel);
         else if (target === 'outside') linksOutside++;
         else if (!isDirectoryLink(root, rel)) specialFiles++; // symlinked folders are just not followed
       } else {
@@ -109,12 +101,117 @@ export function walkFilesSync(request: WalkRequest): WalkResult {
     }
   };
 
-  if (start !== '' && linkTarget(root, join(root, start)) === 'file') {
-    list(start);
-    links?.add(start);
-  }
+  if (start !== '' && linkTarget(root, join(root, start)) === 'file') list(start);
   else visit(start, rules);
   return { files, truncated, linksOutside, specialFiles };
+}
+
+/** One of `count` walkers of the same tree: all of them enter every folder, each takes every `count`th file. */
+export interface WalkShare {
+  /** From 0 to `count - 1`. */
+  readonly index: number;
+  readonly count: number;
+}
+
+/** A file a shared walk hands over, with what reading it confined needs. */
+export interface SharedFile {
+  /** Workspace-relative, `/` separators. */
+  readonly rel: string;
+  /** Its place among the files of the whole walk (every share counts alike): merged results keep walk order by it. */
+  readonly order: number;
+  /** The pinned folder it is an entry of (read it with `readPinnedEntry`); undefined: read it with `readConfined`. */
+  readonly folder: PinnedFolder | undefined;
+  readonly name: string;
+}
+
+/** What to walk in shares: a `WalkRequest` whose limit is this share's. */
+export interface ShareWalkRequest extends WalkRequest {
+  readonly share: WalkShare;
+}
+
+/** What a share of a walk left out, and how many files it handed over. */
+export type ShareWalkResult = Omit<WalkResult, 'files'> & { readonly listed: number };
+
+/**
+ * Walks like `walkFilesSync` and hands this share's files to `onFile` as it goes, each folder
+ * pinned (`confine.ts` `pinFolder`) while its files are handed over, so a file is read relative to
+ * a folder proven inside the root. Shares split the files, not the folders: run together, they
+ * walk the tree at once and read each file once. Synchronous: it runs in a worker.
+ */
+export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFile) => void): ShareWalkResult {
+  const { root, start, limit, accept, share } = request;
+  let order = 0;
+  let listed = 0;
+  let linksOutside = 0;
+  let specialFiles = 0;
+  let truncated = false;
+  const done = (): ShareWalkResult => ({ listed, truncated, linksOutside, specialFiles });
+
+  const rules = ignoreRulesFor(root, start);
+  if (start !== '' && isIgnored(rules, start, false)) return done();
+
+  const list = (rel: string, folder: PinnedFolder | undefined, name: string, position: number): void => {
+    if (accept !== undefined && !accept(rel)) return;
+    if (listed >= limit) {
+      truncated = true;
+      return;
+    }
+    listed++;
+    onFile({ rel, order: position, folder, name });
+  };
+
+  const visit = (dirRel: string, folder: PinnedFolder | undefined, inherited: readonly IgnoreRules[]): void => {
+    let entries: Dirent[];
+    try {
+      entries = folder !== undefined ? readPinnedFolder(folder) : readdirSync(dirRel === '' ? root : join(root, dirRel), { withFileTypes: true });
+    } catch {
+      return; // unreadable folder: skip it like git does
+    }
+    const own = dirRel === start || !entries.some((e) => e.name === '.gitignore') ? undefined : readRules(root, `${dirRel}/.gitignore`, dirRel);
+    const active = own !== undefined ? [...inherited, own] : inherited;
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (truncated) return;
+      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name === '.git' || isIgnored(active, rel, true)) continue;
+        if (folder === undefined) {
+          visit(rel, undefined, active);
+          continue;
+        }
+        const child = pinFolder(root, folder, entry.name);
+        if (child === undefined) continue; // swapped for a link, or moved out, since it was listed
+        try {
+          visit(rel, child, active);
+        } finally {
+          unpinFolder(child);
+        }
+        continue;
+      }
+      // Every share counts every file alike; only the owner looks at it further.
+      const position = order++;
+      if (position % share.count !== share.index || isIgnored(active, rel, false)) continue;
+      if (entry.isFile()) list(rel, folder, entry.name, position);
+      else if (entry.isSymbolicLink()) {
+        const target = linkTarget(root, join(root, rel));
+        if (target === 'file') list(rel, undefined, entry.name, position);
+        else if (target === 'outside') linksOutside++;
+        else if (!isDirectoryLink(root, rel)) specialFiles++; // symlinked folders are just not followed
+      } else specialFiles++;
+    }
+  };
+
+  if (start !== '' && linkTarget(root, join(root, start)) === 'file') {
+    if (share.index === 0) list(start, undefined, start, 0);
+    return done();
+  }
+  const top = pinFolder(root, undefined, start === '' ? root : join(root, start));
+  try {
+    visit(start, top, rules);
+  } finally {
+    if (top !== undefined) unpinFolder(top);
+  }
+  return done();
 }
 
 /**

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_WORD, generateTsMonorepo, RARE_WORD } from '../../bench/generate.js';
-import { readConfined, readWalkedFile } from '../confine.js';
+import { pinFolder, readConfined, readPinnedEntry, unpinFolder } from '../confine.js';
 import { searchWorkspace, walkFiles } from '../search.js';
 import { MAX_FILE_BYTES, Workspace } from '../workspace.js';
 
@@ -63,36 +63,54 @@ describe('search at scale', () => {
     expect([...ours.files].sort()).toEqual(theirs.trim().split('\n').sort());
   });
 
-  it('reads a walked file only where its descriptor really is: a folder swapped for a link out is refused', () => {
+  it('opens a walked folder only if it is a real folder inside: a folder swapped for a link out is not entered', () => {
     const outside = join(base, 'outside');
     mkdirSync(outside);
     writeFileSync(join(outside, 'f0.ts'), `${PASSWD_MARKER} secret\n`);
+    const p1 = pinFolder(root, undefined, join(root, 'packages', 'p1'));
+    if (p1 === undefined) throw new Error('folders cannot be pinned here (no /proc/self/fd)');
     const src = join(root, 'packages', 'p1', 'src');
-    const walked = join(src, 'f0.ts');
-    expect(readWalkedFile(root, walked, MAX_FILE_BYTES)).toMatchObject({ ok: true });
-    // After the walk listed it, the folder becomes a symlink out (a race an attacker could win).
-    renameSync(src, join(base, 'moved'));
-    symlinkSync(outside, src);
     try {
-      expect(readWalkedFile(root, walked, MAX_FILE_BYTES)).toMatchObject({ ok: false, reason: 'outside' });
-      expect(readConfined(root, walked, MAX_FILE_BYTES)).toMatchObject({ ok: false, reason: 'outside' });
+      const pinned = pinFolder(root, p1, 'src');
+      expect(pinned).toBeDefined();
+      if (pinned !== undefined) {
+        expect(readPinnedEntry(pinned, 'f0.ts', MAX_FILE_BYTES)).toMatchObject({ ok: true, real: join(src, 'f0.ts') });
+        unpinFolder(pinned);
+      }
+      // After the walk listed it, the folder becomes a symlink out (a race an attacker could win).
+      renameSync(src, join(base, 'moved'));
+      symlinkSync(outside, src);
+      try {
+        expect(pinFolder(root, p1, 'src')).toBeUndefined();
+        expect(pinFolder(root, undefined, src)).toBeUndefined();
+        expect(readConfined(root, join(src, 'f0.ts'), MAX_FILE_BYTES)).toMatchObject({ ok: false, reason: 'outside' });
+      } finally {
+        rmSync(src);
+        renameSync(join(base, 'moved'), src);
+      }
     } finally {
-      rmSync(src);
-      renameSync(join(base, 'moved'), src);
+      unpinFolder(p1);
     }
   });
 
   it('never follows a final symlink on the fast path: a file swapped for a link out is not read', () => {
+    const folder = pinFolder(root, undefined, join(root, 'packages', 'p2', 'src'));
+    if (folder === undefined) throw new Error('folders cannot be pinned here (no /proc/self/fd)');
     const file = join(root, 'packages', 'p2', 'src', 'f1.ts');
     const text = readFileSync(file, 'utf8');
-    rmSync(file);
-    symlinkSync(PASSWD, file);
     try {
-      const read = readWalkedFile(root, file, MAX_FILE_BYTES);
-      expect(read.ok).toBe(false);
-    } finally {
+      expect(readPinnedEntry(folder, 'f1.ts', MAX_FILE_BYTES)).toMatchObject({ ok: true, text });
+      // After the walk listed it as a regular file, it becomes a symlink out.
       rmSync(file);
-      writeFileSync(file, text);
+      symlinkSync(PASSWD, file);
+      try {
+        expect(readPinnedEntry(folder, 'f1.ts', MAX_FILE_BYTES)).toMatchObject({ ok: false });
+      } finally {
+        rmSync(file);
+        writeFileSync(file, text);
+      }
+    } finally {
+      unpinFolder(folder);
     }
   });
 
