@@ -28,10 +28,14 @@ import { isAbsolute, relative, sep } from 'node:path';
 /** Why a file was not read. */
 export type RefusalReason = 'outside' | 'missing' | 'not-a-file' | 'too-large';
 
+/** Why a confined read has nothing, and what was learnt on the way. */
+export type ConfinedRefusal = { readonly ok: false; readonly reason: RefusalReason; readonly real?: string; readonly size?: number };
+
 /** The result of a confined read: the text, or why there is none. */
-export type ConfinedRead =
-  | { readonly ok: true; readonly real: string; readonly text: string; readonly size: number; readonly mtimeMs: number }
-  | { readonly ok: false; readonly reason: RefusalReason; readonly real?: string; readonly size?: number };
+export type ConfinedRead = { readonly ok: true; readonly real: string; readonly text: string; readonly size: number; readonly mtimeMs: number } | ConfinedRefusal;
+
+/** A confined read's bytes, undecoded (a search rules most files out before decoding them). */
+export type ConfinedBytes = { readonly ok: true; readonly real: string; readonly bytes: Buffer; readonly mtimeMs: number } | ConfinedRefusal;
 
 /**
  * Opened read-only, without becoming the controlling terminal, and without blocking: opening a
@@ -44,6 +48,19 @@ const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NO
 
 /** Where the kernel says an open descriptor leads (Linux); absent elsewhere. */
 const FD_LINK_DIR = '/proc/self/fd/';
+
+/**
+ * This process's descriptors by its number in the mounted `/proc` (what `/proc/self` leads to):
+ * a path through it skips resolving the `self` link, a fifth of opening a pinned folder's file.
+ * Undefined without `/proc`.
+ */
+const OWN_FD_DIR = ((): string | undefined => {
+  try {
+    return `/proc/${readlinkSync('/proc/self')}/fd/`;
+  } catch {
+    return undefined;
+  }
+})();
 
 /** Whether the kernel says where descriptors lead (`/proc/self/fd`), checked once. */
 const HAS_FD_LINKS = ((): boolean => {
@@ -88,6 +105,12 @@ function descriptorTarget(fd: number): string | undefined {
  * main thread and the search worker alike.
  */
 export function readConfined(root: string, absolute: string, maxBytes: number): ConfinedRead {
+  const read = readConfinedBytes(root, absolute, maxBytes);
+  return read.ok ? { ok: true, real: read.real, text: read.bytes.toString('utf8'), size: read.bytes.length, mtimeMs: read.mtimeMs } : read;
+}
+
+/** `readConfined`'s bytes, undecoded. */
+export function readConfinedBytes(root: string, absolute: string, maxBytes: number): ConfinedBytes {
   if (!isInside(root, absolute)) return { ok: false, reason: 'outside' };
   let real: string;
   try {
@@ -112,9 +135,6 @@ export interface PinnedFolder {
   readonly real: string;
 }
 
-/** Whether folders can be pinned here (Linux's `/proc/self/fd`); elsewhere a walk reads each file with `readConfined`. */
-export const CAN_PIN_FOLDERS = HAS_FD_LINKS;
-
 /**
  * Opens a folder for a walk: `name` inside the pinned `parent`, or the absolute real `path` of the
  * walk's start. It is opened without following a final symlink (a folder swapped for a link fails
@@ -122,10 +142,10 @@ export const CAN_PIN_FOLDERS = HAS_FD_LINKS;
  * a folder, or folders cannot be pinned here. The caller closes it (`unpinFolder`).
  */
 export function pinFolder(root: string, parent: PinnedFolder | undefined, nameOrPath: string): PinnedFolder | undefined {
-  if (!HAS_FD_LINKS) return undefined;
+  if (!HAS_FD_LINKS || OWN_FD_DIR === undefined) return undefined;
   let fd: number;
   try {
-    fd = openSync(parent !== undefined ? `${FD_LINK_DIR}${parent.fd}/${nameOrPath}` : nameOrPath, FOLDER_FLAGS);
+    fd = openSync(parent !== undefined ? `${OWN_FD_DIR}${parent.fd}/${nameOrPath}` : nameOrPath, FOLDER_FLAGS);
   } catch {
     return undefined;
   }
@@ -144,7 +164,7 @@ export function unpinFolder(folder: PinnedFolder): void {
 
 /** The entries of a pinned folder (the folder the descriptor holds, whatever its path became). */
 export function readPinnedFolder(folder: PinnedFolder): Dirent[] {
-  return readdirSync(`${FD_LINK_DIR}${folder.fd}`, { withFileTypes: true });
+  return readdirSync(`${OWN_FD_DIR as string}${folder.fd}`, { withFileTypes: true });
 }
 
 /**
@@ -152,10 +172,10 @@ export function readPinnedFolder(folder: PinnedFolder): Dirent[] {
  * relative to the folder's descriptor (the kernel's own link, no path lookup from the root) and
  * without following a symlink, so it is a file of a folder already proven inside the root.
  */
-export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: number): ConfinedRead {
+export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: number): ConfinedBytes {
   let fd: number;
   try {
-    fd = openSync(`${FD_LINK_DIR}${folder.fd}/${name}`, OPEN_FLAGS | constants.O_NOFOLLOW);
+    fd = openSync(`${OWN_FD_DIR as string}${folder.fd}/${name}`, OPEN_FLAGS | constants.O_NOFOLLOW);
   } catch {
     return { ok: false, reason: 'missing' };
   }
@@ -167,7 +187,7 @@ export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: nu
  * descriptor's location must be inside it (`real` is the checked real path when there is one;
  * otherwise the descriptor's location becomes it); without, the caller proved where `fd` is.
  */
-function readOpened(root: string | undefined, fd: number, real: string | undefined, maxBytes: number): ConfinedRead {
+function readOpened(root: string | undefined, fd: number, real: string | undefined, maxBytes: number): ConfinedBytes {
   try {
     const target = root !== undefined ? descriptorTarget(fd) : undefined;
     if (target === undefined && real === undefined) return { ok: false, reason: 'outside' };
@@ -186,7 +206,7 @@ function readOpened(root: string | undefined, fd: number, real: string | undefin
       if (bytesRead < wanted) break;
     }
     if (length > maxBytes) return { ok: false, reason: 'too-large', real, size: length };
-    return { ok: true, real, text: buffer.toString('utf8', 0, length), size: length, mtimeMs: info.mtimeMs };
+    return { ok: true, real, bytes: buffer.subarray(0, length), mtimeMs: info.mtimeMs };
   } finally {
     closeSync(fd);
   }

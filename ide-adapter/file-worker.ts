@@ -8,7 +8,7 @@
 import { parentPort } from 'node:worker_threads';
 import { truncate } from '../dialect/display.js';
 import { codePointCount, SourceText } from '../dialect/source.js';
-import { readConfined, readPinnedEntry } from './confine.js';
+import { readConfinedBytes, readPinnedEntry } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex } from './patterns.js';
 import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
@@ -17,7 +17,7 @@ import { listFolderSync, walkFilesSync, walkShareSync, type ListedEntry, type Li
 /** A shown line is cut after this many characters; a shown match after this many. */
 const MAX_CONTENT_CHARS = 1000;
 const MAX_MATCH_CHARS = 200;
-/** Characters that mean themselves in a regular expression (with or without the `u` flag). */
+/** Characters that mean themselves in a regular expression (with or without the `u` flag), all ASCII and none a line break. */
 const PLAIN_PATTERN = /^[\w ,:;'"<>=@#%&~`!/-]+$/;
 
 /** Lists files under `start` (workspace-relative, '' for the root), optionally by glob or extension. */
@@ -104,37 +104,48 @@ function search(job: SearchJob): SearchShareReply {
   let tooLarge = 0;
   let binary = 0;
   const accept = byExtension(job.extensions);
+  const found = (path: string, order: number, lineNumber: number, line: string, index: number, text: string): void => {
+    total++;
+    if (matches.length >= job.maxResults) return;
+    const startColumn = codePointCount(line, 0, index) + 1;
+    const endColumn = startColumn + codePointCount(text, 0, text.length);
+    matches.push({ path, start: { line: lineNumber, column: startColumn }, end: { line: lineNumber, column: endColumn }, content: truncate(line, MAX_CONTENT_CHARS), match: truncate(text, MAX_MATCH_CHARS) });
+    orders.push(order);
+  };
   const walked = walkShareSync({ root: job.root, start: job.start, limit: job.limit, share: job.share, ...(accept !== undefined ? { accept } : {}) }, (file) => {
     // A file of a pinned folder is opened relative to it; any other (a symlink, no /proc) gets the full check.
-    const read = file.folder !== undefined ? readPinnedEntry(file.folder, file.name, job.maxFileBytes) : readConfined(job.root, `${job.root}/${file.rel}`, job.maxFileBytes);
+    const read = file.folder !== undefined ? readPinnedEntry(file.folder, file.name, job.maxFileBytes) : readConfinedBytes(job.root, `${job.root}/${file.rel}`, job.maxFileBytes);
     if (!read.ok) {
       if (read.reason === 'too-large') tooLarge++;
       return;
     }
-    if (read.text.includes('\u0000')) {
+    // On the bytes, before decoding: a NUL byte is U+0000 in UTF-8 (and nothing else is), and an
+    // ASCII literal's bytes are in the text exactly where the literal is.
+    if (read.bytes.includes(0)) {
       binary++;
       return;
     }
-    if (literal !== undefined && !read.text.includes(literal)) return;
-    const source = new SourceText(read.text);
+    if (literal !== undefined && !read.bytes.includes(literal)) return;
+    const source = new SourceText(read.bytes.toString('utf8'));
+    if (literal !== undefined) {
+      // A literal has no line break: its occurrences in the whole text are the per-line matches, left to right.
+      for (let at = source.text.indexOf(literal); at !== -1; at = source.text.indexOf(literal, at + literal.length)) {
+        if (matches.length >= job.maxResults) {
+          total++;
+          continue;
+        }
+        const { line } = source.position(at);
+        const start = source.lineStarts[line - 1] as number;
+        found(file.rel, file.order, line, source.lineText(line), at - start, literal);
+      }
+      return;
+    }
     for (let l = 1; l <= source.lineCount; l++) {
       const line = source.lineText(l);
       re.lastIndex = 0;
       let m: RegExpExecArray | null;
       while ((m = re.exec(line)) !== null) {
-        total++;
-        if (matches.length < job.maxResults) {
-          const startColumn = codePointCount(line, 0, m.index) + 1;
-          const endColumn = startColumn + codePointCount(line, m.index, m.index + m[0].length);
-          matches.push({
-            path: file.rel,
-            start: { line: l, column: startColumn },
-            end: { line: l, column: endColumn },
-            content: truncate(line, MAX_CONTENT_CHARS),
-            match: truncate(m[0], MAX_MATCH_CHARS),
-          });
-          orders.push(file.order);
-        }
+        found(file.rel, file.order, l, line, m.index, m[0]);
         // Past an empty match by one code point: a Unicode regex would find the same match again
         // if left inside a surrogate pair.
         if (m[0].length === 0) re.lastIndex = m.index + ((line.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
