@@ -10,7 +10,7 @@ import { truncate } from '../dialect/display.js';
 import { codePointCount, SourceText } from '../dialect/source.js';
 import { readConfinedBytes, readPinnedEntry } from './confine.js';
 import type { SearchMatch } from './model.js';
-import { compileUserGlob, compileUserRegex } from './patterns.js';
+import { compileUserGlob, compileUserRegex, requiredLiteral } from './patterns.js';
 import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
 import { listFolderSync, walkFilesSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult, type WalkShare } from './walk.js';
 
@@ -98,6 +98,8 @@ function search(job: SearchJob): SearchShareReply {
   // A pattern of plain characters matches a line only where the text contains it: most files
   // of a search for a name are ruled out without splitting them into lines.
   const literal = PLAIN_PATTERN.test(job.pattern) ? job.pattern : undefined;
+  // Any other pattern is matched only on the lines holding the literal every match contains, if any.
+  const required = literal ?? requiredLiteral(job.pattern);
   const matches: SearchMatch[] = [];
   const orders: number[] = [];
   let total = 0;
@@ -125,7 +127,7 @@ function search(job: SearchJob): SearchShareReply {
       binary++;
       return;
     }
-    if (literal !== undefined && !read.bytes.includes(literal)) return;
+    if (required !== undefined && !read.bytes.includes(required)) return;
     const source = new SourceText(read.bytes.toString('utf8'));
     if (literal !== undefined) {
       // A literal has no line break: its occurrences in the whole text are the per-line matches, left to right.
@@ -140,7 +142,7 @@ function search(job: SearchJob): SearchShareReply {
       }
       return;
     }
-    for (let l = 1; l <= source.lineCount; l++) {
+    const matchLine = (l: number): void => {
       const line = source.lineText(l);
       re.lastIndex = 0;
       let m: RegExpExecArray | null;
@@ -150,6 +152,17 @@ function search(job: SearchJob): SearchShareReply {
         // if left inside a surrogate pair.
         if (m[0].length === 0) re.lastIndex = m.index + ((line.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
       }
+    };
+    if (required === undefined) {
+      for (let l = 1; l <= source.lineCount; l++) matchLine(l);
+      return;
+    }
+    // Each line holding the required literal, once, in order.
+    for (let at = source.text.indexOf(required); at !== -1; ) {
+      const { line } = source.position(at);
+      matchLine(line);
+      const next = source.lineStarts[line];
+      at = next === undefined ? -1 : source.text.indexOf(required, next);
     }
   });
   const { listed, ...walk } = walked;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_WORD, generateTsMonorepo, RARE_WORD } from '../../bench/generate.js';
 import { pinFolder, readConfined, readPinnedEntry, unpinFolder } from '../confine.js';
+import { requiredLiteral } from '../patterns.js';
 import { searchWorkspace, walkFiles } from '../search.js';
 import { MAX_FILE_BYTES, Workspace } from '../workspace.js';
 
@@ -54,6 +55,36 @@ describe('search at scale', () => {
       const lines = (s: Iterable<string>): string[] => [...new Set(s)].sort();
       expect(lines(ours.matches.map((m) => `${m.path}:${m.start.line}`))).toEqual(lines(theirs.trim().split('\n').map((l) => l.split(':').slice(0, 2).join(':'))));
     }
+  });
+
+  it('matches every line the plain per-line matcher matches, with or without a literal to skip by', async () => {
+    // The reference: every listed file split into lines, the regex run on each (what search did before it skipped anything).
+    const { files } = await walkFiles(workspace, '.');
+    const reference = (pattern: string): string[] =>
+      files.flatMap((path) =>
+        readFileSync(join(root, path), 'utf8')
+          .split(/\r\n|\r|\n/)
+          .flatMap((line, i) => [...line.matchAll(new RegExp(pattern, 'gu'))].map((m) => `${path}:${i + 1}:${m.index + 1}:${m[0]}`)),
+      );
+    const patterns = ['use_\\d+_1\\d\\b', '(?<![\\w$])Widget(?![\\w$])', 'make_(1|2)_\\d{2}\\b', 'value\\s*[=;]', 'p0|widget', '\\x57idget', 'return value;', 'size\\(\\)', 'Wid?get'];
+    for (const pattern of patterns) {
+      const ours = await searchWorkspace(workspace, '.', pattern, { maxResults: 100_000 });
+      expect(ours.total, pattern).toBeGreaterThan(0);
+      expect(ours.matches.map((m) => `${m.path}:${m.start.line}:${m.start.column}:${m.match}`), pattern).toEqual(reference(pattern));
+    }
+  });
+
+  it('finds the literal every match contains, and none where it cannot tell', () => {
+    expect(requiredLiteral('use_\\d+_1\\d\\b')).toBe('use_');
+    expect(requiredLiteral('(?<![\\w$])Foo(?![\\w$])')).toBe('Foo');
+    expect(requiredLiteral('fn\\s+login\\(')).toBe('login');
+    expect(requiredLiteral('a{12}bc')).toBe('bc'); // not "12": a quantifier's digits
+    expect(requiredLiteral('\\x41BC')).toBe('BC'); // not "41BC": an escape's digits
+    expect(requiredLiteral('\\k<name>ab')).toBe('ab');
+    expect(requiredLiteral('abc?d')).toBe('ab');
+    expect(requiredLiteral('(ab|cd)ef')).toBe('ef');
+    expect(requiredLiteral('ab|cd')).toBeUndefined();
+    expect(requiredLiteral('[a-z]+x')).toBeUndefined();
   });
 
   it('lists the files ripgrep lists', async () => {
