@@ -12,7 +12,7 @@ import { readConfinedBytes, readPinnedEntry } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex, requiredLiteral } from './patterns.js';
 import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
-import { listFolderSync, walkFilesSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult, type WalkShare } from './walk.js';
+import { listFolderSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult, type WalkShare } from './walk.js';
 
 /** A shown line is cut after this many characters; a shown match after this many. */
 const MAX_CONTENT_CHARS = 1000;
@@ -20,16 +20,26 @@ const MAX_MATCH_CHARS = 200;
 /** Characters that mean themselves in a regular expression (with or without the `u` flag), all ASCII and none a line break. */
 const PLAIN_PATTERN = /^[\w ,:;'"<>=@#%&~`!/-]+$/;
 
-/** Lists files under `start` (workspace-relative, '' for the root), optionally by glob or extension. */
+/**
+ * Lists the files under `start` (workspace-relative, '' for the root) git would not ignore,
+ * optionally by glob or extension; with a `share` (`walk.ts` `walkShareSync`), only that share of
+ * them: the shares of one listing, run at once, together list every file once.
+ */
 export interface WalkJob {
   readonly kind: 'walk';
   readonly root: string;
   readonly start: string;
+  /** At most this many files (this share's). */
   readonly limit: number;
   readonly glob?: string;
   /** Only files ending with one of these (".rs"); absent or empty for all. */
   readonly extensions?: readonly string[];
+  /** Default: the whole listing. */
+  readonly share?: WalkShare;
 }
+
+/** A listing: its files, each with its place in the walk (`orders[i]` for `files[i]`). */
+export type WalkShareReply = WalkResult & { readonly orders: number[] };
 
 /**
  * One share of a search (`walk.ts` `walkShareSync`): walks `start` and searches this share's files
@@ -72,10 +82,10 @@ export interface SearchShareReply extends SearchReply {
 }
 
 /** The reply to a job. */
-export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkResult : J extends ProjectsJob ? ProjectScan : J extends ListJob ? ListedEntry[] | undefined : SearchShareReply;
+export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkShareReply : J extends ProjectsJob ? ProjectScan : J extends ListJob ? ListedEntry[] | undefined : SearchShareReply;
 
 /** Runs one job to completion (synchronously: the worker's thread is its own). */
-export function runFileJob(job: FileJob): WalkResult | SearchShareReply | ProjectScan | ListedEntry[] | undefined {
+export function runFileJob(job: FileJob): WalkShareReply | SearchShareReply | ProjectScan | ListedEntry[] | undefined {
   if (job.kind === 'projects') return scanProjectsSync(job);
   if (job.kind === 'list') return listFolderSync(job);
   if (job.kind === 'walk') return walk(job);
@@ -86,11 +96,18 @@ function byExtension(extensions: readonly string[]): ((path: string) => boolean)
   return extensions.length > 0 ? (path: string) => extensions.some((e) => path.endsWith(e)) : undefined;
 }
 
-function walk(job: WalkJob): WalkResult {
+function walk(job: WalkJob): WalkShareReply {
+  const files: string[] = [];
+  const orders: number[] = [];
   const glob = job.glob !== undefined ? compileUserGlob(job.glob) : undefined;
   const extension = byExtension(job.extensions ?? []);
   const accept = glob !== undefined && extension !== undefined ? (path: string) => extension(path) && glob(path) : (glob ?? extension);
-  return walkFilesSync({ root: job.root, start: job.start, limit: job.limit, ...(accept !== undefined ? { accept } : {}) });
+  const share = job.share ?? { index: 0, count: 1 };
+  const { listed: _, ...walked } = walkShareSync({ root: job.root, start: job.start, limit: job.limit, share, ...(accept !== undefined ? { accept } : {}) }, (file) => {
+    files.push(file.rel);
+    orders.push(file.order);
+  });
+  return { ...walked, files, orders };
 }
 
 function search(job: SearchJob): SearchShareReply {
@@ -177,7 +194,7 @@ export interface WorkerRequest {
 
 /** The answer to a request: the reply, the stack it ran out of, or the message of what went wrong. */
 export type WorkerResponse =
-  | { readonly id: number; readonly reply: WalkResult | SearchShareReply | ProjectScan | ListedEntry[] | undefined }
+  | { readonly id: number; readonly reply: WalkShareReply | SearchShareReply | ProjectScan | ListedEntry[] | undefined }
   | { readonly id: number; readonly exhausted: 'stack' }
   | { readonly id: number; readonly failure: string };
 

@@ -6,10 +6,10 @@
  */
 import { DialectError } from '../dialect/index.js';
 import { FILE_JOB_BUDGET_MS, FILE_JOB_WORKERS, runFileJob, type JobBudget } from './file-jobs.js';
-import type { SearchReply, SearchShareReply } from './file-worker.js';
+import type { FileJob, FileJobReply, SearchReply, SearchShareReply } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
 import { regexProblem } from './patterns.js';
-import type { WalkResult } from './walk.js';
+import type { WalkResult, WalkShare } from './walk.js';
 import { MAX_FILE_BYTES, type Workspace } from './workspace.js';
 
 /** Stable error codes of searching and listing. */
@@ -44,10 +44,8 @@ export interface WalkOptions {
 export async function walkFiles(workspace: Workspace, start: string, options: WalkOptions = {}): Promise<WalkResult> {
   const startRel = await confinedStart(workspace, start);
   const glob = options.glob;
-  const budget: JobBudget = {
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    overrun: (stopped) =>
+  const deadline = Date.now() + (options.timeoutMs ?? FILE_JOB_BUDGET_MS);
+  const overrun = (stopped: string): DialectError =>
       glob !== undefined
         ? new DialectError({
             code: SearchCode.GlobTimeout,
@@ -58,9 +56,56 @@ export async function walkFiles(workspace: Workspace, start: string, options: Wa
             code: SearchCode.WalkTimeout,
             message: `listing the files of ${start} ${stopped}`,
             hint: 'list a smaller folder; a .gitignore with pathological patterns also slows the walk',
-          }),
+          });
+  const limit = options.limit ?? MAX_WALK_FILES;
+  const replies = await runShares(
+    (share) => ({ kind: 'walk', root: workspace.root, start: startRel, share, limit: Math.ceil(limit / share.count), ...(glob !== undefined ? { glob } : {}) }),
+    { deadline, overrun, signal: options.signal },
+  );
+  const files = inWalkOrder(replies.map((r) => ({ items: r.files, orders: r.orders })));
+  return {
+    files: files.slice(0, limit),
+    truncated: files.length > limit || replies.some((r) => r.truncated),
+    linksOutside: replies.reduce((n, r) => n + r.linksOutside, 0),
+    specialFiles: replies.reduce((n, r) => n + r.specialFiles, 0),
   };
-  return runFileJob({ kind: 'walk', root: workspace.root, start: startRel, limit: options.limit ?? MAX_WALK_FILES, ...(glob !== undefined ? { glob } : {}) }, budget);
+}
+
+/** The time left of one deadline for every share, the error an overrun becomes, the caller's signal. */
+interface SharedBudget {
+  readonly deadline: number;
+  readonly overrun: JobBudget['overrun'];
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * Runs one job per file worker, each on its share of the files (`walk.ts` `walkShareSync`), under
+ * one budget; the first failure stops the others and is the answer.
+ */
+async function runShares<J extends FileJob>(jobOf: (share: WalkShare) => J, budget: SharedBudget): Promise<FileJobReply<J>[]> {
+  const count = FILE_JOB_WORKERS;
+  const together = new AbortController();
+  const stop = onAbort(budget.signal, () => together.abort());
+  try {
+    return await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        runFileJob(jobOf({ index, count }), { timeoutMs: Math.max(1, budget.deadline - Date.now()), signal: together.signal, overrun: budget.overrun }).catch((error: unknown) => {
+          together.abort();
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    stop();
+  }
+}
+
+/** The items of several shares as one list in walk order (each share's are in its own; `orders[i]` places `items[i]`). */
+function inWalkOrder<T>(shares: readonly { readonly items: readonly T[]; readonly orders: readonly number[] }[]): T[] {
+  const tagged = shares.flatMap((s) => s.items.map((item, i) => ({ item, order: s.orders[i] ?? 0 })));
+  // A stable sort: the matches of one file stay in their order.
+  tagged.sort((a, b) => a.order - b.order);
+  return tagged.map((t) => t.item);
 }
 
 /** Options of a text search. */
@@ -97,40 +142,15 @@ export async function searchWorkspace(workspace: Workspace, path: string, patter
       message: `the search for ${JSON.stringify(pattern)} ${stopped}`,
       hint: 'the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or search a smaller path',
     });
-  // One budget for every share: each job gets what is left of it.
-  const budget = (signal: AbortSignal | undefined): JobBudget => ({ timeoutMs: Math.max(1, deadline - Date.now()), signal, overrun });
-  // Every worker walks the tree and searches its share of the files as it goes; the first failure stops the others.
-  const shares = FILE_JOB_WORKERS;
-  const together = new AbortController();
-  const stop = onAbort(options.signal, () => together.abort());
+  // Every worker walks the tree and searches its share of the files as it goes.
   const maxResults = options.maxResults ?? DEFAULT_MAX_RESULTS;
-  try {
-    const replies = await Promise.all(
-      Array.from({ length: shares }, (_, index) =>
-        runFileJob(
-          { kind: 'search', root: workspace.root, start: startRel, share: { index, count: shares }, extensions, pattern, maxResults, maxFileBytes: MAX_FILE_BYTES, limit: Math.ceil(MAX_WALK_FILES / shares) },
-          budget(together.signal),
-        ).catch((error: unknown) => {
-          // The first failure is the answer (Promise.all reports it); the other shares stop.
-          together.abort();
-          throw error;
-        }),
-      ),
-    );
-    return mergeShares(replies, maxResults);
-  } finally {
-    stop();
-  }
-}
-
-/** The shares' replies as one, matches in walk order (each share's are in its own) up to the cap. */
-function mergeShares(replies: readonly SearchShareReply[], maxResults: number): SearchResult {
-  const tagged = replies.flatMap((r) => r.matches.map((match, i) => ({ match, order: r.orders[i] ?? 0 })));
-  // A stable sort: the matches of one file stay in their order.
-  tagged.sort((a, b) => a.order - b.order);
+  const replies = await runShares(
+    (share) => ({ kind: 'search', root: workspace.root, start: startRel, share, extensions, pattern, maxResults, maxFileBytes: MAX_FILE_BYTES, limit: Math.ceil(MAX_WALK_FILES / share.count) }),
+    { deadline, overrun, signal: options.signal },
+  );
   const sum = (of: (r: SearchShareReply) => number): number => replies.reduce((n, r) => n + of(r), 0);
   return {
-    matches: tagged.slice(0, maxResults).map((t) => t.match),
+    matches: inWalkOrder(replies.map((r) => ({ items: r.matches, orders: r.orders }))).slice(0, maxResults),
     total: sum((r) => r.total),
     tooLarge: sum((r) => r.tooLarge),
     binary: sum((r) => r.binary),

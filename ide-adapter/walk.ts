@@ -53,59 +53,6 @@ export interface WalkRequest {
   readonly accept?: (path: string) => boolean;
 }
 
-/** Lists the files under `start` that git would not ignore. Synchronous: it runs in a worker. */
-export function walkFilesSync(request: WalkRequest): WalkResult {
-  const { root, start, limit, accept } = request;
-  const files: string[] = [];
-  let linksOutside = 0;
-  let specialFiles = 0;
-  let truncated = false;
-
-  const rules = ignoreRulesFor(root, start);
-  if (start !== '' && isIgnored(rules, start, false)) return { files, truncated, linksOutside, specialFiles };
-
-  const list = (rel: string): void => {
-    if (accept !== undefined && !accept(rel)) return;
-    if (files.length >= limit) truncated = true;
-    else files.push(rel);
-  };
-
-  const visit = (dirRel: string, inherited: readonly IgnoreRules[]): void => {
-    if (truncated) return;
-    const own = dirRel === start ? undefined : readRules(root, `${dirRel}/.gitignore`, dirRel);
-    const active = own !== undefined ? [...inherited, own] : inherited;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dirRel === '' ? root : join(root, dirRel), { withFileTypes: true });
-    } catch {
-      return; // unreadable folder: skip it like git does
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (truncated) return;
-      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name !== '.git' && !isIgnored(active, rel, true)) visit(rel, active);
-      } else if (isIgnored(active, rel, false)) {
-        continue;
-      } else if (entry.isFile()) {
-        list(rel);
-      } else if (entry.isSymbolicLink()) {
-        const target = linkTarget(root, join(root, rel));
-        if (target === 'file') list(rel);
-        else if (target === 'outside') linksOutside++;
-        else if (!isDirectoryLink(root, rel)) specialFiles++; // symlinked folders are just not followed
-      } else {
-        specialFiles++;
-      }
-    }
-  };
-
-  if (start !== '' && linkTarget(root, join(root, start)) === 'file') list(start);
-  else visit(start, rules);
-  return { files, truncated, linksOutside, specialFiles };
-}
-
 /** One of `count` walkers of the same tree: all of them enter every folder, each takes every `count`th file. */
 export interface WalkShare {
   /** From 0 to `count - 1`. */
@@ -133,10 +80,11 @@ export interface ShareWalkRequest extends WalkRequest {
 export type ShareWalkResult = Omit<WalkResult, 'files'> & { readonly listed: number };
 
 /**
- * Walks like `walkFilesSync` and hands this share's files to `onFile` as it goes, each folder
- * pinned (`confine.ts` `pinFolder`) while its files are handed over, so a file is read relative to
- * a folder proven inside the root. Shares split the files, not the folders: run together, they
- * walk the tree at once and read each file once. Synchronous: it runs in a worker.
+ * Walks the files under `start` that git would not ignore and hands this share's to `onFile` as
+ * it goes (regular files, and symlinks leading to a regular file inside), each folder pinned
+ * (`confine.ts` `pinFolder`) while its files are handed over, so a file is read relative to a
+ * folder proven inside the root. Shares split the files, not the folders: run together, they walk
+ * the tree at once and look at each file once. Synchronous: it runs in a worker.
  */
 export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFile) => void): ShareWalkResult {
   const { root, start, limit, accept, share } = request;
