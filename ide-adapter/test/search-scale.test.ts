@@ -5,13 +5,20 @@
  * backtracking regex is stopped at its budget, a search is cancellable.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_WORD, generateTsMonorepo, RARE_WORD } from '../../bench/generate.js';
 import { pinFolder, readConfined, readPinnedEntry, unpinFolder } from '../confine.js';
+import { Interpreter } from '../../dialect/index.js';
+import type { IdeBackend } from '../backend.js';
+import { createIdeRegistry, type IdeHost } from '../functions/index.js';
+import type { SearchMatch } from '../model.js';
+import { NotesLedger } from '../notes-ledger.js';
+import type { Page } from '../paging.js';
 import { requiredLiteral } from '../patterns.js';
+import { presentOutcome } from '../present.js';
 import { searchWorkspace, walkFiles } from '../search.js';
 import { MAX_FILE_BYTES, Workspace } from '../workspace.js';
 
@@ -21,6 +28,10 @@ const PASSWD_MARKER = 'root:x';
 let base: string;
 let root: string;
 let workspace: Workspace;
+let host: IdeHost;
+let interpreter: Interpreter<IdeHost>;
+/** What `search` shows at most (its documented default). */
+const DEFAULT_CAP = 500;
 
 /** ripgrep, which CI installs (scripts/setup.sh); without it the comparison fails under CI. */
 function rg(args: readonly string[]): string | undefined {
@@ -42,6 +53,10 @@ beforeAll(() => {
   mkdirSync(join(root, 'dist'));
   writeFileSync(join(root, 'dist', 'bundle.ts'), `// ${RARE_WORD} ${COMMON_WORD}\n`);
   workspace = new Workspace(root);
+  // The file functions never touch the backend; a backend that fails loudly proves it.
+  const backend = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => { throw new Error(`backend.${String(p)} called`); }) }) as IdeBackend;
+  host = { backend, workspace, readyTimeoutMs: 1000, ledger: new NotesLedger() };
+  interpreter = new Interpreter(createIdeRegistry());
 });
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -92,6 +107,34 @@ describe('search at scale', () => {
     const theirs = rg(['--files', '-g', '*.ts']);
     if (theirs === undefined) return;
     expect([...ours.files].sort()).toEqual(theirs.trim().split('\n').sort());
+  });
+
+  it('lists in walk order (the entries of each folder sorted, depth first) though the workers share the files', async () => {
+    // The fixture's only ignore rules: node_modules/, dist/, *.log (the generated root .gitignore).
+    const depthFirst = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .map((e) => ({ e, rel: dir === '' ? e.name : `${dir}/${e.name}` }))
+        .sort((a, b) => (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0))
+        .flatMap(({ e, rel }) => (e.isDirectory() ? (['.git', 'node_modules', 'dist'].includes(e.name) ? [] : depthFirst(rel)) : e.name.endsWith('.log') ? [] : [rel]));
+    const ours = await walkFiles(workspace, '.');
+    expect(ours.files.length).toBeGreaterThan(300);
+    expect(ours.files).toEqual(depthFirst(''));
+  });
+
+  it('caps a long search in walk order, says how many there were, and names the next page', async () => {
+    const all = await searchWorkspace(workspace, '.', COMMON_WORD, { maxResults: 100_000 });
+    expect(all.total).toBeGreaterThan(DEFAULT_CAP);
+    const outcome = await interpreter.evaluate(`search(".", "${COMMON_WORD}")`, { host, deadlineMs: 30_000 });
+    if (outcome.kind !== 'value') throw new Error(`search: ${outcome.kind}`);
+    const place = (m: SearchMatch): string => `${m.path}:${m.start.line}:${m.start.column}`;
+    // The shares' matches merged: the first ones of the whole walk, in its order.
+    expect((outcome.value as SearchMatch[]).map(place)).toEqual(all.matches.slice(0, DEFAULT_CAP).map(place));
+    expect(outcome.notes).toContain(`showing the first ${DEFAULT_CAP} of ${all.total} matches; narrow the path or the pattern`);
+    const text = presentOutcome(outcome);
+    expect(text).toContain(`next: page(search(".", "${COMMON_WORD}"), 101)`);
+    const page = await interpreter.evaluate(`page(search(".", "${COMMON_WORD}"), 101)`, { host, deadlineMs: 30_000 });
+    if (page.kind !== 'value') throw new Error(`page: ${page.kind}`);
+    expect((page.value as Page).items.map((m) => place(m as SearchMatch))).toEqual(all.matches.slice(100, 200).map(place));
   });
 
   it('opens a walked folder only if it is a real folder inside: a folder swapped for a link out is not entered', () => {
