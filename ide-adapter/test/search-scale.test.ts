@@ -109,6 +109,22 @@ describe('search at scale', () => {
     expect([...ours.files].sort()).toEqual(theirs.trim().split('\n').sort());
   });
 
+  it('a .gitignore changed between walks rules the next walk (its compiled rules are kept by text)', async () => {
+    const rules = join(root, 'packages', 'p5', '.gitignore');
+    const listed = async (): Promise<string[]> => (await walkFiles(workspace, 'packages/p5', { glob: 'f1*.ts' })).files;
+    expect(await listed()).toContain('packages/p5/src/f1.ts');
+    writeFileSync(rules, 'src/f1.ts\n');
+    try {
+      expect(await listed()).not.toContain('packages/p5/src/f1.ts');
+      writeFileSync(rules, 'src/f10.ts\n');
+      const again = await listed();
+      expect(again).toContain('packages/p5/src/f1.ts');
+      expect(again).not.toContain('packages/p5/src/f10.ts');
+    } finally {
+      rmSync(rules);
+    }
+  });
+
   it('lists in walk order (the entries of each folder sorted, depth first) though the workers share the files', async () => {
     // The fixture's only ignore rules: node_modules/, dist/, *.log (the generated root .gitignore).
     const depthFirst = (dir: string): string[] =>
