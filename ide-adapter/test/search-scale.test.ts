@@ -5,7 +5,7 @@
  * backtracking regex is stopped at its budget, a search is cancellable.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +223,29 @@ describe('search at scale', () => {
     await expect(searchWorkspace(workspace, '.', '(a+)+$', { timeoutMs: 500 })).rejects.toMatchObject({ code: 'regex-timeout' });
     expect(performance.now() - started).toBeLessThan(10_000);
     rmSync(join(root, 'packages', 'p4', 'src', 'hostile.ts'));
+  });
+
+  it('a search stopped at its budget leaves no descriptor open (Node closes what a terminated worker opened: the folders its walk held)', async () => {
+    const hostile = join(root, 'packages', 'p4', 'src', 'hostile.ts');
+    // What this process holds open inside the workspace (its other descriptors belong to the test runner and the workers).
+    const openDescriptors = (): string[] =>
+      readdirSync('/proc/self/fd').flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`);
+          return target.startsWith(root) ? [target] : [];
+        } catch {
+          return [];
+        }
+      });
+    writeFileSync(hostile, `// ${'a'.repeat(40)}!\n`);
+    try {
+      for (let i = 0; i < 3; i++) await expect(searchWorkspace(workspace, '.', '(a+)+$', { timeoutMs: 300 })).rejects.toMatchObject({ code: 'regex-timeout' });
+    } finally {
+      rmSync(hostile);
+    }
+    // The next search waits for the stopped workers' slots: by then what they held is closed.
+    expect((await searchWorkspace(workspace, '.', RARE_WORD)).total).toBe(1);
+    expect(openDescriptors()).toEqual([]);
   });
 
   it('is cancellable', async () => {
