@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import type { RequestType, ServerCapabilities } from 'vscode-languageserver-protocol/node';
 import { onAbort } from './abort.js';
 import { findServerBinary, type ResolvedBinary } from './discovery.js';
-import { LspClientError } from './errors.js';
+import { isLspClientError, LspClientError } from './errors.js';
 import {
   fromLspPosition,
   fromLspRange,
@@ -33,7 +33,7 @@ import {
   type TextRange,
 } from './positions.js';
 import { RingLog } from './ring-log.js';
-import type { ServerDefinition } from './servers.js';
+import type { ProjectAnchors, ServerDefinition } from './servers.js';
 import { clampDelay, sleep, type Session } from './session.js';
 import { statusLine, type Disposable, type ServerHealth, type ServerProgress, type ServerState, type ServerStatus } from './status.js';
 import { StatusTracker } from './status-tracker.js';
@@ -46,7 +46,7 @@ import { Documents, type OpenDocument } from './documents.js';
 import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
 import type { HandlerHost, PublishedDiagnostics } from './handlers.js';
 import { launchSession, prepareDefinition, serverEnvironment, type LaunchHost } from './launch.js';
-import { Requests, type RequestOptions } from './requests.js';
+import { LIVENESS_PROBE_METHOD, Requests, type RequestOptions } from './requests.js';
 import { memoryReason, serverMemoryBound, treeResidentBytes, watchMemory } from './memory-bound.js';
 import { killGroup } from './discovery.js';
 
@@ -162,6 +162,7 @@ export class LanguageServer {
         activeProgress: () => this.#status.activeProgress,
         stopping: () => this.#stopping,
         setReason: (reason) => this.#status.setReason(reason),
+        barrier: () => this.#barrier(),
       },
       options.settleMs,
     );
@@ -210,18 +211,26 @@ export class LanguageServer {
   }
 
   /**
-   * Finds a working binary (unless `options.binary` is given), spawns it in `workspaceRoot` and
-   * completes the `initialize` handshake. Throws `server-not-found`, `spawn-failed` or
-   * `initialize-failed`; a failed start leaves no process behind. Indexing continues in the
-   * background: use {@link waitUntilReady}.
+   * Runs the definition's preflight (a refusal throws `server-refused` before anything of the
+   * server runs), finds a working binary (unless `options.binary` is given), spawns it in
+   * `workspaceRoot`, completes the `initialize` handshake and opens the project anchors. Throws
+   * `server-refused`, `server-not-found`, `spawn-failed` or `initialize-failed`; a failed start
+   * leaves no process behind. Indexing continues in the background: use {@link waitUntilReady}.
    */
   static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
-    // The binary's probe (`--version`) runs while `prepare` works (rust-analyzer: the toolchain
-    // probes and `cargo metadata`); it is redone only if `prepare` changed where it would look.
+    const root = resolve(workspaceRoot);
+    // Independent start-up work runs at once: the binary's probe (`--version`, from a neutral
+    // folder) and the search for project anchors (our own confined reads; nothing of the
+    // workspace runs) go on while the preflight checks the project files and `prepare` works
+    // (rust-analyzer: the toolchain probes and `cargo metadata`). The probe is redone only if
+    // `prepare` changed where it would look.
     const givenEnv = serverEnvironment(given, options.env);
     const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
     early?.catch(() => undefined);
-    const { definition, warnings } = await prepareDefinition(given, resolve(workspaceRoot), options.env);
+    const anchors = given.projectAnchors?.(root).catch(() => undefined);
+    const refusal = await given.preflight?.(root);
+    if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: given.id });
+    const { definition, warnings } = await prepareDefinition(given, root, options.env);
     const env = serverEnvironment(definition, options.env);
     const sameSearch = early !== undefined && env['PATH'] === givenEnv['PATH'] && (given.overrideVar === undefined || env[given.overrideVar] === givenEnv[given.overrideVar]);
     const binary = options.binary ?? (await (sameSearch ? early : findServerBinary(definition, { env })));
@@ -231,7 +240,9 @@ export class LanguageServer {
     server.#starting = launching;
     try {
       await launching;
-      await server.#openAnchors();
+      await server.#openAnchors(await anchors);
+      // The start's documents are sent: an `in-order` server is ready once it answers after them.
+      server.#readiness.documentsOpened();
       return server;
     } catch (error) {
       await server.shutdown();
@@ -242,8 +253,7 @@ export class LanguageServer {
   }
 
   /** Opens the definition's project anchors; a missing anchor only costs workspace-wide answers. */
-  async #openAnchors(): Promise<void> {
-    const anchors = await this.definition.projectAnchors?.(this.workspaceRoot).catch(() => undefined);
+  async #openAnchors(anchors: ProjectAnchors | undefined): Promise<void> {
     for (const warning of anchors?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
     // Projects left unloaded make the server's answers incomplete: it shows as degraded (`ready`
     // with a warning), which completeness and MCP's `indexing.complete` already read.
@@ -495,6 +505,21 @@ export class LanguageServer {
     return tail === '' ? '' : `; stderr ends with:\n${tail}`;
   }
 
+  /**
+   * The liveness probe's request ({@link LIVENESS_PROBE_METHOD}, which no server acts on) sent to
+   * the current process without a deadline: any answer, MethodNotFound included, resolves; the
+   * process's death or our shutdown rejects.
+   */
+  async #barrier(): Promise<void> {
+    const session = this.#session;
+    if (session === undefined) throw new LspClientError('server-stopped', `${this.definition.displayName} is not running`, { serverId: this.definition.id });
+    try {
+      await session.send(LIVENESS_PROBE_METHOD, undefined, Number.POSITIVE_INFINITY, this.#stopController.signal, this.#requests.errors(LIVENESS_PROBE_METHOD, Number.POSITIVE_INFINITY));
+    } catch (error) {
+      if (!isLspClientError(error, 'request-failed')) throw error;
+    }
+  }
+
   /** Spawns and initializes a new session (`launch.ts`); throws `spawn-failed`/`initialize-failed`. */
   async #launch(): Promise<Session> {
     const generation = ++this.#generation;
@@ -514,6 +539,8 @@ export class LanguageServer {
     this.#session = session;
     this.#warmUp?.initialized();
     this.#readiness.initialized();
+    // A restart re-opened the documents above; a first start opens its anchors after this.
+    if (generation > 1) this.#readiness.documentsOpened();
     return session;
   }
 

@@ -155,8 +155,7 @@ export class ServerPool {
     const perServer = this.#options.perServer?.[definition.id] ?? {};
     const env = { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) };
     try {
-      const refusal = await definition.preflight?.(this.workspaceRoot);
-      if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: definition.id });
+      // The definition's preflight runs in `LanguageServer.start`, beside the work it need not wait for.
       // The LSP client (vscode-jsonrpc and the protocol) loads when the first server starts, not
       // with the pool: a program that needs no server never pays for it.
       const { LanguageServer } = await import('./client.js');

@@ -20,6 +20,12 @@ export interface ReadinessHost {
   stopping(): boolean;
   /** Says why the server is indexing when no progress of its own says it (`undefined` clears). */
   setReason(reason: string | undefined): void;
+  /**
+   * Sends the current process a request it answers only after every message sent before it
+   * (`in-order` servers); resolves on its answer, an error answer included, and rejects when the
+   * process dies or the client stops first.
+   */
+  barrier(): Promise<void>;
 }
 
 /** Why a server that was ready is indexing again while files it watches change on disk. */
@@ -135,6 +141,14 @@ export abstract class ReadinessStrategy {
     this.progressChanged();
   }
 
+  /**
+   * The documents a start opens (the project anchors, or after a restart the documents re-opened)
+   * were sent. Only `in-order` readiness waits for this.
+   */
+  documentsOpened(): void {
+    // Ignored by default.
+  }
+
   /** A `$/progress` token began, reported or ended. */
   progressChanged(): void {
     // Ignored by default.
@@ -233,6 +247,50 @@ class RustAnalyzerStatusReadiness extends ProgressReadiness {
   }
 }
 
+/**
+ * `in-order`: a server that takes its messages one after another — a request is answered only
+ * after the documents opened before it were loaded — and reports no progress for that load
+ * (tsgo: each `didOpen` loads the document's project before the next message). It is ready once
+ * it answered a request sent after the start's documents ({@link ReadinessStrategy.documentsOpened}):
+ * its projects are loaded then, with no settle delay to wait. Progress it does report, and
+ * re-reading changed files, are handled as under `progress`.
+ */
+class InOrderReadiness extends ProgressReadiness {
+  /** The server answered the request sent after the start's documents. */
+  #loaded = false;
+  /** Counts starts, so a late answer of a previous process changes nothing. */
+  #start = 0;
+
+  protected override byProgress(): boolean {
+    return this.#loaded;
+  }
+
+  override reset(): void {
+    super.reset();
+    this.#loaded = false;
+    this.#start++;
+  }
+
+  override documentsOpened(): void {
+    const start = this.#start;
+    this.host.barrier().then(
+      () => {
+        if (start !== this.#start || this.host.stopping()) return;
+        this.#loaded = true;
+        // Work it reports, or files changing meanwhile, still decide as under `progress`.
+        if (this.host.activeProgress() > 0 || this.rereading || this.host.state() !== 'indexing') return;
+        this.host.setState('ready');
+      },
+      () => undefined, // the process died (a restart opens the documents again) or we stopped
+    );
+  }
+
+  protected override settleAfterChanges(): void {
+    // Before the barrier's answer, that answer decides (it checks for re-reading itself).
+    if (this.#loaded) super.settleAfterChanges();
+  }
+}
+
 /** The strategy a definition's `readiness` selects. */
 export function readinessStrategy(readiness: Readiness, host: ReadinessHost, settleMs: number = TIMEOUTS.lsp.settleMs): ReadinessStrategy {
   switch (readiness) {
@@ -240,6 +298,8 @@ export function readinessStrategy(readiness: Readiness, host: ReadinessHost, set
       return new ImmediateReadiness(host);
     case 'progress':
       return new ProgressReadiness(host, settleMs);
+    case 'in-order':
+      return new InOrderReadiness(host, settleMs);
     case 'rust-analyzer-status':
       return new RustAnalyzerStatusReadiness(host, settleMs);
   }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Readiness } from './servers.js';
 
 /** The readiness strategies a configuration may name (each one of the {@link Readiness} union). */
-const READINESS = ['rust-analyzer-status', 'progress', 'immediate'] as const satisfies readonly Readiness[];
+const READINESS = ['rust-analyzer-status', 'progress', 'in-order', 'immediate'] as const satisfies readonly Readiness[];
 
 const strings = z.array(z.string()).readonly();
 

@@ -20,6 +20,11 @@ export type Readiness =
   | 'rust-analyzer-status'
   /** Every `$/progress` work-done token has ended and none began during a short settle delay. */
   | 'progress'
+  /**
+   * The server answers a request only after the messages sent before it, and reports no progress
+   * for loading (tsgo): ready once it answered a request sent after the start's documents.
+   */
+  | 'in-order'
   /** Ready as soon as `initialize` has completed. */
   | 'immediate';
 

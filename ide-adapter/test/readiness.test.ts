@@ -5,8 +5,17 @@ import type { Readiness, WarmUp } from '../lsp/servers.js';
 import { WarmUpRun, type WarmUpHost } from '../lsp/warm-up.js';
 import type { ServerState } from '../lsp/status.js';
 
+/** A barrier request in flight: the test decides when the server answers it, or dies. */
+interface Barrier {
+  answer(): void;
+  die(): void;
+}
+
+/** Lets promise callbacks queued so far run. */
+const settled = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 /** A host whose state changes are recorded and can be awaited. */
-function host(): ReadinessHost & { progress: number; states: ServerState[]; reason: string | undefined; next(state: ServerState): Promise<void> } {
+function host(): ReadinessHost & { progress: number; states: ServerState[]; reason: string | undefined; barriers: Barrier[]; next(state: ServerState): Promise<void> } {
   let state: ServerState = 'starting';
   const waiters: { state: ServerState; wake: () => void }[] = [];
   const h = {
@@ -25,6 +34,11 @@ function host(): ReadinessHost & { progress: number; states: ServerState[]; reas
       h.reason = reason;
     },
     next: (wanted: ServerState) => new Promise<void>((wake) => waiters.push({ state: wanted, wake })),
+    barriers: [] as Barrier[],
+    barrier: () =>
+      new Promise<void>((answer, die) => {
+        h.barriers.push({ answer, die: () => die(new Error('the process died')) });
+      }),
   };
   return h;
 }
@@ -106,6 +120,87 @@ describe('readinessStrategy', () => {
     expect(h.states.at(-1)).toBe('indexing');
     expect(h.reason).toBe(FOLDER_REPLACED_REASON);
     strategy.dispose();
+  });
+
+  describe('in-order (tsgo)', () => {
+    /** A settle delay no test waits for: in-order readiness must not depend on it. */
+    const NEVER_MS = 600_000;
+
+    it('indexing until the server answered a request sent after the start\'s documents, then ready at once', async () => {
+      const h = host();
+      const strategy = readinessStrategy('in-order', h, NEVER_MS);
+      strategy.initialized();
+      strategy.progressChanged();
+      expect(h.states).toEqual(['indexing']);
+      expect(h.barriers).toHaveLength(0);
+      strategy.documentsOpened();
+      expect(h.barriers).toHaveLength(1);
+      await settled();
+      expect(h.states).toEqual(['indexing']);
+      h.barriers[0]?.answer();
+      await settled();
+      expect(h.states).toEqual(['indexing', 'ready']);
+      strategy.dispose();
+    });
+
+    it('progress the server reports still counts: answered during work, ready once the work ended and settled', async () => {
+      const h = host();
+      const strategy = readinessStrategy('in-order', h, SETTLE_MS);
+      strategy.initialized();
+      strategy.documentsOpened();
+      h.progress = 1;
+      strategy.progressChanged();
+      h.barriers[0]?.answer();
+      await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+      expect(h.states).toEqual(['indexing']);
+      const ready = h.next('ready');
+      h.progress = 0;
+      strategy.progressChanged();
+      await ready;
+      strategy.dispose();
+    });
+
+    it('an answer from a process that was replaced, or a process that died, makes nothing ready', async () => {
+      const h = host();
+      const strategy = readinessStrategy('in-order', h, NEVER_MS);
+      strategy.initialized();
+      strategy.documentsOpened();
+      h.barriers[0]?.die();
+      await settled();
+      expect(h.states).toEqual(['indexing']);
+      // A restart: the old process's barrier is answered late, the new one's not yet.
+      strategy.reset();
+      strategy.initialized();
+      strategy.documentsOpened();
+      const old = h.barriers[0] as Barrier;
+      strategy.documentsOpened();
+      strategy.reset();
+      strategy.initialized();
+      strategy.documentsOpened();
+      old.answer();
+      h.barriers[1]?.answer();
+      await settled();
+      expect(h.states.at(-1)).toBe('indexing');
+      h.barriers.at(-1)?.answer();
+      await settled();
+      expect(h.states.at(-1)).toBe('ready');
+      strategy.dispose();
+    });
+
+    it('files changing before the answer keep it indexing until they were sent and it settled', async () => {
+      const h = host();
+      const strategy = readinessStrategy('in-order', h, SETTLE_MS);
+      strategy.initialized();
+      strategy.documentsOpened();
+      strategy.filesChanging();
+      h.barriers[0]?.answer();
+      await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+      expect(h.states.at(-1)).toBe('indexing');
+      const ready = h.next('ready');
+      strategy.filesSettled(false);
+      await ready;
+      strategy.dispose();
+    });
   });
 });
 

@@ -85,7 +85,9 @@ export const typeScriptServer: ServerDefinition = {
   overrideVar: 'DIALECT_TS_SERVER',
   args: ['--lsp', '--stdio'],
   settings: TSGO_SETTINGS,
-  readiness: 'progress',
+  // tsgo loads a document's project before its next message and reports no progress for it: it
+  // is ready when it answers a request sent after the anchors, with no settle delay.
+  readiness: 'in-order',
   installedSources: bundledTypeScriptSources,
   installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
   projectMarkers: TS_PROJECT_MARKERS,
