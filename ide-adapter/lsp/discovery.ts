@@ -1,12 +1,15 @@
 /**
  * Finding a WORKING server binary: every candidate is probed with `--version` (bounded by a timeout)
  * because a file on PATH can be a rustup proxy without the component, a stale symlink or a launcher
- * that needs a missing package. Results are cached per candidate and environment.
+ * that needs a missing package. Results are cached per candidate and environment, and a working
+ * candidate's answer is kept across processes per program identity (`probe-cache.ts`), so a cold
+ * start does not run it again until the program changes.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { LspClientError } from './errors.js';
 import type { ServerDefinition } from './servers.js';
+import { keepAnswer, keptAnswer } from './probe-cache.js';
 
 /** A candidate that answered its version probe. */
 export interface ResolvedBinary {
@@ -89,10 +92,41 @@ export function probeCandidate(candidate: string, options: DiscoveryOptions = {}
   const key = JSON.stringify([path, versionArgs, env.PATH ?? '']);
   let result = cache.get(key);
   if (result === undefined) {
-    result = runProbe(candidate, path, versionArgs, env, options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+    const kept = keptVersion(path, versionArgs, env);
+    result =
+      kept !== undefined
+        ? Promise.resolve({ candidate, path, ok: true, version: kept })
+        : runProbe(candidate, path, versionArgs, env, options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS).then((probed) => {
+            if (probed.ok && probed.version !== undefined) keepAnswer(versionQuestion(versionArgs, env), path, env, probed.version);
+            return probed;
+          });
     cache.set(key, result);
   }
   return result;
+}
+
+/**
+ * The answer of a probe this process ran or started, or one kept from an earlier process
+ * (`probe-cache.ts`); `undefined` when only running the candidate would tell. Never spawns.
+ */
+export function knownProbe(candidate: string, options: DiscoveryOptions = {}): Promise<ProbeResult> | undefined {
+  const env = options.env ?? process.env;
+  const path = resolveCandidate(candidate, env);
+  if (path === undefined) return undefined;
+  const versionArgs = options.versionArgs ?? ['--version'];
+  const running = cache.get(JSON.stringify([path, versionArgs, env.PATH ?? '']));
+  if (running !== undefined) return running;
+  return keptVersion(path, versionArgs, env) !== undefined ? probeCandidate(candidate, options) : undefined;
+}
+
+/** What a version probe asks: its arguments and the PATH a launcher may search. */
+function versionQuestion(versionArgs: readonly string[], env: Readonly<Record<string, string | undefined>>): string {
+  return JSON.stringify(['version', versionArgs, env.PATH ?? '']);
+}
+
+function keptVersion(path: string, versionArgs: readonly string[], env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const kept = keptAnswer(versionQuestion(versionArgs, env), path, env);
+  return typeof kept === 'string' && kept !== '' ? kept : undefined;
 }
 
 /** Where probes run: a folder no workspace controls. */

@@ -64,6 +64,8 @@ export class ServerPool {
    * indexing; see {@link waitUntilReady}.
    */
   async start(): Promise<ServerStatus[]> {
+    // The LSP client loads while detection reads the tree: a start is about to need it.
+    void import('./client.js').catch(() => undefined);
     const detected = await this.detect();
     await Promise.all(detected.map(({ definition }) => this.#serverById(definition.id).catch(() => undefined)));
     return this.servers();

@@ -59,10 +59,24 @@ export async function findProjects(root: string, markers: readonly string[], opt
   } as const;
   const overrun = (stopped: string): DialectError =>
     new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects ${stopped} (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });
-  try {
-    return await runFileJob(job, { timeoutMs: budgetMs + FILE_JOB_BUDGET_MS, overrun });
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { projectDirs: [], markerFiles: [], warnings: [`found no projects: ${why}; answers may miss the symbols of every project`], complete: false };
+  // A server's start asks the same question twice at once (its preflight checks the project
+  // files, its anchors open one file per project): one scan answers both.
+  const key = JSON.stringify(job);
+  let scan = inFlight.get(key);
+  if (scan === undefined) {
+    scan = runFileJob(job, { timeoutMs: budgetMs + FILE_JOB_BUDGET_MS, overrun }).then(
+      (found) => found,
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        return { projectDirs: [], markerFiles: [], warnings: [`found no projects: ${why}; answers may miss the symbols of every project`], complete: false };
+      },
+    );
+    const settled = scan;
+    inFlight.set(key, settled);
+    void settled.finally(() => inFlight.delete(key));
   }
+  return scan;
 }
+
+/** The scans running now, by their job: a scan is shared only while it runs, never reused after. */
+const inFlight = new Map<string, Promise<ProjectScan>>();

@@ -384,14 +384,21 @@ export interface DetectedServer {
  */
 export async function detectServers(workspaceRoot: string, definitions: readonly ServerDefinition[]): Promise<DetectedServer[]> {
   const files = await topTwoLevels(workspaceRoot);
+  // Each definition's evidence at once: the deeper scans for project markers run side by side.
+  const evidences = await Promise.all(
+    definitions.map(async (definition) => {
+      const markers = new Set(definition.rootMarkers);
+      const patterns = definition.filePatterns ?? [];
+      const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
+      const evidence = files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
+      if (evidence.length === 0 && definition.projectMarkers !== undefined) evidence.push(...(await deepProjectMarker(workspaceRoot, definition.projectMarkers)));
+      return evidence;
+    }),
+  );
   const detected: DetectedServer[] = [];
   const claimedLanguages = new Set<string>();
-  for (const definition of definitions) {
-    const markers = new Set(definition.rootMarkers);
-    const patterns = definition.filePatterns ?? [];
-    const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
-    const evidence = files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
-    if (evidence.length === 0 && definition.projectMarkers !== undefined) evidence.push(...(await deepProjectMarker(workspaceRoot, definition.projectMarkers)));
+  for (const [index, definition] of definitions.entries()) {
+    const evidence = evidences[index] ?? [];
     if (evidence.length === 0) continue;
     // Two definitions for one language (a custom one and a built-in): the first wins.
     const languages = definition.languages.map((l) => l.languageId);

@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { killGroup, NEUTRAL_CWD, probeCandidate, type ProbeResult, type ResolvedBinary } from '../../lsp/discovery.js';
+import { killGroup, knownProbe, NEUTRAL_CWD, probeCandidate, type ProbeResult, type ResolvedBinary } from '../../lsp/discovery.js';
+import { keepAnswer, keptAnswer } from '../../lsp/probe-cache.js';
 
 /** An environment as child processes get it; `undefined` values are left out. */
 export type ToolEnv = Readonly<Record<string, string | undefined>>;
@@ -91,23 +92,42 @@ export function rustcCandidates(env: ToolEnv, cargoPath: string): string[] {
  * The first working cargo with a working rustc. Among working toolchains, one whose sysroot has
  * the std sources wins (rust-analyzer needs them for std types; a rustup toolchain without
  * `rust-src` next to Debian's `rust-web-src` is common); otherwise the first working one.
+ *
+ * The search is first made from what is already known — this process's probes and the answers
+ * kept from earlier ones (`lsp/probe-cache.ts`) — and decides without running anything when every
+ * candidate it reaches has a known answer; at the first one without, it is made again with
+ * every probe started at once. Both make the same choice.
  */
 export async function findRustToolchain(env: ToolEnv): Promise<ToolchainSearch> {
+  return (await searchToolchain(env, knownAnswers(env))) ?? ((await searchToolchain(env, probesInParallel(env))) as ToolchainSearch);
+}
+
+/** How one search learns a candidate's version probe and a rustc's sysroot; `undefined`: not known without running it. */
+interface ToolchainProbes {
+  version(candidate: string): Promise<ProbeResult> | undefined;
+  sysroot(rustcPath: string): Promise<string | undefined> | undefined;
+}
+
+/** The search of {@link findRustToolchain}; `undefined` when `probes` could not tell a candidate's answer. */
+async function searchToolchain(env: ToolEnv, probes: ToolchainProbes): Promise<ToolchainSearch | undefined> {
   const failed: ProbeResult[] = [];
   const working: RustToolchain[] = [];
   const seen = new Set<string>();
-  const probe = probesInParallel(env);
   for (const candidate of cargoCandidates(env)) {
-    const cargo = await probe(candidate);
+    const cargo = await probes.version(candidate);
+    if (cargo === undefined) return undefined;
     if (!cargo.ok || cargo.path === undefined || cargo.version === undefined) {
       failed.push(cargo);
       continue;
     }
     if (seen.has(cargo.path)) continue;
     seen.add(cargo.path);
-    const rustc = await firstWorking(rustcCandidates(env, cargo.path), probe, failed);
+    const rustc = await firstWorking(rustcCandidates(env, cargo.path), probes, failed);
+    if (rustc === 'unknown') return undefined;
     if (rustc === undefined) continue;
-    const sysroot = await rustcSysroot(rustc.path, env);
+    const asked = probes.sysroot(rustc.path);
+    if (asked === undefined) return undefined;
+    const sysroot = await asked;
     const src = sysroot !== undefined ? join(sysroot, SYSROOT_SRC_RELATIVE) : undefined;
     const toolchain: RustToolchain = {
       cargo: { path: cargo.path, version: cargo.version },
@@ -122,13 +142,26 @@ export async function findRustToolchain(env: ToolEnv): Promise<ToolchainSearch> 
   return first !== undefined ? { toolchain: first, failed } : { failed };
 }
 
+/** Answers known without running anything: this process's probes and the kept ones. */
+function knownAnswers(env: ToolEnv): ToolchainProbes {
+  return {
+    version: (candidate) => knownProbe(candidate, { env }),
+    sysroot: (rustcPath) => {
+      const key = sysrootKey(rustcPath, env);
+      const running = sysroots.get(key);
+      if (running !== undefined) return running;
+      return typeof keptAnswer(sysrootQuestion(env), rustcPath, env) === 'string' ? rustcSysroot(rustcPath, env) : undefined;
+    },
+  };
+}
+
 /**
  * The version probes of one search, started at once: every cargo candidate, the rustc candidates
  * next to each (as the search will ask for them), and each working rustc's sysroot. The search
  * then reads them in its own order, so its choice is the same as probing one after another, in
  * the time of the slowest chain instead of the sum.
  */
-function probesInParallel(env: ToolEnv): (candidate: string) => Promise<ProbeResult> {
+function probesInParallel(env: ToolEnv): ToolchainProbes {
   const started = new Map<string, Promise<ProbeResult>>();
   const probe = (candidate: string): Promise<ProbeResult> => {
     let result = started.get(candidate);
@@ -144,12 +177,14 @@ function probesInParallel(env: ToolEnv): (candidate: string) => Promise<ProbeRes
       void probe(rustc).then((p) => (p.ok && p.path !== undefined ? rustcSysroot(p.path, env) : undefined));
     }
   }
-  return probe;
+  return { version: probe, sysroot: (rustcPath) => rustcSysroot(rustcPath, env) };
 }
 
-async function firstWorking(candidates: readonly string[], probeOf: (candidate: string) => Promise<ProbeResult>, failed: ProbeResult[]): Promise<ResolvedBinary | undefined> {
+/** The first candidate that answered its probe; `'unknown'` when `probes` could not tell one's answer. */
+async function firstWorking(candidates: readonly string[], probes: ToolchainProbes, failed: ProbeResult[]): Promise<ResolvedBinary | undefined | 'unknown'> {
   for (const candidate of candidates) {
-    const probe = await probeOf(candidate);
+    const probe = await probes.version(candidate);
+    if (probe === undefined) return 'unknown';
     if (probe.ok && probe.path !== undefined && probe.version !== undefined) return { path: probe.path, version: probe.version };
     failed.push(probe);
   }
@@ -158,15 +193,36 @@ async function firstWorking(candidates: readonly string[], probeOf: (candidate: 
 
 const sysroots = new Map<string, Promise<string | undefined>>();
 
-/** `rustc --print sysroot` (cached per rustc and PATH); `undefined` when rustc cannot say. */
+function sysrootKey(rustcPath: string, env: ToolEnv): string {
+  return JSON.stringify([rustcPath, env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+}
+
+/** What `--print sysroot` and `--print cfg` ask, as kept answers name it: the environment that steers rustc. */
+function sysrootQuestion(env: ToolEnv): string {
+  return JSON.stringify(['--print sysroot', env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+}
+function cfgQuestion(env: ToolEnv): string {
+  return JSON.stringify(['--print cfg', env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+}
+
+/**
+ * `rustc --print sysroot` (cached per rustc and PATH, and kept across processes per rustc's
+ * identity: `lsp/probe-cache.ts`); `undefined` when rustc cannot say.
+ */
 function rustcSysroot(rustcPath: string, env: ToolEnv): Promise<string | undefined> {
-  const key = JSON.stringify([rustcPath, env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+  const key = sysrootKey(rustcPath, env);
   let result = sysroots.get(key);
   if (result === undefined) {
-    result = runTool(rustcPath, ['--print', 'sysroot'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
-      const line = run.stdout.trim().split('\n')[0]?.trim();
-      return run.ok && line !== undefined && line !== '' ? line : undefined;
-    });
+    const kept = keptAnswer(sysrootQuestion(env), rustcPath, env);
+    result =
+      typeof kept === 'string' && kept !== ''
+        ? Promise.resolve(kept)
+        : runTool(rustcPath, ['--print', 'sysroot'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
+            const line = run.stdout.trim().split('\n')[0]?.trim();
+            if (!run.ok || line === undefined || line === '') return undefined;
+            keepAnswer(sysrootQuestion(env), rustcPath, env, line);
+            return line;
+          });
     sysroots.set(key, result);
   }
   return result;
@@ -176,16 +232,23 @@ const cfgs = new Map<string, Promise<string[] | undefined>>();
 
 /**
  * `rustc --print cfg` of the host target, one atom a line as rustc prints them (`unix`,
- * `target_os="linux"`); cached per rustc and PATH; `undefined` when rustc cannot say.
+ * `target_os="linux"`); cached per rustc and PATH, and kept across processes like the sysroot;
+ * `undefined` when rustc cannot say.
  */
 export function rustcCfg(rustcPath: string, env: ToolEnv): Promise<string[] | undefined> {
-  const key = JSON.stringify([rustcPath, env.PATH ?? '', env.RUSTUP_TOOLCHAIN ?? '']);
+  const key = sysrootKey(rustcPath, env);
   let result = cfgs.get(key);
   if (result === undefined) {
-    result = runTool(rustcPath, ['--print', 'cfg'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
-      const atoms = run.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-      return run.ok && atoms.length > 0 ? atoms : undefined;
-    });
+    const kept = keptAnswer(cfgQuestion(env), rustcPath, env);
+    result =
+      Array.isArray(kept) && kept.length > 0 && kept.every((atom) => typeof atom === 'string')
+        ? Promise.resolve(kept as string[])
+        : runTool(rustcPath, ['--print', 'cfg'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
+            const atoms = run.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+            if (!run.ok || atoms.length === 0) return undefined;
+            keepAnswer(cfgQuestion(env), rustcPath, env, atoms);
+            return atoms;
+          });
     cfgs.set(key, result);
   }
   return result;

@@ -110,6 +110,11 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   // Untrusted, cargo runs from a folder the workspace does not control, so it reads no
   // `.cargo/config.toml` (rustc-wrapper, [env]) and rustup no `rust-toolchain.toml` of the workspace.
   const cwd = context.untrusted === true ? NEUTRAL_CWD : root;
+  // What std needs does not depend on the workspace: asked while cargo reads the workspace (both
+  // take a few hundred ms; cached per toolchain), and used unless cargo resolves a workspace that
+  // rust-analyzer then loads itself.
+  void stdMetadataWorksOffline(toolchain, runEnv);
+  void describeSysroot(toolchain, runEnv);
   const full = await runCargo(toolchain, metadataArgs, { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   // Untrusted, no crate from a folder the workspace names outside itself is loaded (its text
   // would be shown: docs, constant values): the crates inside are described instead.
@@ -122,7 +127,6 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
     const described = await pathWorkspaceDescription(parseMetadata(full.stdout), toolchain, runEnv, untrusted);
     return described !== undefined ? { ...base, ...described, env: { ...base.env, ...described.env } } : base;
   }
-  // std's graph is read while cargo reads the workspace's manifests (both take a few hundred ms).
   const stdGraph = describeSysroot(toolchain, runEnv);
   const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   let metadata = noDeps.ok ? parseMetadata(noDeps.stdout) : undefined;
