@@ -20,13 +20,15 @@ export interface ProjectsJob {
   readonly stopAtLimit: boolean;
   /** Stop after this long, with a note (the worker is terminated a little later if it cannot). */
   readonly budgetMs: number;
+  /** List every marker a folder holds in `markerFiles`, not only the first (one scan for several questions). */
+  readonly everyMarker?: boolean;
 }
 
 /** What a project scan found. */
 export interface ProjectScan {
   /** Folders (absolute) that hold a marker, closest to the root first, then by name. */
   readonly projectDirs: readonly string[];
-  /** The marker file (absolute) of each of those folders (the first of `markers` present). */
+  /** The marker file (absolute) of each of those folders (the first of `markers` present; each present, in `markers` order, with `everyMarker`). */
   readonly markerFiles: readonly string[];
   /** Why the list may be incomplete (a limit was reached), for people. */
   readonly warnings: readonly string[];
@@ -70,12 +72,12 @@ export function scanProjectsSync(job: ProjectsJob): ProjectScan {
       // The one gitignore reader and matcher (`walk.ts`), read through the confinement check.
       const own = gitignoreOf(root, rel);
       const rules = own === undefined ? inherited : [...inherited, own];
-      const marker = markers.find((m) => entries.some((e) => e.isFile() && e.name === m));
-      if (marker !== undefined) {
+      const present = markers.filter((m) => entries.some((e) => e.isFile() && e.name === m));
+      if (present.length > 0) {
         found++;
         if (projectDirs.length < maxProjects) {
           projectDirs.push(abs);
-          markerFiles.push(join(abs, marker));
+          for (const marker of job.everyMarker === true ? present : present.slice(0, 1)) markerFiles.push(join(abs, marker));
         }
         if (job.stopAtLimit && projectDirs.length >= maxProjects) return done(true);
       }

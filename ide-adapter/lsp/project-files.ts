@@ -167,6 +167,10 @@ export function confineProjectFiles(definition: ServerDefinition): ServerDefinit
   if (rule === undefined) return definition;
   return {
     ...definition,
-    preflight: async (root) => (await projectFilesRefusal(root, definition.displayName, rule, false)) ?? (await definition.preflight?.(root)),
+    preflight: async (root) => {
+      // Both checks at once: their project scans are one (`findProjects` shares a scan in flight).
+      const [confined, own] = await Promise.all([projectFilesRefusal(root, definition.displayName, rule, false), definition.preflight?.(root)]);
+      return confined ?? own;
+    },
   };
 }

@@ -40,6 +40,8 @@ export interface ProjectScanOptions {
   readonly stopAtLimit?: boolean;
   /** Defaults to {@link PROJECT_SCAN_BUDGET_MS}. */
   readonly budgetMs?: number;
+  /** List every marker of a folder in `markerFiles` (`ProjectsJob.everyMarker`). */
+  readonly everyMarker?: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
     maxDirectories: options.maxDirectories ?? MAX_SCANNED_DIRECTORIES,
     stopAtLimit: options.stopAtLimit === true,
     budgetMs,
+    ...(options.everyMarker === true ? { everyMarker: true } : {}),
   } as const;
   const overrun = (stopped: string): DialectError =>
     new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects ${stopped} (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });

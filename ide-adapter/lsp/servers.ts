@@ -7,7 +7,7 @@
 import type { HoverSignature } from './hover.js';
 import type { ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
-import { extname, join, relative, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { SKIPPED_DIRS } from '../walk.js';
 import { findProjects } from './projects.js';
@@ -384,17 +384,18 @@ export interface DetectedServer {
  */
 export async function detectServers(workspaceRoot: string, definitions: readonly ServerDefinition[]): Promise<DetectedServer[]> {
   const files = await topTwoLevels(workspaceRoot);
-  // Each definition's evidence at once: the deeper scans for project markers run side by side.
-  const evidences = await Promise.all(
-    definitions.map(async (definition) => {
-      const markers = new Set(definition.rootMarkers);
-      const patterns = definition.filePatterns ?? [];
-      const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
-      const evidence = files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
-      if (evidence.length === 0 && definition.projectMarkers !== undefined) evidence.push(...(await deepProjectMarker(workspaceRoot, definition.projectMarkers)));
-      return evidence;
-    }),
-  );
+  const evidences = definitions.map((definition) => {
+    const markers = new Set(definition.rootMarkers);
+    const patterns = definition.filePatterns ?? [];
+    const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
+    return files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
+  });
+  // The definitions without evidence near the root look deeper for their project markers, in one scan.
+  const deeper = definitions.flatMap((definition, index) => ((evidences[index] ?? []).length === 0 && definition.projectMarkers !== undefined ? [{ index, markers: definition.projectMarkers }] : []));
+  if (deeper.length > 0) {
+    const found = await deepProjectMarkers(workspaceRoot, deeper.map((d) => d.markers));
+    deeper.forEach((d, i) => (evidences[d.index] ?? []).push(...(found[i] ?? [])));
+  }
   const detected: DetectedServer[] = [];
   const claimedLanguages = new Set<string>();
   for (const [index, definition] of definitions.entries()) {
@@ -412,10 +413,21 @@ export async function detectServers(workspaceRoot: string, definitions: readonly
 /** A deeper scan for a project marker reads at most this many folders (detection must stay quick). */
 export const DETECTION_MAX_DIRECTORIES = 2000;
 
-/** The relative path of one project marker below the top two levels (`tools/web/client/tsconfig.json`), if any. */
-async function deepProjectMarker(workspaceRoot: string, markers: readonly string[]): Promise<string[]> {
-  const { markerFiles } = await findProjects(workspaceRoot, markers, { maxProjects: 1, maxDirectories: DETECTION_MAX_DIRECTORIES, stopAtLimit: true });
-  return markerFiles.map((f) => relative(workspaceRoot, f).split(sep).join('/'));
+/**
+ * For each set of project markers, the relative path of its first marker in the tree
+ * (`tools/web/client/tsconfig.json`: the folder closest to the root, then the set's order), if
+ * any: one scan of at most `DETECTION_MAX_DIRECTORIES` folders answers every set.
+ */
+async function deepProjectMarkers(workspaceRoot: string, sets: readonly (readonly string[])[]): Promise<string[][]> {
+  const markers = [...new Set(sets.flat())];
+  const { markerFiles } = await findProjects(workspaceRoot, markers, { maxProjects: DETECTION_MAX_DIRECTORIES, maxDirectories: DETECTION_MAX_DIRECTORIES, everyMarker: true });
+  return sets.map((set) => {
+    const first = markerFiles.find((file) => set.includes(basename(file)));
+    if (first === undefined) return [];
+    const folder = dirname(first);
+    const marker = set.find((m) => markerFiles.includes(join(folder, m))) as string;
+    return [relative(workspaceRoot, join(folder, marker)).split(sep).join('/')];
+  });
 }
 
 /** Relative paths of the files in the root and its direct, non-skipped subdirectories. */

@@ -115,6 +115,8 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
   // rust-analyzer then loads itself.
   void stdMetadataWorksOffline(toolchain, runEnv);
   void describeSysroot(toolchain, runEnv);
+  // So is the workspace's own `--no-deps` reading (tens of ms), which answers when the full one fails.
+  const noDepsRun = runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   const full = await runCargo(toolchain, metadataArgs, { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
   // Untrusted, no crate from a folder the workspace names outside itself is loaded (its text
   // would be shown: docs, constant values): the crates inside are described instead.
@@ -128,7 +130,7 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
     return described !== undefined ? { ...base, ...described, env: { ...base.env, ...described.env } } : base;
   }
   const stdGraph = describeSysroot(toolchain, runEnv);
-  const noDeps = await runCargo(toolchain, [...metadataArgs, '--no-deps'], { cwd, env: runEnv, rustc, timeoutMs: CARGO_METADATA_TIMEOUT_MS });
+  const noDeps = await noDepsRun;
   let metadata = noDeps.ok ? parseMetadata(noDeps.stdout) : undefined;
   if (metadata === undefined) return base; // the manifests themselves are broken: rust-analyzer reports it
   if (context.untrusted === true) {
