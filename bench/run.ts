@@ -16,7 +16,7 @@ import { runGit } from '../ide-adapter/git/run.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The V8 flags `bin/dialect.js` sets, so sections measure the product as it runs. */
 const RUNTIME_FLAGS = ['--no-allocation-site-pretenuring'];
-const SECTIONS = ['startup', 'parse', 'interpreter', 'lsp', 'calls', 'workspace', 'walkthrough', 'scale-search', 'scale-ts', 'scale-rust', 'answers', 'clangd', 'python', 'go'] as const;
+const SECTIONS = ['startup', 'parse', 'interpreter', 'lsp', 'calls', 'workspace', 'walkthrough', 'scale-search', 'scale-ts', 'scale-rust', 'scale-cold', 'answers', 'clangd', 'python', 'go'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function runSection(section: Section): Promise<string | undefined> {
@@ -41,6 +41,8 @@ async function runSection(section: Section): Promise<string | undefined> {
       return (await import('./scale.js')).benchScaleTypeScript();
     case 'scale-rust':
       return (await import('./scale.js')).benchScaleRust();
+    case 'scale-cold':
+      return (await import('./scale.js')).benchScaleColdStart();
     case 'answers':
       return (await import('./answer-costs.js')).benchAnswerCosts();
     case 'clangd':
@@ -87,7 +89,7 @@ if (args[0] === '--section') {
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} at commit ${commit}: Node ${process.version}, ${cpus().length} × ${cpu}.`,
     'Each section runs in a fresh process with the V8 flags the `dialect` command sets (`--no-allocation-site-pretenuring`); every comparison inside a section is measured interleaved in the same process, against the baseline its table names. Numbers are medians.',
-    'Rerun sections with `npm run bench -- parse interpreter` (sections: startup, parse, interpreter, lsp, calls, workspace, walkthrough, scale-search, scale-ts, scale-rust, answers, clangd, python, go); only a full run rewrites this file.',
+    'Rerun sections with `npm run bench -- parse interpreter` (sections: startup, parse, interpreter, lsp, calls, workspace, walkthrough, scale-search, scale-ts, scale-rust, scale-cold, answers, clangd, python, go); only a full run rewrites this file.',
   ].join('\n');
   const notes = [
     '### Where the time goes',

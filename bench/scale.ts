@@ -8,15 +8,19 @@
  *   the raw server's first answer against Dialect's, warm `findDefinitions` against the raw
  *   `workspace/symbol`, what a server cap does to an answer, and the 120-package tree without a
  *   root tsconfig.
+ * - `benchScaleColdStart`: start-up by itself — the first answer to a cheap question (a name
+ *   defined once) against the raw server's first answer to the same request, tsgo at 1k, 3k and
+ *   10k files and rust-analyzer on the 50-crate workspace, each Dialect start in a fresh process.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ReferencesRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import { rustAnalyzerServer } from '../ide-adapter/languages/rust/index.js';
-import { typeScriptServer } from '../ide-adapter/languages/typescript/index.js';
+import { bundledTypeScriptServer, typeScriptServer } from '../ide-adapter/languages/typescript/index.js';
 import { rustOfflineEnv } from '../ide-adapter/test/support/rust-offline.js';
 import { COMMON_WORD, generateRustWorkspace, generateTsMonorepo, RARE_WORD, REPEATED_NAME, RUST_REPEATED_NAME, SHARED_TYPE } from './generate.js';
 import { LanguageServer } from '../ide-adapter/lsp/client.js';
@@ -273,4 +277,154 @@ async function rustScale(base: string): Promise<string> {
       ],
     ),
   ].join('\n');
+}
+
+/** The TypeScript sizes of the cold-start table: 50 packages of 20, 60 and 200 files. */
+const COLD_TS_FILES_PER_PACKAGE = [20, 60, 200];
+/** Fresh-process starts per contender and size (medians). */
+const COLD_START_RUNS = 3;
+/** The cheap question: a name defined once (the generator's `use_<package>_<file>`). */
+const ONCE_DEFINED = 'use_1_1';
+
+/**
+ * Raw tsgo through a bare JSON-RPC client: spawned, `initialize`d, one file per package opened
+ * at once, then one `workspace/symbol` request, which tsgo answers once it loaded the projects
+ * opened before it: spawn to answer, and how many symbols it named.
+ */
+async function rawTsgoAnswer(root: string, packages: number, query: string): Promise<{ ms: number; found: number }> {
+  const binary = bundledTypeScriptServer()[0];
+  if (binary === undefined) throw new Error('tsgo is not installed: run npm install');
+  const t0 = performance.now();
+  const child = spawn(binary, ['--lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) => (params.items ?? []).map(() => null));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  try {
+    const uri = (path: string): string => pathToFileURL(path).href;
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: 'scale' }], capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true } } });
+    await connection.sendNotification('initialized', {});
+    for (let p = 0; p < packages; p++) {
+      const file = join(root, 'packages', `p${p}`, 'src', 'index.ts');
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(file), languageId: 'typescript', version: 1, text: readFileSync(file, 'utf8') } });
+    }
+    const symbols = (await connection.sendRequest('workspace/symbol', { query })) as { name: string }[] | null;
+    return { ms: performance.now() - t0, found: (symbols ?? []).filter((s) => s.name === query).length };
+  } finally {
+    connection.dispose();
+    child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Dialect's first answer in a fresh Node process, as a `dialect` command starts: from
+ * `IdeSession.open` (modules already loaded) to the answer of `program`; its probe answers come
+ * from the cache folder of `env`, as on a machine that started Dialect before.
+ */
+function dialectFirstAnswer(script: string, root: string, program: string, env: Readonly<Record<string, string>>): Promise<{ ms: number; found: number }> {
+  return new Promise((resolvePromise, reject) => {
+    // A script file, not `-e`: worker threads inherit the process's flags, and `--input-type` breaks them.
+    const child = spawn(process.execPath, ['--no-allocation-site-pretenuring', script, root, program, JSON.stringify(env)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('close', (code) => (code === 0 ? resolvePromise(JSON.parse(out) as { ms: number; found: number }) : reject(new Error(`${program} on ${root}: exit ${code}: ${err.slice(0, 600)}`))));
+  });
+}
+
+/** Writes the script {@link dialectFirstAnswer} runs into `dir`; returns its path. */
+function firstAnswerScript(dir: string): string {
+  const session = pathToFileURL(fileURLToPath(new URL('../ide-adapter/index.js', import.meta.url))).href;
+  const code = `
+    const { IdeSession } = await import(${JSON.stringify(session)});
+    const [root, program, env] = [process.argv[2], process.argv[3], JSON.parse(process.argv[4])];
+    const t0 = performance.now();
+    const session = await IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: ${TIMEOUT_MS} });
+    const outcome = await session.evaluate(program, { deadlineMs: ${TIMEOUT_MS} });
+    const ms = performance.now() - t0;
+    await session.shutdown();
+    if (outcome.kind !== 'value') { process.stderr.write(JSON.stringify(outcome).slice(0, 400)); process.exit(1); }
+    process.stdout.write(JSON.stringify({ ms, found: outcome.value.length }));
+    process.exit(0);`;
+  const script = join(dir, 'first-answer.mjs');
+  writeFileSync(script, code);
+  return script;
+}
+
+/** Raw rust-analyzer (our client, no `prepare`): spawn to ready, then its first `workspace/symbol`. */
+async function rawRustAnswer(root: string, env: Readonly<Record<string, string>>, query: string): Promise<{ readyMs: number; ms: number; found: number }> {
+  const t0 = performance.now();
+  const server = await LanguageServer.start({ ...rustAnalyzerServer, prepare: undefined, preflight: undefined }, root, { env });
+  await server.waitUntilReady({ timeoutMs: TIMEOUT_MS });
+  const readyMs = performance.now() - t0;
+  const symbols = ((await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: TIMEOUT_MS })) ?? []) as { name: string }[];
+  const ms = performance.now() - t0;
+  await server.shutdown();
+  return { readyMs, ms, found: symbols.filter((s) => s.name === query).length };
+}
+
+/** Start-up by itself: a cheap first question against the raw server's first answer, TS at three sizes and Rust. */
+export async function benchScaleColdStart(): Promise<string> {
+  const base = mkdtempSync(join(tmpdir(), 'dialect-bench-scale-cold-'));
+  const loads: number[] = [loadavg()[0] as number];
+  try {
+    const program = `findDefinitions("${ONCE_DEFINED}")`;
+    const script = firstAnswerScript(base);
+    const rows: string[][] = [];
+    const s = (times: number[]): string => `${fmt.ms(summarize(times).median / 1000)} s`;
+    const diff = (a: number[], b: number[]): string => {
+      const d = summarize(a).median - summarize(b).median;
+      return `${d >= 0 ? '+' : ''}${fmt.ms(d / 1000)} s`;
+    };
+    for (const filesPerPackage of COLD_TS_FILES_PER_PACKAGE) {
+      const root = join(base, `ts-${filesPerPackage}`);
+      const generated = generateTsMonorepo(root, { packages: TS_PACKAGES, filesPerPackage, rootTsconfig: true });
+      const raw: number[] = [];
+      const product: number[] = [];
+      for (let i = 0; i < COLD_START_RUNS; i++) {
+        // Alternated, so load drifts touch both alike.
+        const r = await rawTsgoAnswer(root, TS_PACKAGES, ONCE_DEFINED);
+        const d = await dialectFirstAnswer(script, root, program, {});
+        if (r.found !== 1 || d.found !== 1) throw new Error(`${ONCE_DEFINED}: raw found ${r.found}, Dialect ${d.found} (want 1)`);
+        raw.push(r.ms);
+        product.push(d.ms);
+        loads.push(loadavg()[0] as number);
+      }
+      rows.push([`tsgo, ${fmt.int(generated.files)} files`, `${s(raw)} (first \`workspace/symbol\`)`, `${s(product)} (\`${program}\`)`, diff(product, raw), '≤ +0.3 s']);
+      process.stderr.write(`${rows.at(-1)?.join(' | ')}\n`);
+    }
+    const rustRoot = join(base, 'rust');
+    const rust = generateRustWorkspace(rustRoot, { crates: RUST_CRATES, modulesPerCrate: RUST_MODULES_PER_CRATE });
+    const env = await rustOfflineEnv();
+    const ready: number[] = [];
+    const raw: number[] = [];
+    const product: number[] = [];
+    for (let i = 0; i < COLD_START_RUNS; i++) {
+      const r = await rawRustAnswer(rustRoot, env, ONCE_DEFINED);
+      const d = await dialectFirstAnswer(script, rustRoot, program, env);
+      if (r.found !== 1 || d.found !== 1) throw new Error(`${ONCE_DEFINED}: raw found ${r.found}, Dialect ${d.found} (want 1)`);
+      ready.push(r.readyMs);
+      raw.push(r.ms);
+      product.push(d.ms);
+      loads.push(loadavg()[0] as number);
+    }
+    rows.push([
+      `rust-analyzer, ${RUST_CRATES} crates, ${fmt.int(rust.files)} files`,
+      `${s(raw)} (ready ${s(ready)}, then \`workspace/symbol\`)`,
+      `${s(product)} (\`${program}\`)`,
+      diff(product, raw),
+      '≤ +0.5 s',
+    ]);
+    const load = summarize(loads);
+    return [
+      '### Scale: start-up by itself (a cheap first question)',
+      '',
+      `The first answer to a name defined once, from a cold start, against the raw server's first answer to the same request (\`workspace/symbol\`, which the server answers once it has loaded what it was opened with). Raw tsgo is a bare JSON-RPC client: spawned, initialized, one file per package opened, then the request; raw rust-analyzer is spawned with the same environment (std through the offline aid) and asked once its \`serverStatus\` is quiescent. Dialect runs in a fresh Node process per start, timed from \`IdeSession.open\` (modules loaded) to the answer: detection, trust, the preflight, probes (answers kept in Dialect's cache folder from earlier starts), \`prepare\` (rust-analyzer: \`cargo metadata\`, std's graph), the launch, the anchors, readiness and the lookup. ${COLD_START_RUNS} starts each, alternated, medians; load average ${fmt.ratio(load.min)}–${fmt.ratio(summarize(loads).p90)} (median ${fmt.ratio(load.median)}) on the shared 2-core machine.`,
+      '',
+      table(['workspace', 'raw server, first answer', 'Dialect, first answer', 'difference', 'target'], rows),
+    ].join('\n');
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 }

@@ -249,21 +249,18 @@ class RustAnalyzerStatusReadiness extends ProgressReadiness {
 
 /**
  * `in-order`: a server that takes its messages one after another — a request is answered only
- * after the documents opened before it were loaded — and reports no progress for that load
- * (tsgo: each `didOpen` loads the document's project before the next message). It is ready once
- * it answered a request sent after the start's documents ({@link ReadinessStrategy.documentsOpened}):
- * its projects are loaded then, with no settle delay to wait. Progress it does report, and
- * re-reading changed files, are handled as under `progress`.
+ * after the documents opened before it were loaded (tsgo: each `didOpen` loads the document's
+ * project before the next message). It is ready once it answered a request sent after the
+ * start's documents ({@link ReadinessStrategy.documentsOpened}): its projects are loaded then,
+ * with no settle delay to wait. Progress it reports after that (tsgo's `Loading`) makes it
+ * indexing until the progress ends — its end is the event, and later requests queue behind any
+ * work anyway; re-reading changed files settles as for every server.
  */
-class InOrderReadiness extends ProgressReadiness {
+class InOrderReadiness extends ReadinessStrategy {
   /** The server answered the request sent after the start's documents. */
   #loaded = false;
   /** Counts starts, so a late answer of a previous process changes nothing. */
   #start = 0;
-
-  protected override byProgress(): boolean {
-    return this.#loaded;
-  }
 
   override reset(): void {
     super.reset();
@@ -277,12 +274,21 @@ class InOrderReadiness extends ProgressReadiness {
       () => {
         if (start !== this.#start || this.host.stopping()) return;
         this.#loaded = true;
-        // Work it reports, or files changing meanwhile, still decide as under `progress`.
-        if (this.host.activeProgress() > 0 || this.rereading || this.host.state() !== 'indexing') return;
-        this.host.setState('ready');
+        this.progressChanged();
       },
       () => undefined, // the process died (a restart opens the documents again) or we stopped
     );
+  }
+
+  override progressChanged(): void {
+    if (!this.#loaded || this.rereading || this.host.stopping()) return;
+    const state = this.host.state();
+    if (state !== 'indexing' && state !== 'ready') return;
+    if (this.host.activeProgress() > 0) {
+      if (state === 'ready') this.host.setState('indexing');
+      return;
+    }
+    if (state === 'indexing') this.host.setState('ready');
   }
 
   protected override settleAfterChanges(): void {

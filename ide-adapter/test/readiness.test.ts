@@ -143,20 +143,26 @@ describe('readinessStrategy', () => {
       strategy.dispose();
     });
 
-    it('progress the server reports still counts: answered during work, ready once the work ended and settled', async () => {
+    it('progress the server reports still counts: answered during work, ready when the work ends (no settle delay)', async () => {
       const h = host();
-      const strategy = readinessStrategy('in-order', h, SETTLE_MS);
+      const strategy = readinessStrategy('in-order', h, NEVER_MS);
       strategy.initialized();
       strategy.documentsOpened();
       h.progress = 1;
       strategy.progressChanged();
       h.barriers[0]?.answer();
-      await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+      await settled();
       expect(h.states).toEqual(['indexing']);
-      const ready = h.next('ready');
       h.progress = 0;
       strategy.progressChanged();
-      await ready;
+      expect(h.states).toEqual(['indexing', 'ready']);
+      // Work it reports later makes it indexing again, until that work ends.
+      h.progress = 1;
+      strategy.progressChanged();
+      expect(h.states.at(-1)).toBe('indexing');
+      h.progress = 0;
+      strategy.progressChanged();
+      expect(h.states.at(-1)).toBe('ready');
       strategy.dispose();
     });
 
@@ -184,6 +190,26 @@ describe('readinessStrategy', () => {
       h.barriers.at(-1)?.answer();
       await settled();
       expect(h.states.at(-1)).toBe('ready');
+      strategy.dispose();
+    });
+
+    it('files changing on disk after it was ready: re-reading until the changes were sent and it settled', async () => {
+      const h = host();
+      const strategy = readinessStrategy('in-order', h, SETTLE_MS);
+      strategy.initialized();
+      strategy.documentsOpened();
+      h.barriers[0]?.answer();
+      await settled();
+      expect(h.states.at(-1)).toBe('ready');
+      strategy.filesChanging();
+      expect(h.states.at(-1)).toBe('indexing');
+      expect(h.reason).toBe(REREADING_REASON);
+      strategy.progressChanged();
+      await new Promise((r) => setTimeout(r, SETTLE_MS * 20));
+      expect(h.states.at(-1)).toBe('indexing');
+      const ready = h.next('ready');
+      strategy.filesSettled(false);
+      await ready;
       strategy.dispose();
     });
 
