@@ -43,7 +43,7 @@ export interface DiscoveryOptions {
 const DEFAULT_PROBE_TIMEOUT_MS = 5000;
 const cache = new Map<string, Promise<ProbeResult>>();
 
-/** Forgets all probe results (e.g. after the user installed a server). */
+/** Forgets this process's probe results (a kept answer stays: its program is asked again once it changed, `probe-cache.ts`). */
 export function clearDiscoveryCache(): void {
   cache.clear();
 }

@@ -141,15 +141,21 @@ describe('discovery', () => {
     expect(probe).toMatchObject({ ok: false, reason: 'no answer within 300 ms' });
   });
 
-  it('caches probe results until cleared', async () => {
+  it('caches probe results in memory, keeps a working answer for the next process, and asks a changed program again', async () => {
     const counter = join(dir, 'count');
+    const env = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') };
     const counting = await script('counting-ra', `echo x >> "${counter}"; echo "counting 1.0"`);
-    await probeCandidate(counting);
-    await probeCandidate(counting);
+    await probeCandidate(counting, { env });
+    await probeCandidate(counting, { env });
     const { readFile } = await import('node:fs/promises');
     expect((await readFile(counter, 'utf8')).trim().split('\n')).toHaveLength(1);
+    // A new process (nothing in memory) reads the kept answer.
     clearDiscoveryCache();
-    await probeCandidate(counting);
+    expect(await probeCandidate(counting, { env })).toMatchObject({ ok: true, version: 'counting 1.0' });
+    expect((await readFile(counter, 'utf8')).trim().split('\n')).toHaveLength(1);
+    await script('counting-ra', `echo x >> "${counter}"; echo "counting 2.0"`);
+    clearDiscoveryCache();
+    expect(await probeCandidate(counting, { env })).toMatchObject({ ok: true, version: 'counting 2.0' });
     expect((await readFile(counter, 'utf8')).trim().split('\n')).toHaveLength(2);
   });
 
