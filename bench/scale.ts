@@ -308,7 +308,7 @@ async function rawTsgoAnswer(root: string, packages: number, query: string): Pro
       const file = join(root, 'packages', `p${p}`, 'src', 'index.ts');
       await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(file), languageId: 'typescript', version: 1, text: readFileSync(file, 'utf8') } });
     }
-    const symbols = (await connection.sendRequest('workspace/symbol', { query })) as { name: string }[] | null;
+    const symbols = await connection.sendRequest<{ name: string }[] | null>('workspace/symbol', { query });
     return { ms: performance.now() - t0, found: (symbols ?? []).filter((s) => s.name === query).length };
   } finally {
     connection.dispose();

@@ -242,7 +242,7 @@ export function rustcCfg(rustcPath: string, env: ToolEnv): Promise<string[] | un
     const kept = keptAnswer(cfgQuestion(env), rustcPath, env);
     result =
       Array.isArray(kept) && kept.length > 0 && kept.every((atom) => typeof atom === 'string')
-        ? Promise.resolve(kept as string[])
+        ? Promise.resolve(kept)
         : runTool(rustcPath, ['--print', 'cfg'], { cwd: NEUTRAL_CWD, env, timeoutMs: SYSROOT_TIMEOUT_MS }).then((run) => {
             const atoms = run.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '');
             if (!run.ok || atoms.length === 0) return undefined;
