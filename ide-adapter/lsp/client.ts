@@ -219,17 +219,17 @@ export class LanguageServer {
    */
   static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
     const root = resolve(workspaceRoot);
-    // Independent start-up work runs at once: the binary's probe (`--version`, from a neutral
-    // folder) and the search for project anchors (our own confined reads; nothing of the
-    // workspace runs) go on while the preflight checks the project files and `prepare` works
-    // (rust-analyzer: the toolchain probes and `cargo metadata`). The probe is redone only if
-    // `prepare` changed where it would look.
-    const givenEnv = serverEnvironment(given, options.env);
-    const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
-    early?.catch(() => undefined);
+    // Independent start-up work runs at once. The search for project anchors (our own confined
+    // reads, nothing runs) goes on while the preflight checks the project files; nothing of the
+    // server runs before the preflight passed. Then the binary's probe (`--version`, from a
+    // neutral folder; usually a kept answer) runs while `prepare` works (rust-analyzer: the
+    // toolchain and `cargo metadata`); it is redone only if `prepare` changed where it would look.
     const anchors = given.projectAnchors?.(root).catch(() => undefined);
     const refusal = await given.preflight?.(root);
     if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: given.id });
+    const givenEnv = serverEnvironment(given, options.env);
+    const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
+    early?.catch(() => undefined);
     const { definition, warnings } = await prepareDefinition(given, root, options.env);
     const env = serverEnvironment(definition, options.env);
     const sameSearch = early !== undefined && env['PATH'] === givenEnv['PATH'] && (given.overrideVar === undefined || env[given.overrideVar] === givenEnv[given.overrideVar]);
