@@ -281,7 +281,7 @@ class InOrderReadiness extends ReadinessStrategy {
   }
 
   override progressChanged(): void {
-    if (!this.#loaded || this.rereading || this.host.stopping()) return;
+    if (!this.#loaded || this.busy() || this.host.stopping()) return;
     const state = this.host.state();
     if (state !== 'indexing' && state !== 'ready') return;
     if (this.host.activeProgress() > 0) {
