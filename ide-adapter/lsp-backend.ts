@@ -708,12 +708,18 @@ export class LspBackend implements IdeBackend {
    */
   async #withCallers(server: LanguageServer, edges: CallEdge[], sites: readonly Location[], options: BackendCallOptions): Promise<CallEdge[]> {
     const byCaller = new Map<string, { item: CallItem; sites: Location[] }>();
+    const prepared = new Map<string, CallItem | undefined>();
     for (const e of edges) byCaller.set(placeOf(e.item.symbol.location), { item: e.item, sites: [...e.callSites] });
     for (const site of sites) {
       const outline = await this.#documentSymbols(site.path, options).catch(() => []);
       const around = innermostCallable(outline, site.start);
       let item: CallItem | undefined;
-      if (around !== undefined) item = (await this.#prepareCallHierarchy(site.path, around.location.start, options))[0];
+      if (around !== undefined) {
+        // One request per caller, however many calls it makes.
+        const at = placeOf(around.location);
+        if (!prepared.has(at)) prepared.set(at, (await this.#prepareCallHierarchy(site.path, around.location.start, options))[0]);
+        item = prepared.get(at);
+      }
       if (item === undefined) {
         const abs = this.workspace.resolve(site.path);
         const start = { line: 0, character: 0 };

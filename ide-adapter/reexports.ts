@@ -10,11 +10,11 @@ import type { Location, Position } from './model.js';
 import type { WholeModuleExports } from './lsp/servers.js';
 
 /** An exporting file longer than this is not scanned for its whole export (generated bundles). */
-export const MAX_EXPORTING_FILE_LINES = 20_000;
+const MAX_EXPORTING_FILE_LINES = 20_000;
 /** Re-exporting lines read from the search at most. */
-export const MAX_REEXPORT_LINES = 200;
+const MAX_REEXPORT_LINES = 200;
 /** Re-exporting modules whose uses are asked at most (a package has one index, rarely a few). */
-export const MAX_REEXPORTERS = 8;
+const MAX_REEXPORTERS = 8;
 /** Re-exports of re-exports followed at most (`index.js` → `lib/index.js` → `lib/app.js`). */
 const MAX_CHAIN = 3;
 
