@@ -46,17 +46,18 @@ export async function exportsWhole(rules: WholeModuleExports, path: string, name
  * The re-export lines themselves are left out.
  */
 export async function reexportUses(rules: WholeModuleExports, path: string, sources: ReexportSources): Promise<Location[]> {
-  const lines = await sources.search(rules.reexportLines, MAX_REEXPORT_LINES);
-  const reexports = lines.flatMap((l) => {
-    const found = rules.reexportOf(l.content);
-    return found !== undefined ? [{ path: l.path, line: l.start.line, ...found }] : [];
-  });
   const uses: Location[] = [];
   const seen = new Set<string>([path]);
   let targets = [path];
   let asked = 0;
   for (let depth = 0; depth < MAX_CHAIN && targets.length > 0; depth++) {
     const next: string[] = [];
+    // One search per link of the chain, for the lines that name this link's targets.
+    const lines = await sources.search(rules.reexportLines(targets), MAX_REEXPORT_LINES);
+    const reexports = lines.flatMap((l) => {
+      const found = rules.reexportOf(l.content);
+      return found !== undefined ? [{ path: l.path, line: l.start.line, ...found }] : [];
+    });
     for (const r of reexports) {
       if (seen.has(r.path) || asked >= MAX_REEXPORTERS || !targets.some((t) => rules.resolves(r.path, r.module, t))) continue;
       seen.add(r.path);

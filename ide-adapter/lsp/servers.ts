@@ -119,8 +119,8 @@ export interface WarmUp {
 export interface WholeModuleExports {
   /** Whether `line` exports `name` as its whole module (`module.exports = name`). */
   exportsWhole(line: string, name: string): boolean;
-  /** A regular expression (search syntax) matching the lines that may re-export a whole module. */
-  readonly reexportLines: string;
+  /** A regular expression (search syntax) matching the lines that may re-export one of `targets` (workspace-relative files) whole. */
+  reexportLines(targets: readonly string[]): string;
   /** The module a line re-exports whole and the 1-based column the server is asked for its uses at; undefined when it re-exports none. */
   reexportOf(line: string): { readonly module: string; readonly column: number } | undefined;
   /** Whether `module`, required from `fromPath`, is `target` (workspace-relative, `/`-separated). */

@@ -27,6 +27,12 @@ describe('CommonJS whole-module exports (the rules, line by line)', () => {
     expect(COMMONJS_EXPORTS.resolves('index.js', './lib/express', 'lib/express.js')).toBe(true);
     expect(COMMONJS_EXPORTS.resolves('lib/index.js', '../app/', 'app/index.js')).toBe(true);
     expect(COMMONJS_EXPORTS.resolves('index.js', './lib/express', 'lib/express/other.js')).toBe(false);
+    const lines = (targets: string[]): RegExp => new RegExp(COMMONJS_EXPORTS.reexportLines(targets));
+    expect(lines(['lib/express.js']).test("module.exports = require('./lib/express');")).toBe(true);
+    expect(lines(['lib/express.js']).test("module.exports = require('./lib/express.js');")).toBe(true);
+    expect(lines(['lib/express.js']).test("module.exports = require('./lib/router');")).toBe(false);
+    expect(lines(['lib/index.js']).test("exports = module.exports = require('./lib/');")).toBe(true);
+    expect(lines(['index.js']).test("module.exports = require('../..');")).toBe(true);
     expect(COMMONJS_EXPORTS.calledAt('var app = express();', 11)).toBe(true);
     expect(COMMONJS_EXPORTS.calledAt('var r = express.Router();', 9)).toBe(false);
     expect(COMMONJS_EXPORTS.calledAt('var é = express ();', 9)).toBe(true);

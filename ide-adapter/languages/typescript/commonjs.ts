@@ -14,8 +14,20 @@ const WHOLE_EXPORT = /^\s*(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*
 /** `module.exports = require('<relative>');` (also through `exports =`): the module and where `module` starts. */
 const WHOLE_REEXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?require\(\s*(['"])(\.{1,2}(?:\/[^'"]*)?)\2\s*\)\s*;?\s*$/;
 
-/** The same lines in search syntax (Rust regex), for a budgeted workspace search. */
-const REEXPORT_SEARCH = String.raw`^\s*(exports\s*=\s*)?module\.exports\s*=\s*(exports\s*=\s*)?require\(\s*['"]\.`;
+/** The same lines as a search pattern, up to the module's last name (`reexportLines` adds it). */
+const REEXPORT_SEARCH = String.raw`^\s*(exports\s*=\s*)?module\.exports\s*=\s*(exports\s*=\s*)?require\(\s*['"]\.[^'"]*`;
+
+/**
+ * The names a `require` of `target` can end with (before an extension and the quote): the file's
+ * name without extension, and for an `index` its folder's name too — nothing for the workspace
+ * root's index (`require('..')`), which any relative re-export line may name.
+ */
+function requiredAs(target: string): string[] {
+  const name = posix.basename(target).replace(/\.[^.]*$/, '');
+  if (name !== 'index') return [name];
+  const folder = posix.basename(posix.dirname(target));
+  return folder === '.' || folder === '' ? [''] : [name, folder];
+}
 
 /** The extensions and index files Node tries for a relative `require` without one. */
 const RESOLVED_SUFFIXES = ['', '.js', '.cjs', '.json', '/index.js', '/index.cjs'];
@@ -25,7 +37,11 @@ export const COMMONJS_EXPORTS: WholeModuleExports = {
   exportsWhole(line, name) {
     return WHOLE_EXPORT.exec(line)?.[1] === name;
   },
-  reexportLines: REEXPORT_SEARCH,
+  reexportLines(targets) {
+    // Only lines naming one of the targets: a large monorepo has many re-exports, few of one file.
+    const names = [...new Set(targets.flatMap(requiredAs))].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    return `${REEXPORT_SEARCH}(${names.join('|')})(\\.c?js)?/?['"]`;
+  },
   reexportOf(line) {
     const m = WHOLE_REEXPORT.exec(line);
     if (m === null) return undefined;
