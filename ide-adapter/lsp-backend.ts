@@ -61,7 +61,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type ServerDefinition } from './lsp/servers.js';
+import { languageFor, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
 import { withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
@@ -619,10 +619,17 @@ export class LspBackend implements IdeBackend {
     const exporting = converted.find((l) => rules.exportsWhole(l.content, name))?.path ?? ((await exportsWhole(rules, path, name, this.#reexportSources(server, options))) ? path : undefined);
     if (exporting === undefined) return { locations: converted, total: unique.length };
     const known = new Set(converted.map((l) => `${l.path}:${l.start.line}:${l.start.column}`));
-    const extra = (await reexportUses(rules, exporting, this.#reexportSources(server, options))).filter((l) => !known.has(`${l.path}:${l.start.line}:${l.start.column}`));
+    const extra = (await this.#reexportUses(server, rules, exporting, options)).filter((l) => !known.has(`${l.path}:${l.start.line}:${l.start.column}`));
     if (extra.length === 0) return { locations: converted, total: unique.length };
     const all = [...converted, ...extra].sort(compareLocations);
     return { locations: all.slice(0, options.limit ?? all.length), total: unique.length + extra.length };
+  }
+
+  /** The uses through modules re-exporting `path` whole; a bound that cut them is the server's one-time warning. */
+  async #reexportUses(server: LanguageServer, rules: WholeModuleExports, path: string, options: BackendCallOptions): Promise<readonly Location[]> {
+    const { uses, cut } = await reexportUses(rules, path, this.#reexportSources(server, options));
+    if (cut !== undefined) server.warn(`reexports:${path}`, `${server.definition.displayName}: references and callers through CommonJS re-exports may be incomplete: ${cut}`);
+    return uses;
   }
 
   /** The backend's reads for `reexports.ts`: lines, a search of the server's files, the server's own references. */
@@ -697,8 +704,7 @@ export class LspBackend implements IdeBackend {
     const { name, location } = item.symbol;
     if (rules === undefined || !(await exportsWhole(rules, location.path, name, this.#reexportSources(server, options)))) return edges;
     // Calls through a module that re-exports this one whole (`express()` after `require('..')`).
-    const sources = this.#reexportSources(server, options);
-    const calledThere = (await reexportUses(rules, location.path, sources)).filter((use) => rules.calledAt(use.content, use.start.column));
+    const calledThere = (await this.#reexportUses(server, rules, location.path, options)).filter((use) => rules.calledAt(use.content, use.start.column));
     return this.#withCallers(server, edges, calledThere, options);
   }
 

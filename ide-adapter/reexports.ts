@@ -40,26 +40,39 @@ export async function exportsWhole(rules: WholeModuleExports, path: string, name
   return lines.some((line) => line.includes(name) && rules.exportsWhole(line, name));
 }
 
+/** The uses through re-exporting modules, and what a bound left out (one line for people), if anything. */
+export interface ReexportUses {
+  readonly uses: readonly Location[];
+  readonly cut?: string;
+}
+
 /**
  * The uses, in other files, of the modules that re-export `path` whole (and of their re-exporters,
  * up to `MAX_CHAIN`): `var express = require('..')` and `express()` for express's `index.js`.
  * The re-export lines themselves are left out.
  */
-export async function reexportUses(rules: WholeModuleExports, path: string, sources: ReexportSources): Promise<Location[]> {
+export async function reexportUses(rules: WholeModuleExports, path: string, sources: ReexportSources): Promise<ReexportUses> {
   const uses: Location[] = [];
   const seen = new Set<string>([path]);
   let targets = [path];
   let asked = 0;
+  let cut: string | undefined;
   for (let depth = 0; depth < MAX_CHAIN && targets.length > 0; depth++) {
     const next: string[] = [];
     // One search per link of the chain, for the lines that name this link's targets.
-    const lines = await sources.search(rules.reexportLines(targets), MAX_REEXPORT_LINES);
+    const pattern = rules.reexportLines(targets);
+    const lines = await sources.search(pattern, MAX_REEXPORT_LINES);
+    if (lines.length >= MAX_REEXPORT_LINES) cut = `only the first ${MAX_REEXPORT_LINES} lines that may re-export ${path} were read`;
     const reexports = lines.flatMap((l) => {
       const found = rules.reexportOf(l.content);
       return found !== undefined ? [{ path: l.path, line: l.start.line, ...found }] : [];
     });
     for (const r of reexports) {
-      if (seen.has(r.path) || asked >= MAX_REEXPORTERS || !targets.some((t) => rules.resolves(r.path, r.module, t))) continue;
+      if (seen.has(r.path) || !targets.some((t) => rules.resolves(r.path, r.module, t))) continue;
+      if (asked >= MAX_REEXPORTERS) {
+        cut = `only the uses through the first ${MAX_REEXPORTERS} modules re-exporting ${path} are listed`;
+        continue;
+      }
       seen.add(r.path);
       asked++;
       next.push(r.path);
@@ -69,5 +82,5 @@ export async function reexportUses(rules: WholeModuleExports, path: string, sour
     }
     targets = next;
   }
-  return uses;
+  return cut !== undefined ? { uses, cut } : { uses };
 }

@@ -9,7 +9,8 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMONJS_EXPORTS } from '../languages/typescript/commonjs.js';
-import type { Reference } from '../model.js';
+import type { Location, Reference } from '../model.js';
+import { reexportUses } from '../reexports.js';
 import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
 
 const available = await serversAvailable('typescript');
@@ -36,6 +37,37 @@ describe('CommonJS whole-module exports (the rules, line by line)', () => {
     expect(COMMONJS_EXPORTS.calledAt('var app = express();', 11)).toBe(true);
     expect(COMMONJS_EXPORTS.calledAt('var r = express.Router();', 9)).toBe(false);
     expect(COMMONJS_EXPORTS.calledAt('var é = express ();', 9)).toBe(true);
+  });
+});
+
+describe('uses through re-exports (bounded, with in-memory sources)', () => {
+  /** Uses through `n` modules re-exporting `lib/app.js` whole and `top.js` re-exporting `r0.js`; which modules were asked. */
+  async function through(n: number): Promise<{ asked: string[]; uses: Awaited<ReturnType<typeof reexportUses>> }> {
+    const files = new Map<string, string>([...Array.from({ length: n }, (_, i) => [`r${i}.js`, "module.exports = require('./lib/app');"] as [string, string]), ['top.js', "module.exports = require('./r0');"], ['other.js', "module.exports = require('./lib/other');"]]);
+    const asked: string[] = [];
+    const uses = await reexportUses(COMMONJS_EXPORTS, 'lib/app.js', {
+      lines: async (p) => (files.get(p) ?? '').split('\n'),
+      search: async (pattern, max) =>
+        [...files].filter(([, text]) => new RegExp(pattern).test(text)).slice(0, max).map(([path, content]) => ({ path, start: { line: 1, column: 1 }, content })),
+      references: async (path, at): Promise<Location[]> => {
+        asked.push(path);
+        return [{ path: `user-of-${path}`, start: { line: 1, column: 5 }, end: { line: 1, column: 12 }, content: 'var express = require(...)' }, { path, start: at, end: at, content: files.get(path) ?? '' }];
+      },
+    });
+    return { asked, uses };
+  }
+
+  it('follows a chain of re-exports, and leaves out the re-export lines themselves', async () => {
+    const { asked, uses } = await through(3);
+    expect(asked.sort()).toEqual(['r0.js', 'r1.js', 'r2.js', 'top.js']);
+    expect(uses.uses.map((u) => u.path).sort()).toEqual(asked.map((p) => `user-of-${p}`).sort());
+    expect(uses.cut).toBeUndefined();
+  });
+
+  it('asks a bounded number of re-exporting modules and says when the bound cut', async () => {
+    const { asked, uses } = await through(12);
+    expect(asked.length).toBe(8);
+    expect(uses.cut).toMatch(/first 8 modules re-exporting lib\/app\.js/);
   });
 });
 
