@@ -61,7 +61,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type ServerDefinition } from './lsp/servers.js';
+import { languageFor, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
 import { withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
@@ -76,6 +76,7 @@ import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
+import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
 import { searchWorkspace } from './search.js';
 import { SKIPPED_DIRS } from './walk.js';
 import type { LanguageInfo } from './remote/protocol.js';
@@ -570,7 +571,7 @@ export class LspBackend implements IdeBackend {
     return this.#positional(DefinitionRequest.method, path, position, {}, options);
   }
 
-  async #references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
+  async #references(path: string, position: Position, options: ReferenceOptions = {}, followReexports = true): Promise<ReferenceList> {
     const { server, abs } = await this.#open(path, options);
     const lines = await server.lines(abs);
     const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), context: { includeDeclaration: options.includeDeclaration === true } };
@@ -607,8 +608,44 @@ export class LspBackend implements IdeBackend {
     }
     const files: FileLines = new Map();
     const chosen = unique.slice(0, options.limit ?? unique.length);
-    const converted = await Promise.all(chosen.map((l) => this.#location(server, l, files)));
-    return { locations: converted.filter((l): l is Location => l !== undefined), total: unique.length };
+    const converted = (await Promise.all(chosen.map((l) => this.#location(server, l, files)))).filter((l): l is Location => l !== undefined);
+    const rules = server.definition.wholeModuleExports;
+    if (rules === undefined || !followReexports) return { locations: converted, total: unique.length };
+    // What a module exports whole is also used through the modules that re-export it, which the
+    // server does not follow (express's `index.js`): the export's file is the asked one or one of
+    // the answer's (the `module.exports = name` line is a reference).
+    const name = nameAt(lines.lineText(position.line), position.column);
+    if (name === undefined) return { locations: converted, total: unique.length };
+    const exporting = converted.find((l) => rules.exportsWhole(l.content, name))?.path ?? ((await exportsWhole(rules, path, name, this.#reexportSources(server, options))) ? path : undefined);
+    if (exporting === undefined) return { locations: converted, total: unique.length };
+    const known = new Set(converted.map((l) => `${l.path}:${l.start.line}:${l.start.column}`));
+    const extra = (await this.#reexportUses(server, rules, exporting, options)).filter((l) => !known.has(`${l.path}:${l.start.line}:${l.start.column}`));
+    if (extra.length === 0) return { locations: converted, total: unique.length };
+    const all = [...converted, ...extra].sort(compareLocations);
+    return { locations: all.slice(0, options.limit ?? all.length), total: unique.length + extra.length };
+  }
+
+  /** The uses through modules re-exporting `path` whole; a bound that cut them is the server's one-time warning. */
+  async #reexportUses(server: LanguageServer, rules: WholeModuleExports, path: string, options: BackendCallOptions): Promise<readonly Location[]> {
+    const { uses, cut } = await reexportUses(rules, path, this.#reexportSources(server, options));
+    if (cut !== undefined) server.warn(`reexports:${path}`, `${server.definition.displayName}: references and callers through CommonJS re-exports may be incomplete: ${cut}`);
+    return uses;
+  }
+
+  /** The backend's reads for `reexports.ts`: lines, a search of the server's files, the server's own references. */
+  #reexportSources(server: LanguageServer, options: BackendCallOptions): ReexportSources {
+    return {
+      lines: (p) => this.workspace.lines(p),
+      search: async (pattern, maxResults) =>
+        (
+          await searchWorkspace(this.workspace, '.', pattern, {
+            extensions: server.definition.languages.flatMap((l) => l.extensions),
+            maxResults,
+            ...(options.signal !== undefined ? { signal: options.signal } : {}),
+          })
+        ).matches,
+      references: async (p, at) => (await this.#references(p, at, options, false)).locations,
+    };
   }
 
   async #implementation(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
@@ -662,7 +699,47 @@ export class LspBackend implements IdeBackend {
     const { server: id, item: lspItem } = item.handle as CallHandle;
     const server = await this.pool.server(id);
     const calls = await orIfUnsupported(server.request(CallHierarchyIncomingCallsRequest.type, { item: lspItem }, patient(options)), []);
-    return this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
+    const edges = await this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
+    const rules = server.definition.wholeModuleExports;
+    const { name, location } = item.symbol;
+    if (rules === undefined || !(await exportsWhole(rules, location.path, name, this.#reexportSources(server, options)))) return edges;
+    // Calls through a module that re-exports this one whole (`express()` after `require('..')`).
+    const calledThere = (await this.#reexportUses(server, rules, location.path, options)).filter((use) => rules.calledAt(use.content, use.start.column));
+    return this.#withCallers(server, edges, calledThere, options);
+  }
+
+  /**
+   * `edges` with more call sites, each under its caller: the innermost function or method of its
+   * file's outline around it, else the file itself (a call at the top level, as tsgo names it).
+   */
+  async #withCallers(server: LanguageServer, edges: CallEdge[], sites: readonly Location[], options: BackendCallOptions): Promise<CallEdge[]> {
+    const byCaller = new Map<string, { item: CallItem; sites: Location[] }>();
+    const prepared = new Map<string, CallItem | undefined>();
+    for (const e of edges) byCaller.set(placeOf(e.item.symbol.location), { item: e.item, sites: [...e.callSites] });
+    for (const site of sites) {
+      const outline = await this.#documentSymbols(site.path, options).catch(() => []);
+      const around = innermostCallable(outline, site.start);
+      let item: CallItem | undefined;
+      if (around !== undefined) {
+        // One request per caller, however many calls it makes.
+        const at = placeOf(around.location);
+        if (!prepared.has(at)) prepared.set(at, (await this.#prepareCallHierarchy(site.path, around.location.start, options))[0]);
+        item = prepared.get(at);
+      }
+      if (item === undefined) {
+        const abs = this.workspace.resolve(site.path);
+        const start = { line: 0, character: 0 };
+        const fileItem: CallHierarchyItem = { name: abs, kind: SymbolKind.File, uri: pathToUri(abs), range: { start, end: start }, selectionRange: { start, end: start } };
+        const symbol = await this.#callSymbol(server, fileItem);
+        if (symbol === undefined) continue;
+        item = { symbol, handle: { server: server.definition.id, item: fileItem } satisfies CallHandle };
+      }
+      const key = placeOf(item.symbol.location);
+      const entry = byCaller.get(key) ?? { item, sites: [] };
+      if (!entry.sites.some((s) => placeOf(s) === placeOf(site))) entry.sites.push(site);
+      byCaller.set(key, entry);
+    }
+    return [...byCaller.values()].map((e) => ({ item: e.item, callSites: e.sites.sort(compareLocations) }));
   }
 
   async #outgoingCalls(item: CallItem, options: BackendCallOptions = {}): Promise<CallEdge[]> {
@@ -968,6 +1045,43 @@ export class LspBackend implements IdeBackend {
 
   #language(path: string): string {
     return languageFor(this.#definitions, path)?.languageId ?? 'unknown';
+  }
+}
+
+/** A location's file, line and column, as a key. */
+function placeOf(l: Location): string {
+  return `${l.path}:${l.start.line}:${l.start.column}`;
+}
+
+/** The identifier at a 1-based column (in code points) of a line, if one is there. */
+function nameAt(line: string, column: number): string | undefined {
+  const chars = Array.from(line);
+  let start = column - 1;
+  if (start < 0 || start >= chars.length) return undefined;
+  while (start > 0 && /[\w$]/.test(chars[start - 1] as string)) start--;
+  let end = column - 1;
+  while (end < chars.length && /[\w$]/.test(chars[end] as string)) end++;
+  const name = chars.slice(start, end).join('');
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
+}
+
+/** Whether `a` is at or before `b`. */
+function notAfter(a: Position, b: Position): boolean {
+  return a.line < b.line || (a.line === b.line && a.column <= b.column);
+}
+
+/** Kinds of outline entries a call happens in. */
+const CALLABLE_KINDS = new Set(['function', 'method', 'constructor']);
+
+/** The innermost function or method of an outline whose range holds `at`. */
+function innermostCallable(outline: readonly OutlineSymbol[], at: Position): OutlineSymbol | undefined {
+  let found: OutlineSymbol | undefined;
+  let level: readonly OutlineSymbol[] = outline;
+  for (;;) {
+    const holder = level.find((s) => s.range !== undefined && notAfter(s.range.start, at) && notAfter(at, s.range.end));
+    if (holder === undefined) return found;
+    if (CALLABLE_KINDS.has(holder.kind)) found = holder;
+    level = holder.children;
   }
 }
 

@@ -287,6 +287,11 @@ export class LanguageServer {
     return this.#status.warnings;
   }
 
+  /** Adds a one-time warning about the server's answers (a bound an answer reached); a key already warned about is not repeated. */
+  warn(key: string, text: string): void {
+    this.#status.addWarning(key, text);
+  }
+
   /** The server's own report that it runs degraded (rust-analyzer health), `undefined` while healthy. */
   get health(): ServerHealth | undefined {
     return this.#status.health;

@@ -115,6 +115,25 @@ export interface WarmUp {
   reason(files: number | undefined): string;
 }
 
+/**
+ * How a module of its language exports something as the whole module, and re-exports another
+ * module whole (CommonJS `module.exports = require('./lib/app')`), when its server does not follow
+ * the re-export: references and callers of what the module exports add the uses of the modules
+ * that re-export it. Every method reads one line (linear).
+ */
+export interface WholeModuleExports {
+  /** Whether `line` exports `name` as its whole module (`module.exports = name`). */
+  exportsWhole(line: string, name: string): boolean;
+  /** A regular expression (search syntax) matching the lines that may re-export one of `targets` (workspace-relative files) whole. */
+  reexportLines(targets: readonly string[]): string;
+  /** The module a line re-exports whole and the 1-based column the server is asked for its uses at; undefined when it re-exports none. */
+  reexportOf(line: string): { readonly module: string; readonly column: number } | undefined;
+  /** Whether `module`, required from `fromPath`, is `target` (workspace-relative, `/`-separated). */
+  resolves(fromPath: string, module: string, target: string): boolean;
+  /** Whether the name at the 1-based `column` of `line` is called there. */
+  calledAt(line: string, column: number): boolean;
+}
+
 /** Everything the client needs to know about one kind of language server. */
 export interface ServerDefinition {
   /** Stable id, e.g. `rust-analyzer`. */
@@ -198,6 +217,8 @@ export interface ServerDefinition {
    * name (`lsp/subclasses.ts`).
    */
   readonly implementationsFromBases?: boolean;
+  /** Whole-module exports its server does not follow through a re-export (JavaScript's CommonJS `module.exports = require(…)`). */
+  readonly wholeModuleExports?: WholeModuleExports;
   /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */
   readonly imports?: ImportRules;
   /** How to install the server; quoted verbatim in `server-not-found` errors. */

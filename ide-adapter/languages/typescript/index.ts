@@ -11,6 +11,7 @@ import { SKIPPED_DIRS } from '../../walk.js';
 import { findProjects } from '../../lsp/projects.js';
 import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
+import { COMMONJS_EXPORTS } from './commonjs.js';
 import { looseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
 
@@ -100,6 +101,7 @@ export const typeScriptServer: ServerDefinition = {
   // variables (a `require` binding) are still confirmed.
   standaloneKinds: ['function', 'method', 'class'],
   untrusted: untrustedTypeScript,
+  wholeModuleExports: COMMONJS_EXPORTS,
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;
