@@ -4,7 +4,7 @@
  * when the program needs them, and are always shut down before returning.
  */
 import { performance } from 'node:perf_hooks';
-import { outcomeToJson, parse, showControls, type Outcome } from '../dialect/index.js';
+import { outcomeToJson, parse, showControls, type Outcome, type ParseResult } from '../dialect/index.js';
 // Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
 import { presentOutcome, presentValue } from '../ide-adapter/present.js';
 import { capAnswer } from '../ide-adapter/paging.js';
@@ -12,12 +12,12 @@ import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import { incompleteMarker, indexingOf, type IndexingState } from '../ide-adapter/indexing.js';
 import { CliSession, programNeedsServers } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
-import { ExitCode, UsageError } from './usage.js';
+import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 
 /** The options of `dialect eval`. */
 export interface EvalOptions {
-  /** The program, or `-` to read it from stdin. */
+  /** The program's text (`-` on the command line is read from stdin before: `cli/warm-eval.ts`). */
   readonly program: string;
   readonly workspace: string;
   readonly json: boolean;
@@ -31,13 +31,9 @@ export interface EvalOptions {
   readonly io: Io;
 }
 
-/** Programs read from stdin may be at most this long. */
-const MAX_PROGRAM_BYTES = 4 * 1024 * 1024;
-
-/** Runs `dialect eval`: evaluates one program (waiting for the index first when it needs one) and returns the exit code. */
+/** Runs `dialect eval` in this process: evaluates one program (waiting for the index first when it needs one) and returns the exit code. */
 export async function runEval(options: EvalOptions): Promise<number> {
-  const { io } = options;
-  const program = options.program === '-' ? await readStdin(io.stdin) : options.program;
+  const { program } = options;
   const startedAt = performance.now();
   const parsed = parse(program);
   // Listen before anything starts, so a signal during set-up still ends the way it should.
@@ -48,6 +44,34 @@ export async function runEval(options: EvalOptions): Promise<number> {
     interrupt.dispose();
     throw error;
   });
+  try {
+    const code = await answerAndPrint(cli, program, parsed, { ...options, startedAt, signal: interrupt.signal });
+    return interrupt.interrupted ? interrupt.exitCode : code;
+  } finally {
+    interrupt.dispose();
+    await cli.shutdown();
+  }
+}
+
+/** How {@link answerAndPrint} answers and prints. */
+export interface AnswerOptions {
+  readonly json: boolean;
+  readonly quiet?: boolean;
+  readonly timeoutMs: number;
+  /** When the command started (`performance.now()`): the timeout counts from there. */
+  readonly startedAt: number;
+  /** Aborts the evaluation (Ctrl-C, or the client of the background server cancelling). */
+  readonly signal: AbortSignal;
+  readonly io: Io;
+}
+
+/**
+ * Answers a parsed program on a session and prints it as `dialect eval` does; returns the exit
+ * code of its outcome. The command runs it on its own session; the background server on its
+ * warm one, for a client (`cli/server/eval-service.ts`), with output going back to the client.
+ */
+export async function answerAndPrint(cli: CliSession, program: string, parsed: ParseResult, options: AnswerOptions): Promise<number> {
+  const { io, signal } = options;
   const live = new LiveLine(io.stderr);
   const s = styles(useColor(io.stderr, io.env));
   const usesServers = parsed.ok && cli.needsServers(parsed.ast);
@@ -57,28 +81,25 @@ export async function runEval(options: EvalOptions): Promise<number> {
       const waitBudget = Math.max(1_000, options.timeoutMs - TIMEOUTS.cli.evalQueryReserveMs);
       await cli
         .waitUntilSettled({
-          signal: interrupt.signal,
+          signal,
           timeoutMs: waitBudget,
           onProgress: options.json ? undefined : (text) => live.show(s.dim(`⋯ waiting for the index: ${text}`)),
         })
         .catch(() => false); // aborted: the evaluation below reports the cancellation
       live.clear();
     }
-    const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - startedAt));
-    const { outcome, completeness } = await cli.session.answer(program, { signal: interrupt.signal, deadlineMs: remaining });
+    const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - options.startedAt));
+    const { outcome, completeness } = await cli.session.answer(program, { signal, deadlineMs: remaining });
     // The servers' state (and who answered) as MCP answers carry it, for programs that asked them.
     print(outcome, cli.notices, options, usesServers ? indexingOf(cli.backend, true) : undefined, incompleteMarker(completeness));
-    if (interrupt.interrupted) return interrupt.exitCode;
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;
   } finally {
     live.clear();
-    interrupt.dispose();
-    await cli.shutdown();
   }
 }
 
 /** Prints the outcome; `notices` (where the answer came from, when that is news) join its notes. */
-function print(outcome: Outcome, notices: readonly string[], options: EvalOptions, indexing: IndexingState | undefined, marker: string | undefined): void {
+function print(outcome: Outcome, notices: readonly string[], options: Pick<AnswerOptions, 'io' | 'json' | 'quiet'>, indexing: IndexingState | undefined, marker: string | undefined): void {
   const { io } = options;
   if (options.json) {
     const json = outcomeToJson(outcome);
@@ -104,16 +125,4 @@ function print(outcome: Outcome, notices: readonly string[], options: EvalOption
     case 'error':
       io.stderr.write(`${presentOutcome(outcome, { color: useColor(io.stderr, io.env) })}\n`);
   }
-}
-
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    size += buffer.length;
-    if (size > MAX_PROGRAM_BYTES) throw new UsageError(`the program on stdin is longer than ${MAX_PROGRAM_BYTES / 1024 / 1024} MB`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -16,7 +16,8 @@ import { COMMANDS, ExitCode, overview, parseCommandLine, UsageError } from './us
 // Commands are imported when they run: `--help`, `--version` and usage errors answer at once
 // instead of first loading the parser, the language-server client and the MCP SDK.
 const runRepl = async (options: ReplOptions): Promise<number> => (await import('./repl.js')).runRepl(options);
-const runEval = async (options: EvalOptions): Promise<number> => (await import('./eval.js')).runEval(options);
+// `eval` tries the warm background server first, and loads the evaluator only when it must (warm-eval.ts).
+const runEval = async (options: EvalOptions): Promise<number> => (await import('./warm-eval.js')).runEvalCommand(options);
 const runTour = async (options: TourOptions): Promise<number> => (await import('./tour.js')).runTour(options);
 
 /** How to see an internal error's stack in the TypeScript sources rather than the bundle. */

@@ -94,9 +94,12 @@ export class CliSession {
   readonly #removeTimings: () => void;
   readonly #notices: string[] = [];
   readonly #noticeListeners = new Set<(notice: string) => void>();
+  /** Whether {@link shutdown} stops the backend (false for a backend lent by the background server). */
+  readonly #ownsBackend: boolean;
 
-  private constructor(options: CliSessionOptions, session: IdeSession, trusted: boolean, opened: OpenedBackend) {
+  private constructor(options: CliSessionOptions, session: IdeSession, trusted: boolean, opened: OpenedBackend, ownsBackend = true) {
     this.#eager = options.eager;
+    this.#ownsBackend = ownsBackend;
     this.trusted = trusted;
     this.mode = opened.mode;
     this.session = session;
@@ -139,6 +142,18 @@ export class CliSession {
       readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
     });
     return new CliSession(options, session, configured.trusted, opened);
+  }
+
+  /**
+   * A session on a backend this process serves to others (the background server answering a
+   * client's `dialect/eval`): evaluations run as the command's would, and {@link shutdown} leaves
+   * the backend running.
+   */
+  static async borrow(options: { readonly workspaceRoot: string; readonly backend: IdeBackend; readonly trusted: boolean; readonly readyTimeoutMs: number }): Promise<CliSession> {
+    const session = await IdeSession.open({ workspaceRoot: options.workspaceRoot, backend: options.backend, eager: false, readyTimeoutMs: options.readyTimeoutMs });
+    const cli = new CliSession({ workspaceRoot: options.workspaceRoot, eager: false }, session, options.trusted, { backend: options.backend, mode: 'server' }, false);
+    await session.started; // after the constructor's own reaction to it, so `started` is set
+    return cli;
   }
 
   /** Whether the workspace is trusted for this session. */
@@ -254,7 +269,7 @@ export class CliSession {
         timer = setTimeout(resolve, timeoutMs);
       });
       try {
-        await Promise.race([this.session.shutdown().catch(() => undefined), limit]);
+        if (this.#ownsBackend) await Promise.race([this.session.shutdown().catch(() => undefined), limit]);
       } finally {
         clearTimeout(timer);
       }
@@ -284,6 +299,13 @@ let registry: IdeRegistry | undefined;
 export function programNeedsServers(ast: Expr): boolean {
   registry ??= createIdeRegistry();
   return asksServers(registry, ast, BACKEND);
+}
+
+/** Whether a program calls one of the functions named `names` (by their names, not aliases: `diff` is `gitdiff`). */
+export function programCalls(ast: Expr, names: ReadonlySet<string>): boolean {
+  registry ??= createIdeRegistry();
+  const known = registry;
+  return calledFunctions(ast).some((name) => names.has(known.lookup(name)?.name ?? name));
 }
 
 /** The names of every function a program calls, outermost first. */

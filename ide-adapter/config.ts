@@ -11,7 +11,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DialectError } from '../dialect/index.js';
+import { DialectError } from '../dialect/outcome.js';
 import { readConfined, type RefusalReason } from './confine.js';
 import { defineServer, type ServerDefinition } from './lsp/servers.js';
 

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { DialectError, EvalCode } from '../dialect/index.js';
+import { DialectError, EvalCode } from '../dialect/outcome.js';
 import type { FileJob, FileJobReply, WorkerRequest, WorkerResponse } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
 import { packageModule, packageRequire } from './package-files.js';

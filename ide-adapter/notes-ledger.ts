@@ -9,7 +9,7 @@
  * their line: a changed line under a known key is told again. Each line is short and says where
  * the details are; the detail text never goes into an answer.
  */
-import { truncate } from '../dialect/index.js';
+import { truncate } from '../dialect/display.js';
 
 /** A fact about the session, as the ledger keeps it. */
 export interface SessionFact {

@@ -4,7 +4,7 @@
  * regex matching — runs in the file worker under a time budget (`file-jobs.ts`), because every
  * one of those patterns comes from the user or the workspace and can backtrack without end.
  */
-import { DialectError } from '../dialect/index.js';
+import { DialectError } from '../dialect/outcome.js';
 import { FILE_JOB_BUDGET_MS, FILE_JOB_WORKERS, runFileJob, type JobBudget } from './file-jobs.js';
 import type { FileJob, FileJobReply, SearchReply, SearchShareReply } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';

@@ -10,7 +10,7 @@
 import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { DialectError } from '../dialect/index.js';
+import { DialectError } from '../dialect/outcome.js';
 import { writeFileSafelySync } from './safe-write.js';
 
 /** Error codes of the trust store. */

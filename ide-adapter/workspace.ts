@@ -7,7 +7,7 @@ import { realpathSync, statSync, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isInside, readConfined, type RefusalReason } from './confine.js';
-import { DialectError } from '../dialect/index.js';
+import { DialectError } from '../dialect/outcome.js';
 
 /** Stable error codes of workspace access. */
 export const WorkspaceCode = {

@@ -18,7 +18,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { dependencyFile, packageFile, VENDORED_FILES, vendoredCopy } from '../ide-adapter/package-files.js';
 
 /** The package root, found as the running code finds it (this script runs compiled from `dist/scripts/`, or under tsx). */
@@ -32,6 +32,28 @@ const ENTRIES = ['cli/main', 'ide-adapter/file-worker'];
  * has none, so each output file makes its own.
  */
 const REQUIRE_BANNER = "import { createRequire as __dialectRequire } from 'node:module'; const require = __dialectRequire(import.meta.url);";
+
+/** Marks a resolution made by {@link sideEffectFreeSources} itself, so it does not recurse. */
+const RESOLVING = Symbol('resolving');
+
+/**
+ * Our own modules declare only functions, classes and constants at their top level (none is
+ * imported for an effect of loading it), so esbuild may leave out a module whose exports a bundle
+ * entry does not use — as `"sideEffects": false` says for a package. Without it, one import
+ * through a barrel (`dialect/index.ts`) would load every module the barrel names: the warm
+ * `dialect eval` would load the parser and Chevrotain to get `DialectError`.
+ */
+const sideEffectFreeSources: Plugin = {
+  name: 'side-effect-free-sources',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === RESOLVING || args.importer.includes('/node_modules/')) return undefined;
+      const resolved = await plugin.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: RESOLVING });
+      if (resolved.errors.length > 0 || resolved.path.includes('/node_modules/')) return undefined;
+      return { path: resolved.path, sideEffects: false };
+    });
+  },
+};
 
 const outdir = `${root}dist/bundle`;
 const METAFILE = `${outdir}/meta.json`;
@@ -77,6 +99,7 @@ const result = await build({
   legalComments: 'linked',
   logLevel: 'warning',
   metafile: true,
+  plugins: [sideEffectFreeSources],
 });
 // What each output file holds and imports: `cli/test/bundle.test.ts` checks what `eval` loads.
 // The dependencies' files pages inline, with their licences.

@@ -9,7 +9,7 @@ import type { IdeBackend } from '../../ide-adapter/backend.js';
 import type { ConfiguredServers } from '../../ide-adapter/session.js';
 import { TIMEOUTS } from '../../ide-adapter/timeouts.js';
 import { Workspace } from '../../ide-adapter/workspace.js';
-import { NO_SERVER_ENV } from './defaults.js';
+import { noServerRequested } from './defaults.js';
 import { FailoverBackend } from './failover.js';
 
 /** How a command opens its backend. */
@@ -32,12 +32,6 @@ export interface OpenedBackend {
   readonly mode: 'editor' | 'server' | 'in-process';
   /** Why the background server is not used, or what was repaired to use it (shown as a note). */
   readonly notice?: string;
-}
-
-/** Whether the environment asks for in-process mode (`DIALECT_NO_SERVER=1`, or any value but `0`/empty). */
-export function noServerRequested(env: Readonly<Record<string, string | undefined>>): boolean {
-  const value = env[NO_SERVER_ENV];
-  return value !== undefined && value !== '' && value !== '0';
 }
 
 /**

@@ -5,17 +5,16 @@
  * takes the start lock spawns one and waits for its announcement; a caller that lost the lock
  * retries connecting with a bounded backoff — so two simultaneous first calls start one server.
  */
-import { lstatSync } from 'node:fs';
 import { connectRemoteBackend, type RemoteBackend } from '../../ide-adapter/remote/remote-backend.js';
 import { Workspace } from '../../ide-adapter/workspace.js';
 import { SERVER_TIMEOUTS } from './defaults.js';
 import { DialectError } from '../../dialect/outcome.js';
 import { BackgroundServerCode } from '../../ide-adapter/server-codes.js';
-import { currentProduct, serverIdentity, type Product, type ServerIdentity } from './identity.js';
+import { serverIdentity, type ServerIdentity } from './identity.js';
 import { lockOwner, releaseLock, tryLock } from './lock.js';
 import { isServerProcess, terminateServer } from './process.js';
-import { readRecord, removeFile } from './record.js';
-import { ensureRuntimeDir } from './runtime-dir.js';
+import { currentProduct, readRecord, removeFile, sameProduct, type Product } from './record.js';
+import { ensureRuntimeDir, isOwnSocket } from './runtime-dir.js';
 
 /** What a client connects to. */
 export interface ConnectOptions {
@@ -34,11 +33,6 @@ export interface Connected {
   readonly started: boolean;
   /** What happened on the way that the user should know: a server found dead, or one of another build replaced. */
   readonly notices: readonly string[];
-}
-
-/** Whether two builds are the same (version and install path). */
-export function sameProduct(a: Product, b: Product): boolean {
-  return a.version === b.version && a.installPath === b.installPath;
 }
 
 /**
@@ -127,21 +121,10 @@ async function retireUnusable(identity: ServerIdentity, product: Product): Promi
 
 /** Connects when a socket of ours is there and a server answers on it; undefined otherwise. */
 async function tryConnect(identity: ServerIdentity, workspace: Workspace): Promise<RemoteBackend | undefined> {
-  if (!isOurSocket(identity.socketPath)) return undefined;
+  if (!isOwnSocket(identity.socketPath)) return undefined;
   try {
     return await connectRemoteBackend(identity.socketPath, workspace, { timeoutMs: SERVER_TIMEOUTS.connectMs });
   } catch {
     return undefined; // refused (stale), or the server is going away
-  }
-}
-
-/** The socket exists, is a socket, and is ours (the folder is checked too, on every use). */
-function isOurSocket(path: string): boolean {
-  try {
-    const stat = lstatSync(path);
-    const uid = typeof process.getuid === 'function' ? process.getuid() : stat.uid;
-    return stat.isSocket() && stat.uid === uid;
-  } catch {
-    return false;
   }
 }

@@ -35,6 +35,12 @@ export const SERVER_TIMEOUTS = {
 /** `DIALECT_NO_SERVER=1` runs every command in-process (like `--no-server`). */
 export const NO_SERVER_ENV = 'DIALECT_NO_SERVER';
 
+/** Whether the environment asks for in-process mode (`DIALECT_NO_SERVER=1`, or any value but `0`/empty). */
+export function noServerRequested(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env[NO_SERVER_ENV];
+  return value !== undefined && value !== '' && value !== '0';
+}
+
 /** The idle time in milliseconds (overrides the default). */
 export const IDLE_ENV = 'DIALECT_SERVER_IDLE_MS';
 

@@ -6,24 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { packageFile, packageVersion } from '../../ide-adapter/package-files.js';
 import { answerInputsFingerprint } from './answer-inputs.js';
-
-/** Hex digits of the identity hash kept in file names. */
-const ID_HEX_DIGITS = 16;
-
-/** The build a server runs: a server of another build is replaced, never used. */
-export interface Product {
-  /** `version` of package.json. */
-  readonly version: string;
-  /** The package folder. */
-  readonly installPath: string;
-}
-
-/** This process's build. */
-export function currentProduct(): Product {
-  return { version: packageVersion(), installPath: packageFile() };
-}
+import { ID_HEX_DIGITS } from './record.js';
 
 /** What decides which server answers a call. */
 export interface IdentityInput {
@@ -57,16 +41,4 @@ export function serverIdentity(runtimeDir: string, input: IdentityInput): Server
     .slice(0, ID_HEX_DIGITS);
   const file = (ext: string): string => join(runtimeDir, `${id}.${ext}`);
   return { id, workspaceRoot: input.workspaceRoot, trusted: input.trusted, socketPath: file('sock'), recordPath: file('json'), lockPath: file('lock'), logPath: file('log') };
-}
-
-/** Whether a file name in the runtime folder is a server record (`<16 hex>.json`). */
-export function isRecordFile(name: string): boolean {
-  return new RegExp(`^[0-9a-f]{${ID_HEX_DIGITS}}\\.json$`).test(name);
-}
-
-/** The identity files of a record file name (for `server status`/`stop --all`, which read records they did not compute). */
-export function identityFiles(runtimeDir: string, recordName: string): Pick<ServerIdentity, 'id' | 'socketPath' | 'recordPath' | 'lockPath' | 'logPath'> {
-  const id = recordName.replace(/\.json$/, '');
-  const file = (ext: string): string => join(runtimeDir, `${id}.${ext}`);
-  return { id, socketPath: file('sock'), recordPath: file('json'), lockPath: file('lock'), logPath: file('log') };
 }

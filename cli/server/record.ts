@@ -4,7 +4,10 @@
  * server of another build from theirs, before connecting.
  */
 import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageFile, packageVersion } from '../../ide-adapter/package-files.js';
 import { writeFileSafelySync } from '../../ide-adapter/safe-write.js';
+import type { ServerIdentity } from './identity.js';
 
 /** A server's record (the file is another process's output: {@link readRecord} checks it). */
 export interface ServerRecord {
@@ -84,4 +87,37 @@ export function isAlive(pid: number): boolean {
   } catch {
     return true; // no /proc (macOS): signal 0 said it exists
   }
+}
+
+/** Hex digits of the identity hash kept in file names. */
+export const ID_HEX_DIGITS = 16;
+
+/** The build a server runs: a server of another build is replaced, never used. */
+export interface Product {
+  /** `version` of package.json. */
+  readonly version: string;
+  /** The package folder. */
+  readonly installPath: string;
+}
+
+/** This process's build. */
+export function currentProduct(): Product {
+  return { version: packageVersion(), installPath: packageFile() };
+}
+
+/** Whether two builds are the same (version and install path). */
+export function sameProduct(a: Product, b: Product): boolean {
+  return a.version === b.version && a.installPath === b.installPath;
+}
+
+/** Whether a file name in the runtime folder is a server record (`<16 hex>.json`). */
+export function isRecordFile(name: string): boolean {
+  return new RegExp(`^[0-9a-f]{${ID_HEX_DIGITS}}\\.json$`).test(name);
+}
+
+/** The identity files of a record file name (for `server status`/`stop --all`, which read records they did not compute). */
+export function identityFiles(runtimeDir: string, recordName: string): Pick<ServerIdentity, 'id' | 'socketPath' | 'recordPath' | 'lockPath' | 'logPath'> {
+  const id = recordName.replace(/\.json$/, '');
+  const file = (ext: string): string => join(runtimeDir, `${id}.${ext}`);
+  return { id, socketPath: file('sock'), recordPath: file('json'), lockPath: file('lock'), logPath: file('log') };
 }

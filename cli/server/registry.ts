@@ -4,9 +4,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { cleanUp } from './connect.js';
-import { identityFiles, isRecordFile, type ServerIdentity } from './identity.js';
+import type { ServerIdentity } from './identity.js';
 import { isServerProcess } from './process.js';
-import { readRecord, type ServerRecord } from './record.js';
+import { identityFiles, isRecordFile, readRecord, type ServerRecord } from './record.js';
 
 /** A running server: its record and files. */
 export interface RunningServer {

@@ -10,9 +10,10 @@ import { chmodSync, closeSync, realpathSync, writeSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { configuredServers, LspBackend, type ConfiguredServers, PROTOCOL_VERSION, serveBackend, socketConnection, Workspace, type HelloInfo, type ServerInfo } from '../../ide-adapter/index.js';
 import { ANNOUNCE_FD_ENV, LISTENING, SERVER_TIMEOUTS, WORKSPACE_CHECK_ENV } from './defaults.js';
-import { currentProduct, serverIdentity, type ServerIdentity } from './identity.js';
+import { serveEval } from './eval-service.js';
+import { serverIdentity, type ServerIdentity } from './identity.js';
 import { releaseLock, takeOverLock } from './lock.js';
-import { PRIVATE_FILE_MODE, removeFile, writeRecord } from './record.js';
+import { currentProduct, PRIVATE_FILE_MODE, removeFile, writeRecord } from './record.js';
 import { ensureRuntimeDir } from './runtime-dir.js';
 import { watchWorkspaceFolder, type WorkspaceChange } from './workspace-watch.js';
 
@@ -55,6 +56,10 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
 
   const product = currentProduct();
   let lastActivityAt = Date.now();
+  const onActivity = (): void => {
+    lastActivityAt = Date.now();
+  };
+  let serversStarted = false;
   const sockets = new Set<Socket>();
   const hello = (): HelloInfo => ({
     protocolVersion: PROTOCOL_VERSION,
@@ -88,9 +93,9 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
       hello,
       info,
       onStop: () => stop('stop-request'),
-      onActivity: () => {
-        lastActivityAt = Date.now();
-      },
+      onActivity,
+      // A client's whole `dialect eval`, answered here (eval-service.ts).
+      extend: (connection) => serveEval(connection, { backend, identity, started: () => serversStarted, onActivity }),
     });
     socket.on('error', (error) => log(`connection error: ${error.message}`));
     socket.on('close', () => {
@@ -108,7 +113,10 @@ export async function runServer(options: RunServerOptions): Promise<ServerStopRe
     throw error;
   }
   // Warm from the start: the point of the server is that the next call finds the index built.
-  void backend.start().catch((error: unknown) => log(`starting the language servers failed: ${String(error)}`));
+  void backend
+    .start()
+    .catch((error: unknown) => log(`starting the language servers failed: ${String(error)}`))
+    .finally(() => (serversStarted = true));
   writeRecord(identity.recordPath, { pid: process.pid, workspace: workspace.root, trusted: options.trusted, product, startedAt });
   takeOverLock(identity.lockPath);
   armIdle();

@@ -66,3 +66,14 @@ export function checkRuntimeDir(dir: string): void {
 function unsafe(dir: string, what: string, hint: string): DialectError {
   return new DialectError({ code: BackgroundServerCode.UnsafeRuntimeDir, message: `the runtime folder ${dir} ${what}, so no background server can use it safely`, hint });
 }
+
+/** Whether a server's socket exists, is a socket, and is ours (its folder is checked too, on every use: {@link ensureRuntimeDir}). */
+export function isOwnSocket(path: string): boolean {
+  try {
+    const stat = lstatSync(path);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : stat.uid;
+    return stat.isSocket() && stat.uid === uid;
+  } catch {
+    return false;
+  }
+}

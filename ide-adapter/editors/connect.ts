@@ -11,21 +11,16 @@
  * hang every call). A record whose process is gone or whose socket refuses connections is stale
  * (the editor was killed): it is removed, with its socket when that lies in the private folder.
  */
-import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { dirname } from 'node:path';
 import type { IdeBackend } from '../backend.js';
 import { RemoteCode } from '../remote/codes.js';
 import { connectRemoteBackend } from '../remote/remote-backend.js';
 import type { Workspace } from '../workspace.js';
-import { containingRecords } from './choice.js';
-import { discoveryDirPath, readRecords, recordPath, removeRecord, unsafeFolder, type DiscoveryRecord } from './discovery.js';
+import { editorCandidates, removeStale } from './candidates.js';
+import { discoveryDirPath } from './discovery.js';
 import { SubfolderBackend } from './subfolder.js';
 
-/** The variable naming the editor's socket (the extension sets it in its terminals); `off` turns editors off. */
-export const DIALECT_IDE_ENV = 'DIALECT_IDE';
-/** The value of {@link DIALECT_IDE_ENV} that keeps `dialect` from asking any editor. */
-const EDITORS_OFF = 'off';
+export { DIALECT_IDE_ENV, editorCandidates } from './candidates.js';
 
 /** How long one window may take to answer the handshake before the next is tried (it probes its workbench for up to 3 s first). */
 export const EDITOR_CONNECT_TIMEOUT_MS = 5_000;
@@ -38,48 +33,6 @@ export interface EditorConnection {
   readonly socket: string;
   /** The editor, as its record names it (`code-server 1.139.1`), when a record led to it. */
   readonly editor?: string;
-}
-
-/** Whether a process exists (a record of a window that is gone is skipped). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A window to try: its socket, and the record that advertised it (none for `DIALECT_IDE`). */
-interface Candidate {
-  readonly socket: string;
-  readonly editor?: string;
-  readonly record?: DiscoveryRecord;
-}
-
-/** Removes a stale record, and its socket file when it is one of the private folder's own. */
-function removeStale(dir: string, record: DiscoveryRecord): void {
-  removeRecord(recordPath(dir, record.workspaceRoot, record.pid));
-  if (dirname(record.socket) === dir) removeRecord(record.socket);
-}
-
-/** The sockets to try for a workspace, in order, with the editor each record names; stale records of dead processes are removed. */
-export function editorCandidates(workspace: Workspace, env: Readonly<Record<string, string | undefined>> = process.env): Candidate[] {
-  const named = env[DIALECT_IDE_ENV];
-  if (named === EDITORS_OFF) return [];
-  const candidates: Candidate[] = [];
-  if (named !== undefined && named !== '') candidates.push({ socket: named });
-  const dir = discoveryDirPath(env);
-  // Records are read only from a private folder: anyone who could write there could pose as the editor.
-  if (existsSync(dir) && unsafeFolder(dir) === undefined) {
-    const records = readRecords(dir);
-    for (const record of records.filter((r) => !alive(r.pid))) removeStale(dir, record);
-    for (const record of containingRecords(records, workspace.root)) {
-      if (!alive(record.pid) || candidates.some((c) => c.socket === record.socket)) continue;
-      candidates.push({ socket: record.socket, editor: record.editor, record });
-    }
-  }
-  return candidates;
 }
 
 /** How long probing a socket that did not answer its handshake for "nobody listens" may take. */

@@ -9,7 +9,7 @@
  * budget (`project-scan.ts`), never on this thread: a hostile `.gitignore` delays a server's
  * start by the budget at most, with a note, and blocks nothing meanwhile.
  */
-import { DialectError, EvalCode } from '../../dialect/index.js';
+import { DialectError, EvalCode } from '../../dialect/outcome.js';
 import { FILE_JOB_BUDGET_MS, runFileJob } from '../file-jobs.js';
 import type { ProjectScan } from '../project-scan.js';
 

@@ -16,7 +16,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { readConfined } from '../../confine.js';
-import { DialectError } from '../../../dialect/index.js';
+import { DialectError } from '../../../dialect/outcome.js';
 import { SearchCode } from '../../search.js';
 import { runFileJob } from '../../file-jobs.js';
 import { SKIPPED_DIRS } from '../../walk.js';

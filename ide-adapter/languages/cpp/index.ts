@@ -9,7 +9,7 @@ import { C_SOURCE_EXTENSIONS, CPP_SOURCE_EXTENSIONS, DATABASE_FIX, HEADER_EXTENS
 import { CLANGD_OVERRIDE, clangdCandidates } from './candidates.js';
 import { cppKind, cppModulePath, splitCppOutlineName, tidyClangdHover } from './names.js';
 import { CLANGD_UNTRUSTED_LIMITS, systemQueryDriver, untrustedClangd } from './trust.js';
-import { DialectError } from '../../../dialect/index.js';
+import { DialectError } from '../../../dialect/outcome.js';
 import { SearchCode } from '../../search.js';
 import { runFileJob } from '../../file-jobs.js';
 import { SKIPPED_DIRS } from '../../walk.js';

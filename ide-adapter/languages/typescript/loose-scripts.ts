@@ -5,7 +5,7 @@
  * open. Opening all of them (bounded) makes the inferred project the whole package.
  */
 import { relative, sep } from 'node:path';
-import { DialectError } from '../../../dialect/index.js';
+import { DialectError } from '../../../dialect/outcome.js';
 import { runFileJob } from '../../file-jobs.js';
 import { SearchCode } from '../../search.js';
 import { SKIPPED_DIRS } from '../../walk.js';
