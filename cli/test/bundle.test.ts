@@ -84,6 +84,21 @@ const NOT_ON_THE_WARM_PATH: readonly RegExp[] = [
   /^cli\/(repl|tour|mcp|walkthrough)\.ts$/,
 ];
 
+/**
+ * What the warm `dialect eval` — answered whole by the background server (`cli/warm-eval.ts`) —
+ * must not load: the parser and interpreter (the server parses and evaluates), the JSON-RPC
+ * library (a minimal client speaks to the server), the language definitions (the server checks
+ * which server the environment belongs to), and the full command's modules.
+ */
+const NOT_ON_THE_WARM_CLIENT_PATH: readonly RegExp[] = [
+  /^dialect\/(parse|interpreter|tokens|grammar|lexer)\.ts$/,
+  /node_modules\/(chevrotain|lodash-es|vscode-jsonrpc|picomatch|ignore|zod)\//,
+  /^ide-adapter\/languages\//,
+  /^ide-adapter\/(lsp|remote\/remote-backend|session|workspace|config|search)(\/|\.ts$)/,
+  /^cli\/server\/(answer-inputs|identity|connect|backend|failover|spawn|run)\.ts$/,
+  /^cli\/(eval|session|repl|tour|mcp|walkthrough)\.ts$/,
+];
+
 /** Node built-ins only a start (of the background server, a language server, a worker, git) needs: imported when used. */
 const BUILTINS_LOADED_WHEN_USED: readonly string[] = ['node:child_process', 'child_process', 'node:worker_threads', 'worker_threads'];
 
@@ -107,6 +122,15 @@ describe('the bundle', () => {
     const sources = entries.flatMap((entry) => loadedSources(meta, entry));
     expect(sources).toContain('ide-adapter/remote/remote-backend.ts');
     expect(sources.filter((source) => NOT_ON_THE_WARM_PATH.some((pattern) => pattern.test(source)))).toEqual([]);
+    expect(entries.flatMap((entry) => loadedBuiltins(meta, entry)).filter((builtin) => BUILTINS_LOADED_WHEN_USED.includes(builtin))).toEqual([]);
+  });
+
+  it('loads for a warm dialect eval answered by the background server only its small client', () => {
+    const entries = ['cli/main.ts', 'cli/warm-eval.ts'];
+    const sources = entries.flatMap((entry) => loadedSources(meta, entry));
+    expect(sources).toContain('cli/server/rpc-client.ts');
+    expect(sources).toContain('cli/server/eval-protocol.ts');
+    expect(sources.filter((source) => NOT_ON_THE_WARM_CLIENT_PATH.some((pattern) => pattern.test(source)))).toEqual([]);
     expect(entries.flatMap((entry) => loadedBuiltins(meta, entry)).filter((builtin) => BUILTINS_LOADED_WHEN_USED.includes(builtin))).toEqual([]);
   });
 
