@@ -15,12 +15,16 @@ import { URL } from 'node:url';
 v8.setFlagsFromString('--no-allocation-site-pretenuring');
 
 const main = new URL('../dist/bundle/cli/main.js', import.meta.url);
-if (!existsSync(main)) {
-  process.stderr.write(`dialect: ${main.pathname} is missing — run npm run build (in ${new URL('..', import.meta.url).pathname})\n`);
-  process.exit(1);
+// `dialect eval` first asks the warm background server, from a bundle of one file that falls back to main.js.
+const warmEval = new URL('../dist/bundle/cli/warm-eval.js', import.meta.url);
+for (const file of [main, warmEval]) {
+  if (!existsSync(file)) {
+    process.stderr.write(`dialect: ${file.pathname} is missing — run npm run build (in ${new URL('..', import.meta.url).pathname})\n`);
+    process.exit(1);
+  }
 }
-const { runCli } = await import(main.href);
-const code = await runCli(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const code = argv.includes('eval') ? await (await import(warmEval.href)).runEvalCommandLine(argv) : await (await import(main.href)).runCli(argv);
 process.exitCode = code;
 // Everything is shut down by now; if a stray handle still keeps the event loop alive, do not hang.
 setTimeout(() => process.exit(code), 5000).unref();

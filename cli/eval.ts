@@ -14,10 +14,11 @@ import { CliSession, programNeedsServers } from './session.js';
 import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
+import { readStdinProgram } from './stdin-program.js';
 
 /** The options of `dialect eval`. */
 export interface EvalOptions {
-  /** The program's text (`-` on the command line is read from stdin before: `cli/warm-eval.ts`). */
+  /** The program, or `-` to read it from stdin. */
   readonly program: string;
   readonly workspace: string;
   readonly json: boolean;
@@ -33,7 +34,7 @@ export interface EvalOptions {
 
 /** Runs `dialect eval` in this process: evaluates one program (waiting for the index first when it needs one) and returns the exit code. */
 export async function runEval(options: EvalOptions): Promise<number> {
-  const { program } = options;
+  const program = options.program === '-' ? await readStdinProgram(options.io.stdin) : options.program;
   const startedAt = performance.now();
   const parsed = parse(program);
   // Listen before anything starts, so a signal during set-up still ends the way it should.

@@ -2,11 +2,9 @@
  * The `dialect` command: parses the command line and runs one command. `bin/dialect.js` calls
  * {@link runCli} and exits with the code it returns.
  */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { packageVersion } from '../ide-adapter/package-files.js';
-import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import type { EvalOptions } from './eval.js';
+import { evalOptionsOf, workspaceOf } from './options.js';
 import { IDLE_ENV, SERVER_TIMEOUTS } from './server/defaults.js';
 import type { ReplOptions } from './repl.js';
 import { processIo, styles, useColor, type Io } from './terminal.js';
@@ -16,8 +14,8 @@ import { COMMANDS, ExitCode, overview, parseCommandLine, UsageError } from './us
 // Commands are imported when they run: `--help`, `--version` and usage errors answer at once
 // instead of first loading the parser, the language-server client and the MCP SDK.
 const runRepl = async (options: ReplOptions): Promise<number> => (await import('./repl.js')).runRepl(options);
-// `eval` tries the warm background server first, and loads the evaluator only when it must (warm-eval.ts).
-const runEval = async (options: EvalOptions): Promise<number> => (await import('./warm-eval.js')).runEvalCommand(options);
+// `bin/dialect.js` sends `dialect eval` to the warm background server first (warm-eval.ts); here it is evaluated.
+const runEval = async (options: EvalOptions): Promise<number> => (await import('./eval.js')).runEval(options);
 const runTour = async (options: TourOptions): Promise<number> => (await import('./tour.js')).runTour(options);
 
 /** How to see an internal error's stack in the TypeScript sources rather than the bundle. */
@@ -56,16 +54,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'repl':
       return runRepl({ workspace: workspaceOf(workspaceOption), io, version: packageVersion(), trust, noServer });
     case 'eval':
-      return runEval({
-        program: positionals[0] as string,
-        workspace: workspaceOf(workspaceOption),
-        json: values['json'] === true,
-        quiet: values['quiet'] === true,
-        timeoutMs: timeoutOf(values['timeout']),
-        trust,
-        noServer,
-        io,
-      });
+      return runEval(evalOptionsOf(parsed, io));
     case 'tour':
       return runTour({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, io });
     case 'mcp': {
@@ -134,26 +123,6 @@ function idleOf(option: string | boolean | undefined, env: Readonly<Record<strin
     return Math.round(ms);
   }
   return SERVER_TIMEOUTS.idleMs;
-}
-
-/** The workspace folder: `--workspace`, else the current directory. Must exist. */
-function workspaceOf(option: string | undefined): string {
-  const path = resolve(option ?? process.cwd());
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(path).isDirectory();
-  } catch {
-    throw new UsageError(`the workspace folder ${path} does not exist`, 'pass an existing folder with --workspace DIR');
-  }
-  if (!isDirectory) throw new UsageError(`the workspace ${path} is not a folder`, 'pass the project folder with --workspace DIR');
-  return path;
-}
-
-function timeoutOf(value: string | boolean | undefined): number {
-  if (value === undefined || typeof value === 'boolean') return TIMEOUTS.cli.evalTimeoutMs;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a number of seconds, not "${value}"`, 'e.g. --timeout 30');
-  return Math.round(seconds * 1000);
 }
 
 function report(error: unknown, io: Io): number {

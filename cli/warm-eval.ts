@@ -1,52 +1,75 @@
 /**
- * `dialect eval`'s entry. When the workspace's background server is already running and warm, the
- * whole command is its work (`dialect/eval`, `cli/server/eval-service.ts`): this client finds its
- * socket exactly as the full client does (the same identity, runtime-folder, record, owner and
- * handshake checks), sends the program and writes out the printed answer — it loads neither the
- * parser, the interpreter, the remote backend nor vscode-jsonrpc (`cli/test/bundle.test.ts`).
- * Anything but that happy case — no server, one of another build, an editor window that may
- * answer, a server that answers `elsewhere` or not at all — runs the full command (`eval.ts`),
- * which connects, starts, repairs or fails over and says so, as before. A signal cancels the
- * server's evaluation, prints what it answers and exits as the full command does.
+ * `dialect eval` from the command line, first of all (`bin/dialect.js` runs it from its own
+ * one-file bundle, `dist/bundle/cli/warm-eval.js`: loading one file instead of the command's
+ * dozens of chunks is most of what a warm call saves). When the workspace's background server is
+ * already running and warm, the whole command is its work (`dialect/eval`,
+ * `cli/server/eval-service.ts`): this client reads the command line as the command does, finds
+ * the server's socket with the full client's checks (runtime folder, record, build, owner,
+ * handshake), sends the program and writes out the printed answer — it loads neither the parser,
+ * the interpreter, the language definitions nor vscode-jsonrpc (`cli/test/bundle.test.ts`).
+ * Anything but that happy case — a usage error, `--no-server`, no server, one of another build,
+ * an editor window that may answer, a server that answers `elsewhere` or not at all — runs the
+ * command (`main.ts`), which reports, connects, starts, repairs or fails over and says so, as
+ * before. A signal cancels the server's evaluation, prints what it answers and exits as the
+ * command does.
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import { editorCandidates } from '../ide-adapter/editors/candidates.js';
 import { PROTOCOL_VERSION, RemoteMethod } from '../ide-adapter/remote/methods.js';
 import { announcedVersion, checkHello } from '../ide-adapter/remote/wire-checks.js';
 import { isTrusted } from '../ide-adapter/trust.js';
 import type { EvalOptions } from './eval.js';
 import { listenForInterrupt, type Interrupt } from './interrupt.js';
+import { evalOptionsOf } from './options.js';
 import { noServerRequested, SERVER_TIMEOUTS } from './server/defaults.js';
-import { checkEvalResult, EVAL_METHOD, MAX_PROGRAM_BYTES, type EvalParams, type StreamShape } from './server/eval-protocol.js';
+import { checkEvalResult, EVAL_METHOD, type EvalParams, type StreamShape } from './server/eval-protocol.js';
 import { isServerProcess } from './server/process.js';
 import { currentProduct, identityFiles, isRecordFile, readRecord, sameProduct, type Product } from './server/record.js';
 import { RpcClient } from './server/rpc-client.js';
 import { ensureRuntimeDir, isOwnSocket } from './server/runtime-dir.js';
-import type { Io } from './terminal.js';
-import { UsageError } from './usage.js';
+import { readStdin } from './stdin-program.js';
+import { processIo, type Io } from './terminal.js';
+import { parseCommandLine } from './usage.js';
 
 /** After a signal, how long the server may take to answer the cancelled evaluation before the command ends without it. */
 const INTERRUPT_GRACE_MS = 2_000;
 
-/** Runs `dialect eval` (its `program` may be `-`: read from stdin): answered by the warm background server, else in this process. */
-export async function runEvalCommand(options: EvalOptions): Promise<number> {
-  const program = options.program === '-' ? await readStdin(options.io.stdin) : options.program;
-  const startedAt = performance.now();
-  if (options.noServer !== true && !noServerRequested(options.io.env)) {
-    const interrupt = listenForInterrupt();
-    try {
-      const answered = await askWarmServer({ ...options, program }, startedAt, interrupt);
-      if (answered !== undefined) return answered;
-      // Interrupted before any server answered: stop here, as the full command would.
-      if (interrupt.interrupted) return interrupt.exitCode;
-    } finally {
-      interrupt.dispose();
+/** Runs the command line `argv` (a `dialect eval …`, or anything the command runs) and resolves with the exit code. */
+export async function runEvalCommandLine(argv: readonly string[]): Promise<number> {
+  let io = processIo();
+  let options: EvalOptions | undefined;
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.kind === 'command' && parsed.name === 'eval') options = evalOptionsOf(parsed, io);
+  } catch {
+    // A usage error: the command reports it.
+  }
+  if (options !== undefined && options.noServer !== true && !noServerRequested(io.env)) {
+    let program: string | undefined = options.program;
+    if (program === '-') {
+      const read = await readStdin(io.stdin);
+      // The command reads stdin again: it gets what was read, then (past the limit, which it reports) the rest.
+      io = { ...io, stdin: Readable.from(replay(read.chunks, read.complete ? undefined : io.stdin)) };
+      program = read.complete ? Buffer.concat(read.chunks).toString('utf8') : undefined;
+    }
+    if (program !== undefined) {
+      const startedAt = performance.now();
+      const interrupt = listenForInterrupt();
+      try {
+        const answered = await askWarmServer({ ...options, program, io }, startedAt, interrupt);
+        if (answered !== undefined) return answered;
+        // Interrupted before any server answered: stop here, as the command would.
+        if (interrupt.interrupted) return interrupt.exitCode;
+      } finally {
+        interrupt.dispose();
+      }
     }
   }
-  const { runEval } = await import('./eval.js');
-  return runEval({ ...options, program });
+  const { runCli } = await import('./main.js');
+  return runCli(argv, io);
 }
 
 /**
@@ -143,6 +166,12 @@ function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<
   return out;
 }
 
+/** The chunks already read, then the rest of `stream` (if any). */
+async function* replay(chunks: readonly Buffer[], stream: NodeJS.ReadableStream | undefined): AsyncGenerator<Buffer> {
+  yield* chunks;
+  if (stream !== undefined) for await (const chunk of stream) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
 /** What the server needs to know of an output stream to print for it. */
 function shapeOf(stream: Io['stdout']): StreamShape {
   return { isTTY: stream.isTTY === true, ...(stream.isTTY === true && stream.columns !== undefined ? { columns: stream.columns } : {}) };
@@ -170,16 +199,4 @@ function bounded<T>(work: Promise<T>, ms: number, signal?: AbortSignal): Promise
       (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
     );
   });
-}
-
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    size += buffer.length;
-    if (size > MAX_PROGRAM_BYTES) throw new UsageError(`the program on stdin is longer than ${MAX_PROGRAM_BYTES / 1024 / 1024} MB`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

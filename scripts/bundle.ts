@@ -27,6 +27,9 @@ const root = `${packageFile()}/`;
 /** The bundle's entries, by their path from the root without extension: the command and the file worker. */
 const ENTRIES = ['cli/main', 'ide-adapter/file-worker'];
 
+/** The warm `dialect eval`'s entry, bundled alone into one file (`bin/dialect.js` runs `eval` through it). */
+const WARM_ENTRY = 'cli/warm-eval';
+
 /**
  * Dependencies written as CommonJS call `require` (vscode-jsonrpc: `require("util")`); an ES module
  * has none, so each output file makes its own.
@@ -49,7 +52,7 @@ const sideEffectFreeSources: Plugin = {
     plugin.onResolve({ filter: /^\.\.?\// }, async (args) => {
       if (args.pluginData === RESOLVING || args.importer.includes('/node_modules/')) return undefined;
       const resolved = await plugin.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: RESOLVING });
-      if (resolved.errors.length > 0 || resolved.path.includes('/node_modules/')) return undefined;
+      if (resolved.errors.length > 0 || resolved.external || resolved.path.includes('/node_modules/')) return undefined;
       return { path: resolved.path, sideEffects: false };
     });
   },
@@ -83,7 +86,7 @@ if (process.argv.includes('--if-stale')) {
 }
 
 await rm(outdir, { recursive: true, force: true });
-const result = await build({
+const split = await build({
   absWorkingDir: root,
   entryPoints: Object.fromEntries(ENTRIES.map((entry) => [entry, `${entry}.ts`])),
   outdir,
@@ -101,6 +104,27 @@ const result = await build({
   metafile: true,
   plugins: [sideEffectFreeSources],
 });
+// The warm `dialect eval` (cli/warm-eval.ts) as one file beside the command's entry: a warm call
+// loads it alone (each further module costs a warm call about a millisecond); when the command
+// must run, it imports the entry `./main.js` of the build above.
+const warm = await build({
+  absWorkingDir: root,
+  entryPoints: { [WARM_ENTRY]: `${WARM_ENTRY}.ts` },
+  outdir,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  tsconfig: 'tsconfig.build.json',
+  sourcemap: 'linked',
+  banner: { js: REQUIRE_BANNER },
+  legalComments: 'linked',
+  logLevel: 'warning',
+  metafile: true,
+  external: ['./main.js'],
+  plugins: [sideEffectFreeSources],
+});
+const result = { metafile: { inputs: { ...split.metafile.inputs, ...warm.metafile.inputs }, outputs: { ...split.metafile.outputs, ...warm.metafile.outputs } } };
 // What each output file holds and imports: `cli/test/bundle.test.ts` checks what `eval` loads.
 // The dependencies' files pages inline, with their licences.
 await rm(vendoredCopy(), { recursive: true, force: true });

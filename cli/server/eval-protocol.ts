@@ -1,10 +1,10 @@
 /**
  * `dialect/eval`: the background server's request that answers a whole `dialect eval` — the
  * server parses the program, evaluates it on its warm language servers and prints the answer as
- * the command would have, into text the client writes out. Its names, wire types and checks;
- * imports nothing, so the warm client (`cli/warm-eval.ts`) loads it for nothing. It rides on the
- * remote protocol's connection (`serveBackend`'s `extend`), after the same handshake.
+ * the command would have, into text the client writes out. Its names, wire types and checks. It
+ * rides on the remote protocol's connection (`serveBackend`'s `extend`), after the same handshake.
  */
+import { MAX_PROGRAM_BYTES } from '../stdin-program.js';
 
 /** The request's method. */
 export const EVAL_METHOD = 'dialect/eval';
@@ -43,8 +43,6 @@ export type EvalResult =
   | { readonly kind: 'answer'; readonly stdout: string; readonly stderr: string; readonly exitCode: number }
   | { readonly kind: 'elsewhere'; readonly reason: string };
 
-/** The longest program a request may carry (the same bound as a program on stdin). */
-export const MAX_PROGRAM_BYTES = 4 * 1024 * 1024;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
