@@ -17,6 +17,8 @@ const KEPT: Readonly<Record<string, string>> = {
   'ide-adapter/lsp/servers.ts#exampleServerConfigs': 'documented example configurations',
   // The build (scripts/bundle.ts) writes the copies of the vendored files the package ships.
   'ide-adapter/package-files.ts#vendoredCopy': 'used by the build script',
+  // The command's entry for `dialect eval` (bin/dialect.js runs its one-file bundle).
+  'cli/warm-eval.ts#runEvalCommandLine': 'called by bin/dialect.js',
   // The extension's entry points: VS Code calls them (package.json `main`), no module imports them.
   'vscode/src/extension.ts#activate': 'called by VS Code',
   'vscode/src/extension.ts#deactivate': 'called by VS Code',
