@@ -6,8 +6,8 @@
  * `--trust`: untrusted, no configured server would start), so every
  * command is mid-request when the signal arrives.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,9 +41,8 @@ interface Running {
   readonly pidfile: string;
 }
 
-/** Starts `dialect ARGS` on the workspace, with the hanging fake server as its only server. */
-async function start(args: readonly string[]): Promise<Running> {
-  const n = ++serial;
+/** Starts `dialect ARGS` on the workspace, with the hanging fake server as its only server (`n`: the configuration and state of an earlier call). */
+async function start(args: readonly string[], extra: Record<string, string> = {}, n = ++serial): Promise<Running> {
   const pidfile = join(dir.path, `server-${n}.pid`);
   const config = join(dir.path, `dialect-${n}.json`);
   await writeFile(
@@ -52,7 +51,7 @@ async function start(args: readonly string[]): Promise<Running> {
       servers: [{ id: 'fake', command: process.execPath, args: [fakeServerScript, '--mode=hang', '--outline', `--pidfile=${pidfile}`], languages: [{ languageId: 'fake', extensions: ['.fake'] }], readiness: 'immediate' }],
     }),
   );
-  const env = await childEnv(join(dir.path, `state-${n}`), { DIALECT_CONFIG: config });
+  const env = await childEnv(join(dir.path, `state-${n}`), { DIALECT_CONFIG: config, ...extra });
   const child = spawn(process.execPath, [bin, ...args, '--workspace', workspace, '--trust'], { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -97,6 +96,29 @@ describe('exit codes on signals', () => {
     const r = await start(['eval', 'findDefinitions("x")']);
     expect(await signalWhileWaiting(r, () => existsSync(r.pidfile), 'SIGINT')).toEqual({ code: EXIT_ON_SIGINT, signal: null });
   }, 60_000);
+
+  it('a warm dialect eval, answered by the background server, still exits 130 on SIGINT and leaves the server serving', async () => {
+    const withServer = { DIALECT_NO_SERVER: '0' };
+    // The first call starts the background server (and its fake server), then waits on it.
+    const first = await start(['eval', 'findDefinitions("x")'], withServer);
+    expect(await signalWhileWaiting(first, () => existsSync(first.pidfile), 'SIGTERM')).toEqual({ code: EXIT_ON_SIGTERM, signal: null });
+    const languageServer = readFileSync(first.pidfile, 'utf8');
+    const env = await childEnv(join(dir.path, `state-${serial}`), withServer);
+    const status = (): { pid: number; connections: number; lastActivityAt: number }[] =>
+      JSON.parse(execFileSync(process.execPath, [bin, 'server', 'status', '--json'], { env, encoding: 'utf8' })) as { pid: number; connections: number; lastActivityAt: number }[];
+    const [server] = status();
+    const before = server?.lastActivityAt ?? 0;
+    // The second call is the warm one: its request waits in the server, on the same fake server.
+    const warm = await start(['eval', 'findDefinitions("x")'], withServer, serial);
+    try {
+      expect(await signalWhileWaiting(warm, () => status().some((s) => s.connections === 1 && s.lastActivityAt > before), 'SIGINT')).toEqual({ code: EXIT_ON_SIGINT, signal: null });
+      expect(warm.stderr()).toMatch(/cancel/i); // the server's answer: the evaluation was cancelled
+      expect(readFileSync(first.pidfile, 'utf8')).toBe(languageServer); // no language server of its own: the server answered
+      expect(status().map((s) => s.pid)).toEqual([server?.pid]);
+    } finally {
+      execFileSync(process.execPath, [bin, 'server', 'stop', '--all'], { env });
+    }
+  }, 90_000);
 
   it('dialect tour exits 143 on SIGTERM', async () => {
     const r = await start(['tour']);
