@@ -44,7 +44,7 @@ export async function benchStartup(root: string): Promise<string> {
     return [
       '### Start-up of a short command',
       '',
-      `Wall time of a whole process, median of ${RUNS} runs each, interleaved, on an empty workspace: programs that start no language server, so this is the floor of every \`dialect\` call (the target for a warm call answered by a running server is ≤ 3× \`node -e 0\`). \`bin/dialect.js\` runs the esbuild bundle (\`dist/bundle/\`); the last row loads the same CLI from tsc's output, hundreds of separate modules.`,
+      `Wall time of a whole process, median of ${RUNS} runs each, interleaved, on an empty workspace: programs that start no language server, so this is the floor of every \`dialect\` call that evaluates in its own process (a warm call, which the background server answers whole, loads far less: section "One \`dialect eval\` per question"). \`bin/dialect.js\` runs the esbuild bundle (\`dist/bundle/\`); the last row loads the same CLI from tsc's output, hundreds of separate modules.`,
       '',
       table(['command', 'wall time', '× node -e 0'], [
         row('`node -e 0` (baseline)', 'node'),
