@@ -59,7 +59,7 @@ export async function runEvalCommandLine(argv: readonly string[]): Promise<numbe
       const startedAt = performance.now();
       const interrupt = listenForInterrupt();
       try {
-        const answered = await askWarmServer({ ...options, program, io }, startedAt, interrupt);
+        const answered = await askWarmServer({ ...options, program, io }, startedAt, interrupt).catch(() => undefined); // the command reports what failed
         if (answered !== undefined) return answered;
         // Interrupted before any server answered: stop here, as the command would.
         if (interrupt.interrupted) return interrupt.exitCode;
