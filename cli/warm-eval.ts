@@ -15,8 +15,8 @@
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
+// `performance` is Node's global: importing node:perf_hooks would load a module a warm call does not need.
 import { editorCandidates } from '../ide-adapter/editors/candidates.js';
 import { PROTOCOL_VERSION, RemoteMethod } from '../ide-adapter/remote/methods.js';
 import { announcedVersion, checkHello } from '../ide-adapter/remote/wire-checks.js';
