@@ -4,8 +4,8 @@
  * dozens of chunks is most of what a warm call saves). When the workspace's background server is
  * already running and warm, the whole command is its work (`dialect/eval`,
  * `cli/server/eval-service.ts`): this client reads the command line as the command does, finds
- * the server's socket with the full client's checks (runtime folder, record, build, owner,
- * handshake), sends the program and writes out the printed answer — it loads neither the parser,
+ * the server's socket with the full client's checks (runtime folder, record, build, owner; the
+ * handshake's are the request's), sends the program and writes out the printed answer — it loads neither the parser,
  * the interpreter, the language definitions nor vscode-jsonrpc (`cli/test/bundle.test.ts`).
  * Anything but that happy case — a usage error, `--no-server`, no server, one of another build,
  * an editor window that may answer, a server that answers `elsewhere` or not at all — runs the
@@ -18,8 +18,7 @@ import { homedir } from 'node:os';
 import { Readable } from 'node:stream';
 // `performance` is Node's global: importing node:perf_hooks would load a module a warm call does not need.
 import { editorCandidates } from '../ide-adapter/editors/candidates.js';
-import { PROTOCOL_VERSION, RemoteMethod } from '../ide-adapter/remote/methods.js';
-import { announcedVersion, checkHello } from '../ide-adapter/remote/wire-checks.js';
+import { PROTOCOL_VERSION } from '../ide-adapter/remote/methods.js';
 import { isTrusted } from '../ide-adapter/trust.js';
 import type { EvalOptions } from './eval.js';
 import { listenForInterrupt, type Interrupt } from './interrupt.js';
@@ -121,12 +120,9 @@ async function ask(socketPath: string, expected: { root: string; trusted: boolea
     return undefined;
   }
   try {
-    const hello = await bounded(client.request(RemoteMethod.Hello, { protocolVersion: PROTOCOL_VERSION }), SERVER_TIMEOUTS.connectMs);
-    if (announcedVersion(hello) !== PROTOCOL_VERSION) return undefined;
-    const served = checkHello(hello);
-    if (typeof served === 'string' || served.workspaceRoot !== expected.root || served.trusted !== expected.trusted || !sameProduct(served.product, expected.product)) return undefined;
-
+    // What the full client checks in the handshake, checked by the server (one round trip).
     const params: EvalParams = {
+      expect: { protocolVersion: PROTOCOL_VERSION, workspaceRoot: expected.root, trusted: expected.trusted, product: expected.product },
       program: options.program,
       json: options.json,
       quiet: options.quiet === true,

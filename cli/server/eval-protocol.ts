@@ -2,7 +2,8 @@
  * `dialect/eval`: the background server's request that answers a whole `dialect eval` — the
  * server parses the program, evaluates it on its warm language servers and prints the answer as
  * the command would have, into text the client writes out. Its names, wire types and checks. It
- * rides on the remote protocol's connection (`serveBackend`'s `extend`), after the same handshake.
+ * rides on the remote protocol's connection (`serveBackend`'s `extend`); it carries what the
+ * handshake would check, so a warm call makes one round trip.
  */
 import { MAX_PROGRAM_BYTES } from '../stdin-program.js';
 
@@ -15,8 +16,20 @@ export interface StreamShape {
   readonly columns?: number;
 }
 
+/**
+ * What the client expects the server to be — what the full client checks in the handshake: the
+ * server answers `elsewhere` unless it is all of it (the request needs no handshake before it).
+ */
+export interface EvalExpectation {
+  readonly protocolVersion: number;
+  readonly workspaceRoot: string;
+  readonly trusted: boolean;
+  readonly product: { readonly version: string; readonly installPath: string };
+}
+
 /** The request: the program and every option of `dialect eval` that changes what is printed. */
 export interface EvalParams {
+  readonly expect: EvalExpectation;
   readonly program: string;
   readonly json: boolean;
   readonly quiet: boolean;
@@ -52,10 +65,17 @@ function isStreamShape(value: unknown): value is StreamShape {
   return isObject(value) && typeof value['isTTY'] === 'boolean' && (value['columns'] === undefined || (Number.isInteger(value['columns']) && (value['columns'] as number) > 0));
 }
 
+function isExpectation(value: unknown): value is EvalExpectation {
+  if (!isObject(value) || typeof value['protocolVersion'] !== 'number' || typeof value['workspaceRoot'] !== 'string' || typeof value['trusted'] !== 'boolean') return false;
+  const product = value['product'];
+  return isObject(product) && typeof product['version'] === 'string' && typeof product['installPath'] === 'string';
+}
+
 /** The request's params, or what is wrong with them (checked by hand on the server). */
 export function checkEvalParams(raw: unknown): EvalParams | string {
   if (!isObject(raw)) return 'not an object';
-  const { program, json, quiet, timeoutMs, stdout, stderr, env, cwd } = raw;
+  const { expect, program, json, quiet, timeoutMs, stdout, stderr, env, cwd } = raw;
+  if (!isExpectation(expect)) return 'expect: expected {protocolVersion, workspaceRoot, trusted, product}';
   if (typeof program !== 'string' || Buffer.byteLength(program) > MAX_PROGRAM_BYTES) return `program: expected a string of at most ${MAX_PROGRAM_BYTES} bytes`;
   if (typeof json !== 'boolean' || typeof quiet !== 'boolean') return 'json, quiet: expected booleans';
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs)) return 'timeoutMs: expected a number';

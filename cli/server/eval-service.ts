@@ -15,7 +15,9 @@ import type { IdeBackend } from '../../ide-adapter/backend.js';
 import { dirname } from 'node:path';
 import type { Io } from '../terminal.js';
 import { checkEvalParams, EVAL_METHOD, type EvalParams, type EvalResult } from './eval-protocol.js';
+import { PROTOCOL_VERSION } from '../../ide-adapter/remote/methods.js';
 import { serverIdentity, type ServerIdentity } from './identity.js';
+import { currentProduct, sameProduct } from './record.js';
 
 /** What the server lends to its clients' evaluations. */
 export interface EvalServiceOptions {
@@ -82,7 +84,29 @@ export function serveEval(connection: MessageConnection, options: EvalServiceOpt
 /** The answer to one request (see the module comment). */
 async function answer(params: EvalParams, signal: AbortSignal, options: EvalServiceOptions): Promise<EvalResult> {
   const startedAt = performance.now();
-  if (!isOurClient(params, options.identity)) return elsewhere('the client’s environment belongs to another background server');
+  const { expect } = params;
+  const product = currentProduct();
+  const { identity } = options;
+  if (expect.protocolVersion !== PROTOCOL_VERSION || expect.workspaceRoot !== identity.workspaceRoot || expect.trusted !== identity.trusted || !sameProduct(expect.product, product)) {
+    return elsewhere('this server is of another protocol, build, workspace or trust');
+  }
+  // Whether the client's environment is this server's takes a few milliseconds of file-system
+  // probes: they run while the language servers work on the evaluation, whose answer goes only to
+  // a client they admit (the evaluation only reads; another client's is cancelled and dropped).
+  const speculation = new AbortController();
+  const evaluation = evaluate(params, AbortSignal.any([signal, speculation.signal]), options, startedAt);
+  evaluation.catch(() => undefined); // awaited below; handled until then
+  const admitted = await new Promise<boolean>((resolve) => setImmediate(() => resolve(isOurClient(params, identity))));
+  if (!admitted) {
+    speculation.abort();
+    await evaluation.catch(() => undefined);
+    return elsewhere('the client’s environment belongs to another background server');
+  }
+  return evaluation;
+}
+
+/** Evaluates and prints (see the module comment), or says why it does not. */
+async function evaluate(params: EvalParams, signal: AbortSignal, options: EvalServiceOptions, startedAt: number): Promise<EvalResult> {
   // Loaded with the first request, not with the server: its start-up loads none of it.
   const [{ parse }, { CliSession, programCalls, programNeedsServers }, { answerAndPrint }] = await Promise.all([import('../../dialect/index.js'), import('../session.js'), import('../eval.js')]);
   const parsed = parse(params.program);

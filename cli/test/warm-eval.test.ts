@@ -16,7 +16,8 @@ import { EVAL_METHOD, type EvalParams, type EvalResult } from '../server/eval-pr
 import { serverIdentity } from '../server/identity.js';
 import { RpcClient } from '../server/rpc-client.js';
 import { runtimeDirPath } from '../server/runtime-dir.js';
-import { PROTOCOL_VERSION, RemoteMethod } from '../../ide-adapter/remote/methods.js';
+import { PROTOCOL_VERSION } from '../../ide-adapter/remote/methods.js';
+import { currentProduct } from '../server/record.js';
 import { bin, childEnv, copyFixture, repoRoot, requireFreshBuild, runDialect, tempDir } from './support/cli.js';
 
 const available = await serversAvailable('typescript');
@@ -56,12 +57,21 @@ describe.runIf(available)('a warm dialect eval', () => {
     return { ...result, loaded: readFileSync(log, 'utf8').split('\n').filter((line) => line !== '') };
   };
   /** Asks the server directly, as the warm client does. */
-  const askServer = async (program: string, clientEnv: Record<string, string> = env): Promise<EvalResult> => {
+  const askServer = async (program: string, clientEnv: Record<string, string> = env, expect: Partial<EvalParams['expect']> = {}): Promise<EvalResult> => {
     const socket = serverIdentity(runtimeDirPath(env), { workspaceRoot: root, trusted: false, env }).socketPath;
     const client = await RpcClient.connect(socket, 5_000);
     try {
-      await client.request(RemoteMethod.Hello, { protocolVersion: PROTOCOL_VERSION });
-      const params: EvalParams = { program, json: false, quiet: false, timeoutMs: 30_000, stdout: { isTTY: false }, stderr: { isTTY: false }, env: clientEnv, cwd: repoRoot };
+      const params: EvalParams = {
+        expect: { protocolVersion: PROTOCOL_VERSION, workspaceRoot: root, trusted: false, product: currentProduct(), ...expect },
+        program,
+        json: false,
+        quiet: false,
+        timeoutMs: 30_000,
+        stdout: { isTTY: false },
+        stderr: { isTTY: false },
+        env: clientEnv,
+        cwd: repoRoot,
+      };
       return (await client.request(EVAL_METHOD, params)) as EvalResult;
     } finally {
       client.close();
@@ -141,6 +151,10 @@ describe.runIf(available)('a warm dialect eval', () => {
       // Another TypeScript server named by the environment: another identity, so another server's call.
       const other = await askServer(PROGRAM, { ...env, DIALECT_TS_SERVER: '/bin/true' });
       expect(other.kind === 'elsewhere' ? other.reason : other).toMatch(/environment/);
+      // What the full client checks in the handshake: another trust, workspace or build is another server's call.
+      for (const expectation of [{ trusted: true }, { workspaceRoot: repoRoot }, { product: { version: '0.0.0-other', installPath: repoRoot } }, { protocolVersion: PROTOCOL_VERSION + 1 }]) {
+        expect(await askServer(PROGRAM, env, expectation)).toMatchObject({ kind: 'elsewhere' });
+      }
       // The command itself still answers these, in-process or by the right server.
       const one = await runRecorded(['1']);
       expect({ code: one.code, stdout: one.stdout }).toEqual({ code: 0, stdout: '1\n' });
