@@ -7,7 +7,8 @@
  * server or the editor (and programs that do not parse: their caret snippet is pure), once its
  * servers have settled. Anything else is `elsewhere` and the client evaluates it itself:
  * programs that ask no server (they never touched the server before), programs that run git
- * (`gitdiff` runs git with the caller's environment, not the server's), and programs asked while
+ * (`gitdiff` runs git with the caller's environment, not the server's; `explain` runs a program
+ * given as text, which may), and programs asked while
  * the servers still start or index (the client waits with its live progress line).
  */
 import type { CancellationToken, Disposable, MessageConnection } from 'vscode-jsonrpc/node';
@@ -30,8 +31,11 @@ export interface EvalServiceOptions {
   readonly onActivity?: () => void;
 }
 
-/** Functions that run a program with the caller's environment (by name): a program calling one is evaluated by the caller. */
-const CALLER_ENVIRONMENT_FUNCTIONS: ReadonlySet<string> = new Set(['gitdiff']);
+/**
+ * Functions (by name) a program calling which is evaluated by the caller: `gitdiff` runs git with
+ * the caller's environment, and `explain` runs a program given as text, which may call it.
+ */
+const CALLER_ENVIRONMENT_FUNCTIONS: ReadonlySet<string> = new Set(['gitdiff', 'explain']);
 
 /** A client's output stream, collected: the printers only write to it and read `isTTY` and `columns`. */
 class TextSink {
@@ -112,7 +116,7 @@ async function evaluate(params: EvalParams, signal: AbortSignal, options: EvalSe
   const parsed = parse(params.program);
   if (parsed.ok) {
     if (!programNeedsServers(parsed.ast)) return elsewhere('the program asks no language server');
-    if (programCalls(parsed.ast, CALLER_ENVIRONMENT_FUNCTIONS)) return elsewhere('the program runs git with the caller’s environment');
+    if (programCalls(parsed.ast, CALLER_ENVIRONMENT_FUNCTIONS)) return elsewhere('the program runs git (or a program that may) with the caller’s environment');
   }
   const cli = await CliSession.borrow({ workspaceRoot: options.identity.workspaceRoot, backend: options.backend, trusted: options.identity.trusted, readyTimeoutMs: params.timeoutMs });
   try {

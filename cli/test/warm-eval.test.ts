@@ -146,8 +146,10 @@ describe.runIf(available)('a warm dialect eval', () => {
       const answered = await askServer(PROGRAM);
       expect(answered.kind === 'answer' ? [answered.exitCode, answered.stdout.includes(SUBJECT_FILE)] : answered).toEqual([0, true]);
       expect(await askServer('1')).toMatchObject({ kind: 'elsewhere' });
-      const git = await askServer(`[diff(), ${PROGRAM}]`);
-      expect(git.kind === 'elsewhere' ? git.reason : git).toMatch(/git/);
+      for (const program of [`[diff(), ${PROGRAM}]`, `[explain("gitdiff()"), ${PROGRAM}]`]) {
+        const git = await askServer(program);
+        expect(git.kind === 'elsewhere' ? git.reason : git).toMatch(/git/);
+      }
       // Another TypeScript server named by the environment: another identity, so another server's call.
       const other = await askServer(PROGRAM, { ...env, DIALECT_TS_SERVER: '/bin/true' });
       expect(other.kind === 'elsewhere' ? other.reason : other).toMatch(/environment/);
