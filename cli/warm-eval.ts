@@ -15,7 +15,6 @@
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { Readable } from 'node:stream';
 // `performance` is Node's global: importing node:perf_hooks would load a module a warm call does not need.
 import { editorCandidates } from '../ide-adapter/editors/candidates.js';
 import { PROTOCOL_VERSION } from '../ide-adapter/remote/methods.js';
@@ -28,7 +27,7 @@ import { checkEvalResult, EVAL_METHOD, type EvalParams, type StreamShape } from 
 import { isServerProcess } from './server/process.js';
 import { currentProduct, identityFiles, isRecordFile, readRecord, sameProduct, type Product } from './server/record.js';
 import { RpcClient } from './server/rpc-client.js';
-import { ensureRuntimeDir, isOwnSocket } from './server/runtime-dir.js';
+import { checkRuntimeDir, isOwnSocket, runtimeDirPath } from './server/runtime-dir.js';
 import { readStdin } from './stdin-program.js';
 import { processIo, type Io } from './terminal.js';
 import { parseCommandLine } from './usage.js';
@@ -51,6 +50,7 @@ export async function runEvalCommandLine(argv: readonly string[]): Promise<numbe
     if (program === '-') {
       const read = await readStdin(io.stdin);
       // The command reads stdin again: it gets what was read, then (past the limit, which it reports) the rest.
+      const { Readable } = await import('node:stream');
       io = { ...io, stdin: Readable.from(replay(read.chunks, read.complete ? undefined : io.stdin)) };
       program = read.complete ? Buffer.concat(read.chunks).toString('utf8') : undefined;
     }
@@ -88,22 +88,30 @@ async function askWarmServer(options: EvalOptions, startedAt: number, interrupt:
   } catch {
     return undefined;
   }
+  // The live servers recorded for this workspace and build: normally none (then nothing else is
+  // done here) or one. The folder is checked, never created: a call that finds none leaves no trace.
+  const runtimeDir = runtimeDirPath(env);
+  let names: string[];
+  try {
+    checkRuntimeDir(runtimeDir);
+    names = readdirSync(runtimeDir);
+  } catch {
+    return undefined; // missing, or unsafe: the full client creates it or says why
+  }
+  const product = currentProduct();
+  const recorded = names
+    .filter(isRecordFile)
+    .map((name) => identityFiles(runtimeDir, name))
+    .flatMap((files) => {
+      const record = readRecord(files.recordPath);
+      return record !== undefined && record.workspace === root && sameProduct(record.product, product) ? [{ files, record }] : [];
+    });
+  if (recorded.length === 0) return undefined;
   // An editor window with the folder open answers first (cli/server/backend.ts); the full client asks it.
   if (editorCandidates({ root }, env).length > 0) return undefined;
   const trusted = options.trust === true || (await isTrusted(root, env));
-  let runtimeDir: string;
-  try {
-    runtimeDir = ensureRuntimeDir(env);
-  } catch {
-    return undefined; // an unsafe runtime folder: the full client says why
-  }
-  const product = currentProduct();
-  for (const name of readdirSync(runtimeDir)) {
-    if (!isRecordFile(name)) continue;
-    const files = identityFiles(runtimeDir, name);
-    const record = readRecord(files.recordPath);
-    if (record === undefined || record.workspace !== root || record.trusted !== trusted || !sameProduct(record.product, product)) continue;
-    if (!isServerProcess(record.pid) || !isOwnSocket(files.socketPath)) continue;
+  for (const { files, record } of recorded) {
+    if (record.trusted !== trusted || !isServerProcess(record.pid) || !isOwnSocket(files.socketPath)) continue;
     const answered = await ask(files.socketPath, { root, trusted, product }, options, startedAt, interrupt);
     if (answered !== undefined || interrupt.interrupted) return answered;
   }

@@ -5,7 +5,7 @@
  * loading was a tenth of a warm call (BENCHMARKS.md, "One `dialect eval` per question"); what
  * the full client needs (notifications, the backend's methods) stays with `RemoteBackend`.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 
 /** A message larger than this ends the connection (the server's answers are capped far below it). */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -46,7 +46,9 @@ export class RpcClient {
   }
 
   /** Connects to `socketPath`; rejects with {@link RpcFailure} when nobody answers within `timeoutMs`. */
-  static connect(socketPath: string, timeoutMs: number): Promise<RpcClient> {
+  static async connect(socketPath: string, timeoutMs: number): Promise<RpcClient> {
+    // Loaded when there is a server to connect to: a call that finds none does not pay for node:net.
+    const { connect } = await import('node:net');
     return new Promise((resolve, reject) => {
       const socket = connect(socketPath);
       const timer = setTimeout(() => {
