@@ -12,6 +12,7 @@
  * the servers still start or index (the client waits with its live progress line).
  */
 import type { CancellationToken, Disposable, MessageConnection } from 'vscode-jsonrpc/node';
+import type { ParseResult } from '../../dialect/index.js';
 import type { IdeBackend } from '../../ide-adapter/backend.js';
 import { dirname } from 'node:path';
 import type { Io } from '../terminal.js';
@@ -94,11 +95,18 @@ async function answer(params: EvalParams, signal: AbortSignal, options: EvalServ
   if (expect.protocolVersion !== PROTOCOL_VERSION || expect.workspaceRoot !== identity.workspaceRoot || expect.trusted !== identity.trusted || !sameProduct(expect.product, product)) {
     return elsewhere('this server is of another protocol, build, workspace or trust');
   }
+  // Loaded with the first request, not with the server: its start-up loads none of it.
+  const [{ parse }, { programCalls, programNeedsServers }] = await Promise.all([import('../../dialect/index.js'), import('../session.js')]);
+  const parsed = parse(params.program);
+  if (parsed.ok) {
+    if (!programNeedsServers(parsed.ast)) return elsewhere('the program asks no language server');
+    if (programCalls(parsed.ast, CALLER_ENVIRONMENT_FUNCTIONS)) return elsewhere('the program runs git (or a program that may) with the caller’s environment');
+  }
   // Whether the client's environment is this server's takes a few milliseconds of file-system
   // probes: they run while the language servers work on the evaluation, whose answer goes only to
   // a client they admit (the evaluation only reads; another client's is cancelled and dropped).
   const speculation = new AbortController();
-  const evaluation = evaluate(params, AbortSignal.any([signal, speculation.signal]), options, startedAt);
+  const evaluation = evaluate(params, parsed, AbortSignal.any([signal, speculation.signal]), options, startedAt);
   evaluation.catch(() => undefined); // awaited below; handled until then
   const admitted = await new Promise<boolean>((resolve) => setImmediate(() => resolve(isOurClient(params, identity))));
   if (!admitted) {
@@ -109,15 +117,9 @@ async function answer(params: EvalParams, signal: AbortSignal, options: EvalServ
   return evaluation;
 }
 
-/** Evaluates and prints (see the module comment), or says why it does not. */
-async function evaluate(params: EvalParams, signal: AbortSignal, options: EvalServiceOptions, startedAt: number): Promise<EvalResult> {
-  // Loaded with the first request, not with the server: its start-up loads none of it.
-  const [{ parse }, { CliSession, programCalls, programNeedsServers }, { answerAndPrint }] = await Promise.all([import('../../dialect/index.js'), import('../session.js'), import('../eval.js')]);
-  const parsed = parse(params.program);
-  if (parsed.ok) {
-    if (!programNeedsServers(parsed.ast)) return elsewhere('the program asks no language server');
-    if (programCalls(parsed.ast, CALLER_ENVIRONMENT_FUNCTIONS)) return elsewhere('the program runs git (or a program that may) with the caller’s environment');
-  }
+/** Evaluates and prints a program the server answers (see the module comment), or says why it does not now. */
+async function evaluate(params: EvalParams, parsed: ParseResult, signal: AbortSignal, options: EvalServiceOptions, startedAt: number): Promise<EvalResult> {
+  const [{ CliSession }, { answerAndPrint }] = await Promise.all([import('../session.js'), import('../eval.js')]);
   const cli = await CliSession.borrow({ workspaceRoot: options.identity.workspaceRoot, backend: options.backend, trusted: options.identity.trusted, readyTimeoutMs: params.timeoutMs });
   try {
     if (parsed.ok && (!options.started() || !cli.isSettled())) return elsewhere(`the language servers are not ready (${cli.progressText()})`);
