@@ -25,6 +25,8 @@ describe('TIMEOUTS', () => {
       requestMs: 30_000,
       initializeMs: 30_000,
       readyMs: 120_000,
+      warmUpListMs: 20_000,
+      warmUpMs: 120_000,
       livenessProbeMs: 5_000,
       restartDelayMs: 250,
       healthyUptimeMs: 60_000,
