@@ -1029,9 +1029,7 @@ export class LspBackend implements IdeBackend {
     for (const c of calls) {
       const symbol = await this.#callSymbol(server, c.item);
       if (symbol === undefined) continue;
-      // One site per place: pyright answers a call through `self` with its range twice.
-      const distinct = [...new Map(c.ranges.map((r) => [`${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`, r])).values()];
-      const sites = (await Promise.all(distinct.map((r) => this.#location(server, { uri: c.rangesUri, range: r }, files)))).filter((l): l is Location => l !== undefined);
+      const sites = (await Promise.all(c.ranges.map((r) => this.#location(server, { uri: c.rangesUri, range: r }, files)))).filter((l): l is Location => l !== undefined);
       out.push({ item: { symbol, handle: { server: server.definition.id, item: c.item } satisfies CallHandle }, callSites: sites });
     }
     return out;

@@ -314,9 +314,19 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
     const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
-    return onePerFunction(found).map((e) => ({ ...toDefinition(wholeFileAsFile(e.item.symbol)), callSites: e.callSites, of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+    return onePerFunction(found).map((e) => ({ ...toDefinition(wholeFileAsFile(e.item.symbol)), callSites: distinctSites(e.callSites), of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
   });
   return edges.flat();
+}
+
+/**
+ * Each call site once, whichever backend answered: servers may repeat a range (pyright for a call
+ * through `self`, TypeScript's for some outgoing calls), and every backend must give one answer.
+ */
+function distinctSites(sites: readonly Location[]): Location[] {
+  const byPlace = new Map<string, Location>();
+  for (const site of sites) byPlace.set(`${site.path}\0${site.start.line}:${site.start.column}\0${site.end.line}:${site.end.column}`, site);
+  return [...byPlace.values()];
 }
 
 /**
