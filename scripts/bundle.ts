@@ -18,7 +18,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { dependencyFile, packageFile, VENDORED_FILES, vendoredCopy } from '../ide-adapter/package-files.js';
 
 /** The package root, found as the running code finds it (this script runs compiled from `dist/scripts/`, or under tsx). */
@@ -86,13 +86,11 @@ if (process.argv.includes('--if-stale')) {
 }
 
 await rm(outdir, { recursive: true, force: true });
-const split = await build({
+// What both builds share: the runtime, the compiler settings, the banner and the metafile the tests read.
+const common = {
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(ENTRIES.map((entry) => [entry, `${entry}.ts`])),
   outdir,
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -103,26 +101,20 @@ const split = await build({
   logLevel: 'warning',
   metafile: true,
   plugins: [sideEffectFreeSources],
+} as const satisfies BuildOptions;
+const split = await build({
+  ...common,
+  entryPoints: Object.fromEntries(ENTRIES.map((entry) => [entry, `${entry}.ts`])),
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
 });
 // The warm `dialect eval` (cli/warm-eval.ts) as one file beside the command's entry: a warm call
 // loads it alone (each further module costs a warm call about a millisecond); when the command
 // must run, it imports the entry `./main.js` of the build above.
 const warm = await build({
-  absWorkingDir: root,
+  ...common,
   entryPoints: { [WARM_ENTRY]: `${WARM_ENTRY}.ts` },
-  outdir,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  tsconfig: 'tsconfig.build.json',
-  sourcemap: 'linked',
-  banner: { js: REQUIRE_BANNER },
-  legalComments: 'linked',
-  logLevel: 'warning',
-  metafile: true,
   external: ['./main.js'],
-  plugins: [sideEffectFreeSources],
 });
 const result = { metafile: { inputs: { ...split.metafile.inputs, ...warm.metafile.inputs }, outputs: { ...split.metafile.outputs, ...warm.metafile.outputs } } };
 // What each output file holds and imports: `cli/test/bundle.test.ts` checks what `eval` loads.
