@@ -5,13 +5,14 @@
  * then a text search whose hits are confirmed by go-to-definition.
  */
 import { codePointCount } from '../../dialect/index.js';
-import type { BackendSymbol, IdeBackend, OutlineSymbol } from '../backend.js';
+import type { BackendSymbol, IdeBackend, OutlineSymbol, TypeItem } from '../backend.js';
 import { kindMatches } from '../kinds.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
 import type { TraceSink } from '../trace.js';
 import type { Workspace } from '../workspace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
+import { inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources } from './inherited.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
 
@@ -55,6 +56,8 @@ export interface SymbolLookup {
   readonly definitions: SymbolDefinition[];
   /** The definitions with the name (and qualifiers) before `file`, `kind` and `line` were applied. */
   readonly unfiltered: SymbolDefinition[];
+  /** What the answer may miss, in one short line each (a walk through base classes that hit its bound). */
+  readonly gaps?: readonly string[];
 }
 
 /** Whether a workspace path satisfies a `file` filter: equal, ending with it at a `/`, or an extension (`.rs`). */
@@ -106,6 +109,13 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
+  // 4. `Derived.member` that `Derived` inherits: the member of a base class.
+  const gaps: string[] = [];
+  if (qualified.length === 0 && qualifiers.length > 0) {
+    const inherited = await inheritedCandidates(backend, qualifiers, name, outlines, signal, trace);
+    qualified = inherited.located;
+    if (inherited.cut) gaps.push(`the base classes of ${qualifiers.join('.')} were read up to ${MAX_INHERITED_TYPES} types: a member ${name} further up is not looked for`);
+  }
   // A constructor carries its class's name (C++, Java, C#): the bare name is the class; the
   // constructor is found as `Circle::Circle`.
   if (qualifiers.length === 0 && qualified.some((l) => TYPE_KINDS.has(l.symbol.kind))) {
@@ -121,7 +131,52 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     else trace?.drop(describe({ name: d.name, kind: d.kind, location: d.definedAt }), `excluded by the filter ${[query.file !== undefined ? `file: ${query.file}` : '', query.kind !== undefined ? `kind: ${query.kind}` : '', query.line !== undefined ? `line: ${query.line}` : ''].filter((f) => f !== '').join(', ')}`);
     return keep;
   });
-  return { definitions, unfiltered };
+  return { definitions, unfiltered, ...(gaps.length > 0 ? { gaps } : {}) };
+}
+
+/**
+ * The members named `name` that the types named by `qualifiers` inherit (`inherited.ts`): the
+ * owner is looked up like any name, and its bases walked through the server's type hierarchy, or
+ * its declaration header where the server has none.
+ */
+async function inheritedCandidates(
+  backend: IdeBackend,
+  qualifiers: readonly string[],
+  name: string,
+  outlines: LookupCache,
+  signal: AbortSignal,
+  trace?: TraceSink,
+): Promise<{ located: Located[]; cut: boolean }> {
+  const owners = (await lookupSymbols(backend, { name: qualifiers.join('.') }, signal)).definitions.filter((d) => INHERITING_KINDS.has(d.kind));
+  const sources: InheritanceSources = {
+    outline: (path) => outlines.get(path),
+    lines: outlines.lines,
+    definition: (path, at) => backend.definition(path, at, { signal }).catch(() => []),
+    supertypes: async (path, at) => {
+      let items: TypeItem[];
+      try {
+        items = await backend.prepareTypeHierarchy(path, at, { signal });
+      } catch {
+        return undefined; // no type hierarchy: the header says
+      }
+      return (await mapLimit(items, DEFINITION_CONCURRENCY, (item) => backend.typeHierarchy(item, 'super', { signal }).catch(() => []))).flat().map((t) => t.symbol.location);
+    },
+  };
+  const located: Located[] = [];
+  let cut = false;
+  for (const owner of owners) {
+    const outline = await outlines.get(owner.definedAt.path);
+    const path = outlinePath(outline, (o) => INHERITING_KINDS.has(o.kind) && samePosition(o.location.start, owner.definedAt.start));
+    const node = path?.[path.length - 1];
+    if (path === undefined || node === undefined) continue;
+    const found = await inheritedMembers({ path: owner.definedAt.path, node, ancestors: path.slice(0, -1) }, name, sources);
+    cut ||= found.cut;
+    for (const m of found.members) {
+      trace?.keep(describe(m.member), `inherited by ${owner.name} from ${m.base.node.name}`);
+      located.push({ symbol: m.member, ancestors: m.ancestors });
+    }
+  }
+  return { located: dedupeLocated(located), cut };
 }
 
 /** Every declaration of a definition (itself when it has no others). */
