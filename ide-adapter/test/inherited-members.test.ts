@@ -1,0 +1,54 @@
+/**
+ * `Derived.member` names the member a base class defines when `Derived` does not (seen on
+ * psf/requests: `findDefinitions("Session.resolve_redirects")` answered "no definition is named
+ * exactly" though `Session` inherits it from a mixin). pyright and tsgo have no type hierarchy:
+ * the bases come from the declaration header. Real servers on fixtures/py-inherited and
+ * fixtures/ts-inherited: a chain of two bases, one named through a module (`middle.Polygon`), a
+ * metaclass and a type argument's constraint that are no bases, and an override in the middle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pythonServer } from '../languages/python/index.js';
+import { typeScriptServer } from '../languages/typescript/index.js';
+import { requireServer } from './support/servers.js';
+import { openFixtureSession, type FixtureSession } from './support/session.js';
+
+interface Def {
+  name: string;
+  definedAt: { path: string; start: { line: number; column: number } };
+}
+
+const places = (defs: unknown): string[] => (defs as Def[]).map((d) => `${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}`);
+
+const cases = [
+  { language: 'Python', server: pythonServer, fixture: 'py-inherited', root: 'src/figures/root.py', middle: 'src/figures/middle.py', outline: 'def outline(self)', size: 'def size' },
+  { language: 'TypeScript', server: typeScriptServer, fixture: 'ts-inherited', root: 'src/root.ts', middle: 'src/middle.ts', outline: '  outline(): string {', size: 'size(): number' },
+] as const;
+
+for (const c of cases) {
+  const available = (await requireServer(c.server)) !== undefined;
+  describe.runIf(available)(`inherited members (real ${c.language} server, fixtures/${c.fixture})`, () => {
+    let f: FixtureSession;
+    beforeAll(async () => {
+      f = await openFixtureSession(c.fixture);
+    });
+    afterAll(async () => {
+      await f?.dispose();
+    });
+
+    it('finds a member two bases up, and only the base class’s (not the metaclass’s or a constraint’s)', async () => {
+      const at = await f.nameIn(c.root, c.outline, 'outline');
+      expect(places(await f.value('findDefinitions("Triangle.outline")'))).toEqual([`${c.root}:${at.line}:${at.column}`]);
+    });
+
+    it('finds the nearest override, not the member it overrides', async () => {
+      const at = await f.nameIn(c.middle, c.size, 'size');
+      expect(places(await f.value('findDefinitions("Triangle.size")'))).toEqual([`${c.middle}:${at.line}:${at.column}`]);
+    });
+
+    it('still answers nothing, with its note, for a member no base has', async () => {
+      const outcome = await f.outcome('findDefinitions("Triangle.nothing")');
+      expect(outcome.kind === 'value' && outcome.value).toEqual([]);
+      expect(outcome.notes.join('\n')).toContain('no definition is named exactly "Triangle.nothing"');
+    });
+  });
+}
