@@ -40,7 +40,7 @@ export interface OutlineType {
 }
 
 /** A member found on a base: the member, its ancestors (down to the base), and the base. */
-export interface InheritedMember {
+interface InheritedMember {
   readonly member: OutlineSymbol;
   readonly ancestors: readonly OutlineSymbol[];
   readonly base: OutlineType;
@@ -102,7 +102,7 @@ function typeAt(outline: readonly OutlineSymbol[], position: Position, ancestors
  * (`{`, or a `:` outside parentheses): the last part of each dotted name, outside type arguments
  * (`<…>`, `[…]`) and keyword arguments (`metaclass=Meta`), language keywords left out.
  */
-export async function headerNames(type: OutlineType, sources: Pick<InheritanceSources, 'lines'>): Promise<Position[]> {
+async function headerNames(type: OutlineType, sources: Pick<InheritanceSources, 'lines'>): Promise<Position[]> {
   const lines = await sources.lines(type.path);
   const name = type.node.location;
   const bodyLine = Math.min(...type.node.children.map((c) => (c.range ?? c.location).start.line), (type.node.range ?? name).end.line + 1);

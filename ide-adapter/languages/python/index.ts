@@ -15,6 +15,7 @@ import { PYTHON_IMPORTS } from './imports.js';
 import { pythonKind } from './kinds.js';
 import { pythonModulePath } from './module-path.js';
 import { pythonEnvironmentWarnings } from './problems.js';
+import { pyrightScopeWarnings } from './scope.js';
 import { untrustedPyright } from './trust.js';
 
 /** The variable naming another pyright language server (its `langserver.index.js`). */
@@ -99,7 +100,7 @@ export const pythonServer: ServerDefinition = {
     const environment = findPythonEnvironment(root);
     return Promise.resolve({
       ...(environment?.interpreter !== undefined ? { settings: { section: 'python', patch: { pythonPath: environment.interpreter } } } : {}),
-      warnings: pythonEnvironmentWarnings(environment, false),
+      warnings: [...pythonEnvironmentWarnings(environment, false), ...pyrightScopeWarnings(root)],
     });
   },
   untrusted: untrustedPyright,
