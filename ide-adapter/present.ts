@@ -169,7 +169,12 @@ function diagnosticText(d: Diagnostic, s: Style): string {
 
 function symbolLine(d: SymbolDefinition, s: Style): string {
   const container = d.container !== undefined ? s.dim(` (${field(d.container)})`) : '';
-  return `${s.kind(d.kind)} ${field(d.name)}${container}${declarationsNote(d, s)}  ${locationLine(d.definedAt, s)}`;
+  return `${kindAndName(d, s)}${container}${declarationsNote(d, s)}  ${locationLine(d.definedAt, s)}`;
+}
+
+/** `struct User`; a name that starts with its kind (Rust's `impl Entity for User`) is not told its kind again. */
+function kindAndName(d: { readonly kind: string; readonly name: string }, s: Style): string {
+  return d.name.startsWith(`${d.kind} `) ? `${s.kind(d.kind)}${field(d.name.slice(d.kind.length))}` : `${s.kind(d.kind)} ${field(d.name)}`;
 }
 
 /** ` [declared 4 times: lines 4, 5, 6, 7]` or ` [interface at line 2, namespace at line 8]` for merged symbols. */
@@ -207,7 +212,7 @@ function referencesText(refs: readonly Reference[], s: Style, all: readonly unkn
   for (const [key, group] of groups) {
     const first = group[0] as Reference;
     const count = totals.get(key) ?? group.length;
-    out.push(`${count} reference${count === 1 ? '' : 's'} to ${s.kind(first.kind)} ${field(first.name)} (${s.path(where(first.definedAt))}):`);
+    out.push(`${count} reference${count === 1 ? '' : 's'} to ${kindAndName(first, s)} (${s.path(where(first.definedAt))}):`);
     for (const r of group) out.push(`  ${locationLine(r.referencedAt, s)}`);
   }
   return out;

@@ -115,6 +115,8 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
   it('implementations of a name that is a trait and a variant take the trait', async () => {
     const impls = (await f.value('implementations("Tracer")')) as SymbolDefinition[];
     expect(places(impls)).toEqual([await place(SHAPES, 'impl Tracer for TextTracer')]);
+    // An impl block's name already says `impl`: its line does not say it twice.
+    expect(presentValue(impls).split('\n')[0]).toMatch(/^impl Tracer for TextTracer\s/);
     // Both stay an ambiguity where either could be meant.
     expect((await f.outcome('findReferences("Tracer")')).kind).toBe('ambiguity');
   });
