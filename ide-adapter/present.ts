@@ -177,14 +177,14 @@ function kindAndName(d: { readonly kind: string; readonly name: string }, s: Sty
   return d.name.startsWith(`${d.kind} `) ? `${s.kind(d.kind)}${field(d.name.slice(d.kind.length))}` : `${s.kind(d.kind)} ${field(d.name)}`;
 }
 
-/** ` [declared 4 times: lines 4, 5, 6, 7]` or ` [interface at line 2, namespace at line 8]` for merged symbols. */
+/** ` [declared 4 times: lines 4, 5, 6, 7]`, ` [declared 2 times: include/a.h:3:5, line 9]` across files, or ` [interface at line 2, namespace at line 8]` for merged symbols. */
 function declarationsNote(d: SymbolDefinition, s: Style): string {
   const all = d.declarations ?? [];
   if (all.length < 2) return '';
   const at = (l: Location): string => (l.path === d.definedAt.path ? `line ${l.start.line}` : where(l));
   const sameKind = all.every((x) => x.kind === d.kind);
   const text = sameKind
-    ? `declared ${all.length} times: lines ${all.map((x) => (x.definedAt.path === d.definedAt.path ? String(x.definedAt.start.line) : where(x.definedAt))).join(', ')}`
+    ? `declared ${all.length} times: ${all.every((x) => x.definedAt.path === d.definedAt.path) ? `lines ${all.map((x) => x.definedAt.start.line).join(', ')}` : all.map((x) => at(x.definedAt)).join(', ')}`
     : all.map((x) => `${x.kind} at ${at(x.definedAt)}`).join(', ');
   return s.dim(` [${text}]`);
 }

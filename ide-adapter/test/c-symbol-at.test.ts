@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SymbolDefinition } from '../model.js';
+import { presentValue } from '../present.js';
 import { clangdServer } from '../languages/cpp/index.js';
 import { requireServer } from './support/servers.js';
 import { openFixtureSession, type FixtureSession } from './support/session.js';
@@ -41,6 +42,14 @@ describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-pl
     const want = `src/list.c:${definition.line}:${definition.column}`;
     expect(at(await f.value(`only(findDefinitions("list_len"))`)), 'findDefinitions').toBe(want);
     expect(at(await f.value(`symbolAt("src/list.c", ${definition.line}, ${definition.column})`)), 'at the definition').toBe(want);
+  });
+
+  it('a function declared in a header and defined in a source file says where each declaration is, the other file by its path', async () => {
+    const header = await f.nameIn('include/list.h', 'int list_len(', 'list_len');
+    const definition = await f.nameIn('src/list.c', 'int list_len(', 'list_len');
+    expect(presentValue(await f.value('findDefinitions("list_len")')).split('\n')[0]).toContain(
+      `[declared 2 times: include/list.h:${header.line}:${header.column}, line ${definition.line}]`,
+    );
   });
 
   it("a struct's definition gives itself, not its forward declaration", async () => {
