@@ -10,6 +10,7 @@
 // Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32,
 //   --hold-progress (progress) ends the work only when asked (`fake/finish-progress`), so a test
 //   can see the server indexing for as long as it needs, whatever the machine's speed.
+//   --progress-title=TEXT (progress) the work's title instead of `Indexing` (a hostile server's text).
 //   --progress-flood=N (progress) first begins N works with distinct tokens and never ends them,
 //   as a hostile server could, before its own work.
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
@@ -109,7 +110,7 @@ connection.onNotification('initialized', async () => {
     }
     const token = 'fake-indexing';
     await connection.sendRequest('window/workDoneProgress/create', { token });
-    await connection.sendNotification('$/progress', { token, value: { kind: 'begin', title: 'Indexing', percentage: 0 } });
+    await connection.sendNotification('$/progress', { token, value: { kind: 'begin', title: args['progress-title'] ?? 'Indexing', percentage: 0 } });
     for (const percentage of [25, 50, 75]) {
       await new Promise((r) => setTimeout(r, 60));
       await connection.sendNotification('$/progress', { token, value: { kind: 'report', message: `${percentage / 25}/4 (crates)`, percentage } });
