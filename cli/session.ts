@@ -4,7 +4,7 @@
  * timing of every backend request for `.timing on`.
  */
 import { performance } from 'node:perf_hooks';
-import { type Expr, type Requirement } from '../dialect/index.js';
+import { showFieldControls, type Expr, type Requirement } from '../dialect/index.js';
 // Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
 import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
 import { createIdeRegistry } from '../ide-adapter/functions/index.js';
@@ -218,7 +218,7 @@ export class CliSession {
     const busy = servers.filter((s) => !SETTLED_STATES.has(s.state) && !this.#startsWhenNeeded(s));
     // Settled but degraded is not "ready" (the reason is told once, as a note).
     const degraded = servers.filter((s) => s.health !== undefined);
-    if (busy.length === 0) return degraded.length > 0 ? degraded.map((s) => `${s.displayName} ${displayState(s)}`).join(' · ') : 'ready';
+    if (busy.length === 0) return degraded.length > 0 ? showFieldControls(degraded.map((s) => `${s.displayName} ${displayState(s)}`).join(' · ')) : 'ready';
     return busy.map((s) => statusLine(s)).join(' · ');
   }
 
@@ -232,8 +232,9 @@ export class CliSession {
     if (bad.length > 0) return { ok: false, text: bad.map((s) => statusLine(s, { memory: true })).join(' · ') };
     const rest = later.length > 0 ? `${started.length > 0 ? '; ' : ''}${later.map((s) => s.displayName).join(', ')} start when a question needs their language` : '';
     // A server that finished but reports itself degraded is usable, but never "ready".
-    if (started.some((s) => s.health !== undefined)) return { ok: true, text: `${started.map((s) => statusLine(s)).join(', ')}${rest}` };
-    return { ok: true, text: `${started.length > 0 ? `${started.map((s) => s.displayName).join(', ')} ready` : ''}${rest}` };
+    // Names come from a dialect.json: one line, shown as statusLine shows a server's text.
+    if (started.some((s) => s.health !== undefined)) return { ok: true, text: showFieldControls(`${started.map((s) => statusLine(s)).join(', ')}${rest}`) };
+    return { ok: true, text: showFieldControls(`${started.length > 0 ? `${started.map((s) => s.displayName).join(', ')} ready` : ''}${rest}`) };
   }
 
   /** Whether evaluating this program asks a language server (a function it calls declares `requires: 'index'`), so the index is waited for. */

@@ -10,11 +10,17 @@
 // eslint-disable-next-line no-control-regex
 const OWN_SGR = /^\u001b\[(?:(?:0|1|2|22|3[0-9])(?:;(?:0|1|2|22|3[0-9]))*)?m/;
 
-/** How a control character is shown: its Unicode control picture, or `\xNN` for C1 controls. */
+/**
+ * How a control character is shown: its Unicode control picture, `\xNN` for C1 controls, and
+ * `\u202e` for the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069), which reorder what a terminal shows (Trojan Source: a name `a\u202Ecod.rs` reads
+ * `asr.doc`).
+ */
 export function controlPicture(codePoint: number): string | undefined {
   if (codePoint < 0x20) return String.fromCharCode(0x2400 + codePoint);
   if (codePoint === 0x7f) return '\u2421';
   if (codePoint >= 0x80 && codePoint <= 0x9f) return `\\x${codePoint.toString(16).toUpperCase()}`;
+  if ((codePoint >= 0x202a && codePoint <= 0x202e) || (codePoint >= 0x2066 && codePoint <= 0x2069)) return `\\u${codePoint.toString(16)}`;
   return undefined;
 }
 
@@ -25,7 +31,7 @@ export function controlPicture(codePoint: number): string | undefined {
 export function showControls(text: string, options: { readonly keepColours?: boolean } = {}): string {
   // Fast path: most text has no control characters at all.
   // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)) return text;
+  if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text)) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -50,7 +56,7 @@ export function showControls(text: string, options: { readonly keepColours?: boo
  */
 export function showFieldControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) return text;
+  if (!/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -8,6 +8,7 @@
  * complete one answer is, the result of waiting for the index) and MCP's `IndexingState` (the wire
  * form of the same facts for agents).
  */
+import { showFieldControls } from '../dialect/display.js';
 
 /**
  * Lifecycle state of a server, a closed set:
@@ -109,8 +110,15 @@ export function isIncomplete(status: ServerStatus): boolean {
  * The one text of a status: `rust-analyzer: indexing 45% (Indexing 12/40 (core))`; a finished
  * server that reports itself unhealthy is `rust-analyzer: degraded (Failed to load workspaces.)`,
  * never `ready`; an unavailable one says why in its first sentence. Memory is left out unless asked.
+ * One line, its control characters shown as pictures (`showFieldControls`): progress titles,
+ * health messages and details are the server's text, which quotes the workspace's names and
+ * manifests, and this line is printed to terminals (the REPL, `dialect server status`, the tour).
  */
 export function statusLine(status: ServerStatus, options: { memory?: boolean } = {}): string {
+  return showFieldControls(statusText(status, options));
+}
+
+function statusText(status: ServerStatus, options: { memory?: boolean }): string {
   const { displayName, state, progress, detail, health } = status;
   let text: string;
   if (state === 'ready' && health !== undefined) {

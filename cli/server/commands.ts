@@ -3,6 +3,7 @@
  * server process itself (internal: clients start it).
  */
 import { realpathSync } from 'node:fs';
+import { showFieldControls } from '../../dialect/index.js';
 import { statusLine, type ServerInfo } from '../../ide-adapter/index.js';
 import { styles, useColor, type Io } from '../terminal.js';
 import { ExitCode } from '../usage.js';
@@ -42,8 +43,8 @@ export async function runServerStatus(options: { readonly json: boolean; readonl
 
 function describe(server: RunningServer, info: ServerInfo | Error, now: number, s: ReturnType<typeof styles>): string {
   const { record } = server;
-  const head = `${s.bold(record.workspace)}  pid ${record.pid}  up ${duration(now - record.startedAt)}  ${record.trusted ? 'trusted' : 'untrusted'}`;
-  if (info instanceof Error) return `${head}\n  ${s.yellow('not answering:')} ${info.message} (log: ${server.files.logPath})`;
+  const head = `${s.bold(showFieldControls(record.workspace))}  pid ${record.pid}  up ${duration(now - record.startedAt)}  ${record.trusted ? 'trusted' : 'untrusted'}`;
+  if (info instanceof Error) return `${head}\n  ${s.yellow('not answering:')} ${showFieldControls(info.message)} (log: ${server.files.logPath})`;
   const lines = [`${head}  ${(info.memoryBytes / MB).toFixed(1)} MB  ${info.connections} connected`];
   if (info.servers.length === 0) lines.push(s.dim('  no language server'));
   for (const status of info.servers) lines.push(`  ${statusLine(status, { memory: true })}${status.pid !== undefined ? ` (pid ${status.pid})` : ''}`);

@@ -35,3 +35,17 @@ describe('showFieldControls', () => {
     expect(showFieldControls('src/é😀.rs')).toBe('src/é😀.rs');
   });
 });
+
+describe('bidirectional controls', () => {
+  // Trojan Source (CVE-2021-42574): an override or isolate reorders what a terminal shows, so a
+  // name `evil\u202Ecod.rs` reads as `evilsr.doc` and a line of code can hide a comment's end.
+  const HIDDEN = 'evil\u202Ecod.rs \u2066x\u2069 \u202A\u202B\u202C\u202D';
+  it('are shown as escapes in a field and in whole texts', () => {
+    expect(showFieldControls(HIDDEN)).toBe('evil\\u202ecod.rs \\u2066x\\u2069 \\u202a\\u202b\\u202c\\u202d');
+    expect(showControls(`${HIDDEN}\n`)).toBe('evil\\u202ecod.rs \\u2066x\\u2069 \\u202a\\u202b\\u202c\\u202d\n');
+  });
+
+  it('leave right-to-left text itself alone', () => {
+    expect(showControls('const greeting = "שלום";')).toBe('const greeting = "שלום";');
+  });
+});

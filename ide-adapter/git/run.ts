@@ -54,6 +54,7 @@ import { DialectError } from '../../dialect/index.js';
 import { GitCode } from './codes.js';
 import { FIXED_OVERRIDES, configEnvironment, driverOverrides } from './overrides.js';
 import { findRepository, type GitRepository } from './repository.js';
+import { withAbsoluteSearchPath } from '../search-path.js';
 
 export { GitCode };
 
@@ -138,5 +139,6 @@ async function execGit(cwd: string, repository: GitRepository, args: readonly st
 
 /** The process environment without any `GIT_*` variable. */
 function callerEnvironment(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toUpperCase().startsWith('GIT_')));
+  // PATH's folders absolute: git runs in the work tree, where `.` would find a `git` the repository ships.
+  return withAbsoluteSearchPath(Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toUpperCase().startsWith('GIT_'))));
 }

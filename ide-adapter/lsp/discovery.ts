@@ -6,10 +6,11 @@
  * start does not run it again until the program changes.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { LspClientError } from './errors.js';
 import type { ServerDefinition } from './servers.js';
 import { keepAnswer, keptAnswer } from './probe-cache.js';
+import { searchPathFolders } from '../search-path.js';
 
 /** A candidate that answered its version probe. */
 export interface ResolvedBinary {
@@ -73,8 +74,7 @@ export function resolveCandidate(candidate: string, env: Readonly<Record<string,
     const path = resolve(candidate);
     return usable(path) ? path : undefined;
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
+  for (const dir of searchPathFolders(env.PATH)) {
     const path = join(dir, candidate);
     if (usable(path)) return path;
   }

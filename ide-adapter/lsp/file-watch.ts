@@ -2,9 +2,15 @@
  * Client-side file watching on behalf of a server: the globs it registered through dynamic
  * `workspace/didChangeWatchedFiles` registrations, and one {@link DirectoryWatcher} on the
  * workspace root, started when the first registration arrives.
+ *
+ * A server's globs carry names the workspace chose (rust-analyzer's base folder is each crate's),
+ * so they are matched by `glob.ts` in linear time, never by a backtracking regular expression, and
+ * a `RelativePattern`'s base (and a string glob's folder before its first wildcard) is a folder
+ * compared as text, never read as a glob. One batch of changes is matched under
+ * {@link WATCH_MATCH_BUDGET_STEPS}: past it the rest of the batch is sent whole (a server is told of
+ * more files than it asked for, which costs it a look; never of fewer).
  */
-import { join } from 'node:path';
-import picomatch from 'picomatch';
+import { compileGlob, type GlobBudget, type GlobMatcher } from './glob.js';
 import { uriToPath } from './uris.js';
 import { DirectoryWatcher, type FileChange } from './watcher.js';
 
@@ -19,8 +25,11 @@ export interface FileWatchActivity {
   readonly settled: (rootReplaced: boolean) => void;
 }
 
+/** The matching work one batch of changes may take (`glob.ts` steps: tens of milliseconds). */
+export const WATCH_MATCH_BUDGET_STEPS = 2_000_000;
+
 interface Matcher {
-  readonly matches: (path: string) => boolean;
+  readonly matches: GlobMatcher;
   readonly kind: number;
 }
 
@@ -44,9 +53,9 @@ export class FileWatchRegistry {
     if (this.#closed) return;
     const watchers = (options as { watchers?: { globPattern?: unknown; kind?: number }[] } | undefined)?.watchers ?? [];
     const matchers: Matcher[] = [];
-    for (const w of watchers) {
-      const glob = this.#absoluteGlob(w.globPattern);
-      if (glob !== undefined) matchers.push({ matches: picomatch(glob, { dot: true }), kind: w.kind ?? 7 });
+    for (const w of Array.isArray(watchers) ? watchers : []) {
+      const matcher = this.#matcher(w?.globPattern, typeof w?.kind === 'number' ? w.kind : 7);
+      if (matcher !== undefined) matchers.push(matcher);
     }
     this.#registrations.set(id, matchers);
     if (this.#watcher === undefined && matchers.length > 0) {
@@ -81,17 +90,39 @@ export class FileWatchRegistry {
 
   #dispatch(changes: FileChange[]): void {
     const matchers = [...this.#registrations.values()].flat();
-    const wanted = changes.filter((c) => matchers.some((m) => (m.kind & KIND_BIT[c.type]) !== 0 && m.matches(c.path)));
+    const budget: GlobBudget = { steps: WATCH_MATCH_BUDGET_STEPS };
+    const wanted = changes.filter((c) => matchers.some((m) => (m.kind & KIND_BIT[c.type]) !== 0 && m.matches(c.path, budget)));
     if (wanted.length > 0) this.#send(wanted);
   }
 
-  /** A string glob as is (relative ones anchor at the root); a RelativePattern joined to its base. */
-  #absoluteGlob(pattern: unknown): string | undefined {
-    if (typeof pattern === 'string') return pattern.startsWith('/') ? pattern : join(this.#root, '**', pattern);
+  /**
+   * A string glob as is (a relative one at any depth below the root); a
+   * `RelativePattern`'s glob below its base folder, which is compared as a path.
+   */
+  #matcher(pattern: unknown, kind: number): Matcher | undefined {
+    if (typeof pattern === 'string') {
+      if (!pattern.startsWith('/')) return below(this.#root, `**/${pattern}`, kind);
+      // The folder before the first wildcard is compared as text.
+      const folder = pattern.slice(0, pattern.search(/[*?[{\\]|$/)).replace(/\/[^/]*$/, '');
+      return folder === '' ? { matches: compileGlob(pattern), kind } : below(folder, pattern.slice(folder.length + 1), kind);
+    }
     if (typeof pattern !== 'object' || pattern === null) return undefined;
-    const { baseUri, pattern: glob } = pattern as { baseUri?: string | { uri?: string }; pattern?: string };
-    const uri = typeof baseUri === 'string' ? baseUri : baseUri?.uri;
-    const base = uri === undefined ? undefined : uriToPath(uri);
-    return base === undefined || typeof glob !== 'string' ? undefined : join(base, glob);
+    const { baseUri, pattern: glob } = pattern as { baseUri?: unknown; pattern?: unknown };
+    const uri = typeof baseUri === 'string' ? baseUri : typeof baseUri === 'object' && baseUri !== null ? (baseUri as { uri?: unknown }).uri : undefined;
+    const base = typeof uri === 'string' ? uriToPath(uri) : undefined;
+    return base === undefined || typeof glob !== 'string' ? undefined : below(base, glob, kind);
   }
+}
+
+/** Matches `glob` against the part of a path below the folder `base` (paths elsewhere never match). */
+function below(base: string, glob: string, kind: number): Matcher {
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  const matches = compileGlob(glob);
+  return {
+    matches: (path, budget) => {
+      if (budget !== undefined && --budget.steps < 0) return true;
+      return path.startsWith(prefix) && matches(path.slice(prefix.length), budget);
+    },
+    kind,
+  };
 }

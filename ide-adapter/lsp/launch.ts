@@ -23,6 +23,7 @@ import { withSettings, type KeyedWarning, type ServerDefinition } from './server
 import { Session, spawnInGroup, type RequestErrors } from './session.js';
 import { pathToUri } from './uris.js';
 import { TIMEOUTS } from '../timeouts.js';
+import { withAbsoluteSearchPath } from '../search-path.js';
 
 /** The name the client gives itself in `initialize`. */
 const CLIENT_NAME = 'dialect';
@@ -34,7 +35,8 @@ export function serverEnvironment(definition: ServerDefinition, callerEnv: Reado
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  return env;
+  // A server runs in the workspace: a relative PATH folder would find the workspace's programs there.
+  return withAbsoluteSearchPath(env);
 }
 
 /**

@@ -8,8 +8,8 @@ import type { HoverSignature } from './hover.js';
 import type { ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
 import { SKIPPED_DIRS } from '../walk.js';
+import { compileGlob, type GlobBudget } from './glob.js';
 import { findProjects } from './projects.js';
 import type { ProjectFileRule } from './project-files.js';
 import type { CustomServerConfig } from './server-config.js';
@@ -143,7 +143,7 @@ export interface ServerDefinition {
   readonly languages: readonly LanguageMapping[];
   /** File names whose presence in the top two directory levels means the workspace needs this server. */
   readonly rootMarkers: readonly string[];
-  /** Extra detection globs (picomatch, relative to the root, matched against files in the top two levels). */
+  /** Extra detection globs (`glob.ts`, relative to the root, matched against files in the top two levels). */
   readonly filePatterns?: readonly string[];
   /**
    * Files that mark one of the server's projects at any depth (`tsconfig.json`): when the top two
@@ -405,11 +405,14 @@ export interface DetectedServer {
  */
 export async function detectServers(workspaceRoot: string, definitions: readonly ServerDefinition[]): Promise<DetectedServer[]> {
   const files = await topTwoLevels(workspaceRoot);
+  const budget: GlobBudget = { steps: DETECTION_MATCH_BUDGET_STEPS };
   const evidences = definitions.map((definition) => {
     const markers = new Set(definition.rootMarkers);
     const patterns = definition.filePatterns ?? [];
-    const matchesPattern = patterns.length > 0 ? picomatch(patterns as string[], { dot: false }) : undefined;
-    return files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchesPattern?.(file) === true);
+    // A custom server's patterns come from the workspace's `dialect.json`: matched in linear time,
+    // under a budget past which a pattern counts as found (a server started for nothing, never one missed).
+    const matchers = patterns.map((pattern) => compileGlob(pattern, { dot: false }));
+    return files.filter((file) => markers.has(file.slice(file.lastIndexOf('/') + 1)) || matchers.some((matches) => matches(file, budget)));
   });
   // The definitions without evidence near the root look deeper for their project markers, in one scan.
   const deeper = definitions.flatMap((definition, index) => ((evidences[index] ?? []).length === 0 && definition.projectMarkers !== undefined ? [{ index, markers: definition.projectMarkers }] : []));
@@ -430,6 +433,9 @@ export async function detectServers(workspaceRoot: string, definitions: readonly
   }
   return detected;
 }
+
+/** The glob matching work of one detection (`glob.ts` steps: about a second at most; the built-in patterns take a few hundred per file). */
+export const DETECTION_MATCH_BUDGET_STEPS = 50_000_000;
 
 /** A deeper scan for a project marker reads at most this many folders (detection must stay quick). */
 export const DETECTION_MAX_DIRECTORIES = 2000;

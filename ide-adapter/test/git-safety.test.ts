@@ -4,8 +4,9 @@
  * programs leave a marker file when run, and drives the real `gitdiff` through the interpreter.
  */
 import { NotesLedger } from '../notes-ledger.js';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Interpreter, type Outcome } from '../../dialect/index.js';
 import type { IdeBackend } from '../backend.js';
@@ -240,6 +241,33 @@ describe('gitdiff runs no program a repository configures', () => {
     expect(repo.fired()).toEqual([]);
     expectChangeShown(repo, files);
     expect(files.map((f) => f.path)).toEqual([repo.changedPath]);
+  });
+
+  it.each(['.', '', 'tools'])("runs no git the workspace ships, whatever relative folder PATH names (PATH entry %j)", async (entry) => {
+    // A PATH entry that is not absolute (`.`, an empty one — POSIX reads it as `.` —, or a folder
+    // such as `node_modules/.bin`) names a folder relative to where a program runs: for git, the
+    // workspace. A repository shipping `git` there would run on every gitdiff.
+    const repo = hostile();
+    const real = repo.program('real-git-unused', 'exit'); // only to learn the markers folder
+    const markers = dirname(dirname(real));
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const fake = `#!/bin/sh\ntouch '${join(markers, 'markers', 'workspace-git')}'\nexec '${realGit}' "$@"\n`;
+    repo.write('git', fake);
+    repo.write('tools/git', fake);
+    chmodSync(join(repo.root, 'git'), 0o755);
+    chmodSync(join(repo.root, 'tools', 'git'), 0o755);
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    const saved = process.env['PATH'];
+    // The workspace's folder first, then the real PATH.
+    process.env['PATH'] = entry === '' ? `:${saved ?? ''}` : `${entry}:${saved ?? ''}`;
+    let files: DiffFile[];
+    try {
+      files = await diff(repo, 'gitdiff()');
+    } finally {
+      process.env['PATH'] = saved;
+    }
+    expect(repo.fired()).toEqual([]);
+    expectChangeShown(repo, files.filter((f) => f.path === repo.changedPath));
   });
 
   it('core.worktree pointing outside the workspace does not make git read files there', async () => {

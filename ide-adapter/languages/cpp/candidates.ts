@@ -4,7 +4,8 @@
  * `--version` and takes the first that works, so a broken newer one falls back to an older one.
  */
 import { readdirSync, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { searchPathFolders } from '../../search-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,8 +24,7 @@ export function clangdCandidates(env: Env = process.env): string[] {
   const override = env[CLANGD_OVERRIDE];
   if (override !== undefined && override.trim() !== '') return [override];
   const found: { path: string; version: number }[] = [];
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
+  for (const dir of searchPathFolders(env['PATH'])) {
     for (const name of safeList(dir)) {
       const m = CLANGD_NAME.exec(name);
       if (m !== null) found.push({ path: join(dir, name), version: m[1] !== undefined ? Number(m[1]) : versionOfLink(join(dir, name)) });

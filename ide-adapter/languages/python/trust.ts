@@ -14,12 +14,13 @@
  * interpreter at all and answers from its bundled standard library stubs and the workspace.
  */
 import { openSync, readSync, closeSync, realpathSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { isInside } from '../../confine.js';
 import { packageFile } from '../../package-files.js';
 import type { ServerDefinition } from '../../lsp/servers.js';
 import { pythonEnvironmentWarnings } from './problems.js';
 import { pyrightScopeWarnings } from './scope.js';
+import { searchPathFolders } from '../../search-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,8 +38,7 @@ export function noInterpreter(): string {
  * `.python-version`, and pyright runs the interpreter in the workspace.
  */
 export function systemInterpreter(root: string, env: Env = process.env): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
+  for (const dir of searchPathFolders(env['PATH'])) {
     for (const name of SYSTEM_INTERPRETERS) {
       let real: string;
       try {

@@ -6,9 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { killGroup, knownProbe, NEUTRAL_CWD, probeCandidate, type ProbeResult, type ResolvedBinary } from '../../lsp/discovery.js';
 import { keepAnswer, keptAnswer } from '../../lsp/probe-cache.js';
+import { searchPathFolders, withAbsoluteSearchPath } from '../../search-path.js';
 
 /** An environment as child processes get it; `undefined` values are left out. */
 export type ToolEnv = Readonly<Record<string, string | undefined>>;
@@ -68,9 +69,7 @@ function unique(candidates: (string | undefined)[]): string[] {
 
 /** Every `name` on PATH, in order (not only the first: the first may be a broken proxy). */
 function allOnPath(name: string, env: ToolEnv): string[] {
-  return (env.PATH ?? '')
-    .split(delimiter)
-    .filter((dir) => dir !== '')
+  return searchPathFolders(env.PATH)
     .map((dir) => join(dir, name))
     .filter((path) => existsSync(path));
 }
@@ -288,7 +287,7 @@ async function runTool(command: string, args: readonly string[], options: ToolRu
       clearTimeout(timer);
       resolvePromise({ ...run, stdout, stderr, timedOut });
     };
-    const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const env = withAbsoluteSearchPath(Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)));
     // Own process group: cargo's children (rustc, build scripts) die with it on timeout.
     const child = spawn(command, [...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
     const timer = setTimeout(() => {

@@ -23,12 +23,13 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, delimiter, dirname, join, parse } from 'node:path';
+import { basename, dirname, join, parse } from 'node:path';
 import { packageFile } from '../../package-files.js';
 import { resolveCandidate } from '../../lsp/discovery.js';
 import { confineProjectFiles } from '../../lsp/project-files.js';
 import { withSettings, type ServerDefinition } from '../../lsp/servers.js';
 import { trustCommand } from '../../lsp/untrusted.js';
+import { searchPathFolders } from '../../search-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -114,8 +115,7 @@ export function isRustupProxy(path: string): boolean {
 
 /** The first `name` on PATH that is a real tool, not a rustup proxy (followed to its real path). */
 function realToolOnPath(name: string, env: Env): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
+  for (const dir of searchPathFolders(env['PATH'])) {
     const path = resolveCandidate(join(dir, name), env);
     if (path !== undefined && !isRustupProxy(path)) return realpathSync(path);
   }

@@ -10,6 +10,7 @@
 // Options: --state=FILE (crash), --pidfile=FILE (hang), --encoding=utf-8|utf-16|utf-32,
 //   --hold-progress (progress) ends the work only when asked (`fake/finish-progress`), so a test
 //   can see the server indexing for as long as it needs, whatever the machine's speed.
+//   --progress-title=TEXT (progress) the work's title instead of `Indexing` (a hostile server's text).
 //   --progress-flood=N (progress) first begins N works with distinct tokens and never ends them,
 //   as a hostile server could, before its own work.
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
@@ -18,6 +19,9 @@
 //   --outline               advertises outlines (documentSymbolProvider); hang mode never answers them
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
+//   --watch=JSON            after `initialized`, registers `workspace/didChangeWatchedFiles` with these
+//                           watchers (a JSON array of FileSystemWatcher); the changes the client then
+//                           sends are kept in `watched` (paths as URIs, in arrival order)
 // `fake/grow` allocates memory until killed (never answers);
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw (`slow`
 // counts the `fake/slow` requests received, so a test can cancel one it knows arrived).
@@ -41,7 +45,7 @@ if (args.version) {
   process.exit(0);
 }
 const mode = args.mode ?? 'ok';
-const stats = { cancelled: 0, slow: 0, opened: [], closed: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null };
+const stats = { cancelled: 0, slow: 0, opened: [], closed: [], changed: 0, hovers: 0, configuration: null, mode, pid: process.pid, tmpdir: tmpdir(), litter: null, watched: [] };
 
 if (args.litter) {
   stats.litter = join(tmpdir(), `fake-litter-${process.pid}`);
@@ -95,6 +99,10 @@ connection.onRequest('fake/finish-progress', () => {
 });
 
 connection.onNotification('initialized', async () => {
+  if (args.watch) {
+    const watchers = JSON.parse(args.watch);
+    await connection.sendRequest('client/registerCapability', { registrations: [{ id: 'fake-watch', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers } }] });
+  }
   stats.configuration = await connection.sendRequest('workspace/configuration', { items: [{ section: 'fake' }, { section: 'fake.nested.value' }, { section: 'missing' }] });
   if (mode === 'progress') {
     for (let i = 0; i < Number(args['progress-flood'] ?? 0); i++) {
@@ -102,7 +110,7 @@ connection.onNotification('initialized', async () => {
     }
     const token = 'fake-indexing';
     await connection.sendRequest('window/workDoneProgress/create', { token });
-    await connection.sendNotification('$/progress', { token, value: { kind: 'begin', title: 'Indexing', percentage: 0 } });
+    await connection.sendNotification('$/progress', { token, value: { kind: 'begin', title: args['progress-title'] ?? 'Indexing', percentage: 0 } });
     for (const percentage of [25, 50, 75]) {
       await new Promise((r) => setTimeout(r, 60));
       await connection.sendNotification('$/progress', { token, value: { kind: 'report', message: `${percentage / 25}/4 (crates)`, percentage } });
@@ -168,6 +176,9 @@ connection.onRequest('fake/grow', () => {
 connection.onRequest('fake/after', (params) => new Promise((resolve) => setTimeout(() => resolve('done'), params.ms)));
 
 connection.onRequest('fake/stats', () => stats);
+connection.onNotification('workspace/didChangeWatchedFiles', (params) => {
+  for (const change of params.changes ?? []) stats.watched.push(change.uri);
+});
 connection.onRequest('fake/echo', (params) => params);
 
 /** Open documents' texts (uri → text), for --publish-diagnostics and --types. */
