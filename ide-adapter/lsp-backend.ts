@@ -203,7 +203,7 @@ export class LspBackend implements IdeBackend {
    * one language does not hold every server's memory. Until then `servers()` lists them `idle`.
    */
   async start(): Promise<void> {
-    if ((await this.pool.detect()).length <= 1) await this.pool.start();
+    await this.pool.startSole();
   }
 
   // The port: every request goes through the middleware and leaves as a DialectError (see #request).

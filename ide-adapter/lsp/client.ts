@@ -41,6 +41,7 @@ import { pathToUri } from './uris.js';
 import { TIMEOUTS } from '../timeouts.js';
 import { FileWatchRegistry } from './file-watch.js';
 import { readinessStrategy, type ReadinessStrategy } from './readiness.js';
+import { startChecks, type StartChecks } from './start-checks.js';
 import { WarmUpRun } from './warm-up.js';
 import { Documents, type OpenDocument } from './documents.js';
 import { backoffRestartPolicy, CloseAction, type RestartPolicy } from './restart-policy.js';
@@ -216,16 +217,17 @@ export class LanguageServer {
    * `workspaceRoot`, completes the `initialize` handshake and opens the project anchors. Throws
    * `server-refused`, `server-not-found`, `spawn-failed` or `initialize-failed`; a failed start
    * leaves no process behind. Indexing continues in the background: use {@link waitUntilReady}.
+   * `checks` are the ones `startChecks` began ahead for this definition and root (default: begun here).
    */
-  static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}): Promise<LanguageServer> {
+  static async start(given: ServerDefinition, workspaceRoot: string, options: StartOptions = {}, checks?: StartChecks): Promise<LanguageServer> {
     const root = resolve(workspaceRoot);
     // Independent start-up work runs at once. The search for project anchors (our own confined
     // reads, nothing runs) goes on while the preflight checks the project files; nothing of the
     // server runs before the preflight passed. Then the binary's probe (`--version`, from a
     // neutral folder; usually a kept answer) runs while `prepare` works (rust-analyzer: the
     // toolchain and `cargo metadata`); it is redone only if `prepare` changed where it would look.
-    const anchors = given.projectAnchors?.(root).catch(() => undefined);
-    const refusal = await given.preflight?.(root);
+    const { anchors, refusal: refused } = checks ?? startChecks(given, root);
+    const refusal = await refused;
     if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: given.id });
     const givenEnv = serverEnvironment(given, options.env);
     const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { Disposable, LanguageServer, ServerStatus, StartOptions } from './client.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import { detectServers, languageFor, type DetectedServer, type ServerDefinition } from './servers.js';
+import { startChecks, type StartChecks } from './start-checks.js';
 
 /** Options of a {@link ServerPool}. */
 export interface PoolOptions extends Omit<StartOptions, 'binary'> {
@@ -25,6 +26,8 @@ interface Entry {
   starting?: Promise<LanguageServer>;
   server?: LanguageServer;
   error?: LspClientError;
+  /** Checks begun ahead for the next start (`startSole`), taken by it. */
+  checks?: StartChecks;
 }
 
 /** The language servers for one workspace root. */
@@ -45,8 +48,13 @@ export class ServerPool {
   }
 
   /** The servers the workspace needs (detected once, from the top two directory levels). */
-  async detect(): Promise<DetectedServer[]> {
-    this.#detection ??= detectServers(this.workspaceRoot, this.#definitions).then((found) => {
+  detect(): Promise<DetectedServer[]> {
+    return this.#detect();
+  }
+
+  /** {@link detect}; `nearRoot` hears what the top two levels show, if this call is the one that detects. */
+  #detect(nearRoot?: (found: readonly DetectedServer[]) => void): Promise<DetectedServer[]> {
+    this.#detection ??= detectServers(this.workspaceRoot, this.#definitions, nearRoot).then((found) => {
       for (const { definition } of found) {
         const entry = this.#entries.get(definition.id);
         if (entry !== undefined) {
@@ -69,6 +77,26 @@ export class ServerPool {
     const detected = await this.detect();
     await Promise.all(detected.map(({ definition }) => this.#serverById(definition.id).catch(() => undefined)));
     return this.servers();
+  }
+
+  /**
+   * Starts the workspace's server ahead of the first question when it needs exactly one (a
+   * polyglot workspace starts each when a question first needs it: `LspBackend.start`), as soon
+   * as it may: when the top two levels show one server, its start checks (the preflight and the
+   * anchor search, our own reads: `start-checks.ts`) and the LSP client's loading run while
+   * detection still looks deeper, so the process spawns the moment detection says it is the only
+   * one. Nothing of it runs before then; checks begun for a server that then does not start are
+   * dropped. Failures do not throw (see {@link start}).
+   */
+  async startSole(): Promise<void> {
+    void import('./client.js').catch(() => undefined);
+    const detected = await this.#detect((near) => {
+      const sole = near.length === 1 ? this.#entries.get(near[0]?.definition.id ?? '') : undefined;
+      if (sole !== undefined && sole.server === undefined && sole.starting === undefined) sole.checks = startChecks(sole.definition, this.workspaceRoot);
+    });
+    const started = detected.length === 1 ? detected[0]?.definition.id : undefined;
+    for (const entry of this.#entries.values()) if (entry.definition.id !== started) entry.checks = undefined;
+    if (started !== undefined) await this.#serverById(started).catch(() => undefined);
   }
 
   /**
@@ -155,13 +183,15 @@ export class ServerPool {
     entry.error = undefined;
     this.#emit({ ...this.#info(entry), state: 'starting' });
     const perServer = this.#options.perServer?.[definition.id] ?? {};
+    const checks = entry.checks;
+    entry.checks = undefined;
     const env = { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) };
     try {
       // The definition's preflight runs in `LanguageServer.start`, beside the work it need not wait for.
       // The LSP client (vscode-jsonrpc and the protocol) loads when the first server starts, not
       // with the pool: a program that needs no server never pays for it.
       const { LanguageServer } = await import('./client.js');
-      const server = await LanguageServer.start(definition, this.workspaceRoot, { ...this.#options, ...perServer, env });
+      const server = await LanguageServer.start(definition, this.workspaceRoot, { ...this.#options, ...perServer, env }, checks);
       if (this.#closed) {
         await server.shutdown();
         throw new LspClientError('server-stopped', `the servers of ${this.workspaceRoot} were shut down`, { serverId: definition.id });

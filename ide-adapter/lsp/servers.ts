@@ -401,9 +401,13 @@ export interface DetectedServer {
  * rust-analyzer); a polyglot workspace gets several. A definition with `projectMarkers` is also
  * detected from a project deeper down (bounded by `DETECTION_MAX_DIRECTORIES`). Definitions are
  * checked in order, so one earlier in the list (a custom server: `mergeServers`) takes over a
- * language.
+ * language. `nearRoot` is told what the top two levels alone show, before the deeper scan runs.
  */
-export async function detectServers(workspaceRoot: string, definitions: readonly ServerDefinition[]): Promise<DetectedServer[]> {
+export async function detectServers(
+  workspaceRoot: string,
+  definitions: readonly ServerDefinition[],
+  nearRoot?: (found: readonly DetectedServer[]) => void,
+): Promise<DetectedServer[]> {
   const files = await topTwoLevels(workspaceRoot);
   const budget: GlobBudget = { steps: DETECTION_MATCH_BUDGET_STEPS };
   const evidences = definitions.map((definition) => {
@@ -416,10 +420,16 @@ export async function detectServers(workspaceRoot: string, definitions: readonly
   });
   // The definitions without evidence near the root look deeper for their project markers, in one scan.
   const deeper = definitions.flatMap((definition, index) => ((evidences[index] ?? []).length === 0 && definition.projectMarkers !== undefined ? [{ index, markers: definition.projectMarkers }] : []));
+  nearRoot?.(claimed(definitions, evidences));
   if (deeper.length > 0) {
     const found = await deepProjectMarkers(workspaceRoot, deeper.map((d) => d.markers));
     deeper.forEach((d, i) => (evidences[d.index] ?? []).push(...(found[i] ?? [])));
   }
+  return claimed(definitions, evidences);
+}
+
+/** The definitions with evidence, each language claimed by the first definition that has it. */
+function claimed(definitions: readonly ServerDefinition[], evidences: readonly (readonly string[])[]): DetectedServer[] {
   const detected: DetectedServer[] = [];
   const claimedLanguages = new Set<string>();
   for (const [index, definition] of definitions.entries()) {
@@ -429,7 +439,7 @@ export async function detectServers(workspaceRoot: string, definitions: readonly
     const languages = definition.languages.map((l) => l.languageId);
     if (languages.length > 0 && languages.every((l) => claimedLanguages.has(l))) continue;
     for (const l of languages) claimedLanguages.add(l);
-    detected.push({ definition, evidence });
+    detected.push({ definition, evidence: [...evidence] });
   }
   return detected;
 }

@@ -1,0 +1,110 @@
+/**
+ * A sole server's start checks run ahead (`ServerPool.startSole`, `lsp/start-checks.ts`): its
+ * preflight and anchor search begin while detection still looks deeper, and the guarantees hold —
+ * a refusal found ahead keeps everything of the server from running (its version probe included),
+ * and a language found deeper makes the workspace polyglot, so the server checked ahead does not
+ * start. The servers are the fake (a real process); the deeper scan is the real file worker's.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServerPool } from '../lsp/pool.js';
+import { defineServer, type ServerDefinition } from '../lsp/servers.js';
+import { fakeServerScript, isAlive } from './support/servers.js';
+
+/** The fake server, detected by a `*.fake` file near the root. */
+function fakeNearRoot(overrides: Partial<ServerDefinition> = {}): ServerDefinition {
+  const fake = defineServer({ id: 'fake', command: fakeServerScript, args: ['--mode=progress'], languages: [{ languageId: 'fakelang', extensions: ['.fake'] }], filePatterns: ['*.fake'] });
+  return { ...fake, ...overrides };
+}
+
+/** A second language, detected only from a project marker deeper than the top two levels. */
+const deepOnly: ServerDefinition = {
+  ...defineServer({ id: 'deep', command: fakeServerScript, languages: [{ languageId: 'deeplang', extensions: ['.deep'] }] }),
+  projectMarkers: ['deep.project'],
+};
+
+describe('ServerPool.startSole: start checks ahead of detection', () => {
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'dialect-start-ahead-'));
+    await writeFile(join(root, 'main.fake'), 'hello\n');
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("begins the sole near-root server's preflight while detection still looks deeper, then starts it", async () => {
+    let detected = false;
+    let detectedAtPreflight: boolean | undefined;
+    const fake = fakeNearRoot({
+      preflight: async () => {
+        detectedAtPreflight = detected;
+        return undefined;
+      },
+    });
+    const pool = new ServerPool(root, { definitions: [fake, deepOnly] });
+    const starting = pool.startSole();
+    // The detection startSole began: settled, it sets the flag before anything awaiting it runs.
+    void pool.detect().then(() => (detected = true));
+    await starting;
+    try {
+      expect(detectedAtPreflight).toBe(false);
+      const listing = Object.fromEntries(pool.servers().map((s) => [s.id, s]));
+      expect(Object.keys(listing)).toEqual(['fake']);
+      expect(listing.fake?.state).toMatch(/indexing|ready/);
+      expect(isAlive(listing.fake?.pid as number)).toBe(true);
+    } finally {
+      await pool.shutdown();
+    }
+  });
+
+  it('a refusal found ahead keeps the server from running at all, its version probe included', async () => {
+    const ran = join(root, 'ran');
+    const probe = join(root, 'probe.mjs');
+    // A "server" that leaves a mark whenever anything runs it (`--version` included).
+    await writeFile(probe, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nconsole.log('probe 1.0');\n`);
+    const refused = fakeNearRoot({ candidates: () => [probe], staticVersion: undefined, preflight: async () => 'fake was not started: main.fake is hostile' });
+    const pool = new ServerPool(root, { definitions: [refused, deepOnly] });
+    await pool.startSole();
+    try {
+      const [fake] = pool.servers();
+      expect([fake?.id, fake?.state, fake?.detail]).toEqual(['fake', 'unavailable', 'fake was not started: main.fake is hostile']);
+      expect(existsSync(ran)).toBe(false);
+    } finally {
+      await pool.shutdown();
+    }
+  });
+
+  it('a language found deeper makes the workspace polyglot: the server checked ahead does not start', async () => {
+    let checked = false;
+    const fake = fakeNearRoot({
+      preflight: async () => {
+        checked = true;
+        return undefined;
+      },
+    });
+    await mkdir(join(root, 'tools', 'native', 'lib'), { recursive: true });
+    await writeFile(join(root, 'tools', 'native', 'lib', 'deep.project'), '');
+    const pool = new ServerPool(root, { definitions: [fake, deepOnly] });
+    await pool.startSole();
+    try {
+      expect(checked).toBe(true);
+      expect(pool.servers().map((s) => [s.id, s.state, s.pid])).toEqual([
+        ['fake', 'idle', undefined],
+        ['deep', 'idle', undefined],
+      ]);
+      // Started later for a question, the server is checked again (nothing kept from the dropped checks).
+      checked = false;
+      const server = await pool.serverFor(join(root, 'main.fake'));
+      expect(checked).toBe(true);
+      expect(isAlive(server.pid as number)).toBe(true);
+    } finally {
+      await pool.shutdown();
+    }
+  });
+});
