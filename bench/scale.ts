@@ -281,8 +281,13 @@ async function rustScale(base: string): Promise<string> {
 
 /** The TypeScript sizes of the cold-start table: 50 packages of 20, 60 and 200 files. */
 const COLD_TS_FILES_PER_PACKAGE = [20, 60, 200];
-/** Fresh-process starts per contender and size (medians). */
-const COLD_START_RUNS = 3;
+/** Fresh-process starts per contender and size (medians); `DIALECT_BENCH_COLD_RUNS` sets another count while iterating. */
+const COLD_START_RUNS = Number(process.env['DIALECT_BENCH_COLD_RUNS'] ?? 3);
+/**
+ * `DIALECT_BENCH_COLD_ONLY=ts` (or `rust`) measures only those rows while iterating on one
+ * language's start; a table for BENCHMARKS.md has every row.
+ */
+const COLD_ONLY = process.env['DIALECT_BENCH_COLD_ONLY'];
 /** The cheap question: a name defined once (the generator's `use_<package>_<file>`). */
 const ONCE_DEFINED = 'use_1_1';
 
@@ -377,7 +382,7 @@ export async function benchScaleColdStart(): Promise<string> {
       const d = summarize(a).median - summarize(b).median;
       return `${d >= 0 ? '+' : ''}${fmt.ms(d / 1000)} s`;
     };
-    for (const filesPerPackage of COLD_TS_FILES_PER_PACKAGE) {
+    for (const filesPerPackage of COLD_ONLY === 'rust' ? [] : COLD_TS_FILES_PER_PACKAGE) {
       const root = join(base, `ts-${filesPerPackage}`);
       const generated = generateTsMonorepo(root, { packages: TS_PACKAGES, filesPerPackage, rootTsconfig: true });
       const raw: number[] = [];
@@ -394,6 +399,7 @@ export async function benchScaleColdStart(): Promise<string> {
       rows.push([`tsgo, ${fmt.int(generated.files)} files`, `${s(raw)} (first \`workspace/symbol\`)`, `${s(product)} (\`${program}\`)`, diff(product, raw), '≤ +0.3 s']);
       process.stderr.write(`${rows.at(-1)?.join(' | ')}\n`);
     }
+    if (COLD_ONLY === 'ts') return coldTable(rows, loads);
     const rustRoot = join(base, 'rust');
     const rust = generateRustWorkspace(rustRoot, { crates: RUST_CRATES, modulesPerCrate: RUST_MODULES_PER_CRATE });
     const env = await rustOfflineEnv();
@@ -416,15 +422,20 @@ export async function benchScaleColdStart(): Promise<string> {
       diff(product, raw),
       '≤ +0.5 s',
     ]);
-    const load = summarize(loads);
-    return [
-      '### Scale: start-up by itself (a cheap first question)',
-      '',
-      `The first answer to a name defined once, from a cold start, against the raw server's first answer to the same request (\`workspace/symbol\`, which the server answers once it has loaded what it was opened with). Raw tsgo is a bare JSON-RPC client: spawned, initialized, one file per package opened, then the request; raw rust-analyzer is spawned with the same environment (std through the offline aid) and asked once its \`serverStatus\` is quiescent. Dialect runs in a fresh Node process per start, timed from \`IdeSession.open\` (modules loaded) to the answer: detection, trust, the preflight, probes (answers kept in Dialect's cache folder from earlier starts), \`prepare\` (rust-analyzer: \`cargo metadata\`, std's graph), the launch, the anchors, readiness and the lookup. ${COLD_START_RUNS} starts each, alternated, medians; load average ${fmt.ratio(load.min)}–${fmt.ratio(summarize(loads).p90)} (median ${fmt.ratio(load.median)}) on the shared 2-core machine.`,
-      '',
-      table(['workspace', 'raw server, first answer', 'Dialect, first answer', 'difference', 'target'], rows),
-    ].join('\n');
+    return coldTable(rows, loads);
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** The cold-start section: its note (with the load it ran under) and its table. */
+function coldTable(rows: readonly string[][], loads: readonly number[]): string {
+  const load = summarize(loads);
+  return [
+    '### Scale: start-up by itself (a cheap first question)',
+    '',
+    `The first answer to a name defined once, from a cold start, against the raw server's first answer to the same request (\`workspace/symbol\`, which the server answers once it has loaded what it was opened with). Raw tsgo is a bare JSON-RPC client: spawned, initialized, one file per package opened, then the request; raw rust-analyzer is spawned with the same environment (std through the offline aid) and asked once its \`serverStatus\` is quiescent. Dialect runs in a fresh Node process per start, timed from \`IdeSession.open\` (modules loaded) to the answer: detection, trust, the preflight, probes (answers kept in Dialect's cache folder from earlier starts), \`prepare\` (rust-analyzer: \`cargo metadata\`, std's graph), the launch, the anchors, readiness and the lookup. ${COLD_START_RUNS} starts each, alternated, medians; load average ${fmt.ratio(load.min)}–${fmt.ratio(load.p90)} (median ${fmt.ratio(load.median)}) on the shared 2-core machine.`,
+    '',
+    table(['workspace', 'raw server, first answer', 'Dialect, first answer', 'difference', 'target'], rows),
+  ].join('\n');
 }
