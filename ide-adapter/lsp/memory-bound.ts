@@ -143,14 +143,17 @@ export function boundMessages(source: NodeJS.ReadableStream, maxBytes: number, o
           at += take;
           continue;
         }
-        // In a header: look for its end in what is held plus this chunk (both bounded).
+        // In a header: look for its end in what is held plus this chunk (both bounded). Nearly
+        // always nothing is held and the header is in this chunk: found in place, nothing copied
+        // (a copy of the bound's worth per message cost more than the rest of the reading).
         const room = MAX_HEADER_BYTES - header.length;
         const part = chunk.subarray(at, at + room + HEADER_END.length);
-        const joined = Buffer.concat([header, part]);
+        const joined = header.length === 0 ? part : Buffer.concat([header, part]);
         const end = joined.indexOf(HEADER_END);
         if (end < 0) {
           if (joined.length > MAX_HEADER_BYTES) refuse(`sent a message header of over ${MAX_HEADER_BYTES} bytes`);
-          header = joined;
+          // Held until the next chunk: a copy, since the chunk's memory is not ours to keep.
+          header = Buffer.from(joined);
           at += part.length;
           continue;
         }

@@ -94,6 +94,28 @@ describe('the memory bound of a language server', () => {
     expect(refusals).toEqual([]);
   });
 
+  it('reads the framing of many messages in one chunk in place, and refuses one too large among them', async () => {
+    const message = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const small = Array.from({ length: 500 }, (_, i) => message(JSON.stringify({ i, text: 'x'.repeat(i % 50) }))).join('');
+    const run = async (input: Buffer): Promise<{ out: Buffer; refusals: string[] }> => {
+      const source = new PassThrough();
+      const refusals: string[] = [];
+      const out = boundMessages(source, 128, (reason) => refusals.push(reason));
+      const received: Buffer[] = [];
+      out.on('data', (chunk: Buffer) => received.push(chunk));
+      source.end(input);
+      await new Promise((resolve) => out.on('end', resolve));
+      return { out: Buffer.concat(received), refusals };
+    };
+    const fine = Buffer.from(small + message('{"b":"é"}'));
+    expect(await run(fine)).toEqual({ out: fine, refusals: [] });
+    // The 130-byte body is over the bound of 128: refused at its header, nothing of the chunk passes.
+    const over = Buffer.from(small + message(JSON.stringify({ big: 'y'.repeat(120) })) + message('{"c":1}'));
+    const { out, refusals } = await run(over);
+    expect(refusals).toEqual(['sent a message of 0 MB, over the bound of 0 MB on one message']);
+    expect(out.length).toBe(0);
+  });
+
   it('leaves a server within it alone', async () => {
     const server = await LanguageServer.start(definition, dir, { maxMemoryBytes: BOUND });
     servers.push(server);
