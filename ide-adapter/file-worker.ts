@@ -11,7 +11,7 @@ import { codePointCount, SourceText } from '../dialect/source.js';
 import { readConfinedBytes, readPinnedEntry } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex, requiredLiteral } from './patterns.js';
-import { scanProjectsSync, type ProjectScan, type ProjectsJob } from './project-scan.js';
+import { scanManyProjectsSync, type ProjectScan, type ProjectScansJob } from './project-scan.js';
 import { listFolderSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult, type WalkShare } from './walk.js';
 
 /** A shown line is cut after this many characters; a shown match after this many. */
@@ -62,7 +62,7 @@ export interface SearchJob {
 }
 
 /** A job the worker runs. */
-export type FileJob = WalkJob | SearchJob | ProjectsJob | ListJob;
+export type FileJob = WalkJob | SearchJob | ProjectScansJob | ListJob;
 
 /** What a search found, and the files it could not search. */
 export interface SearchReply {
@@ -82,11 +82,17 @@ export interface SearchShareReply extends SearchReply {
 }
 
 /** The reply to a job. */
-export type FileJobReply<J extends FileJob> = J extends WalkJob ? WalkShareReply : J extends ProjectsJob ? ProjectScan : J extends ListJob ? ListedEntry[] | undefined : SearchShareReply;
+export type FileJobReply<J extends FileJob> = J extends WalkJob
+  ? WalkShareReply
+  : J extends ProjectScansJob
+    ? ProjectScan[]
+    : J extends ListJob
+      ? ListedEntry[] | undefined
+      : SearchShareReply;
 
 /** Runs one job to completion (synchronously: the worker's thread is its own). */
-export function runFileJob(job: FileJob): WalkShareReply | SearchShareReply | ProjectScan | ListedEntry[] | undefined {
-  if (job.kind === 'projects') return scanProjectsSync(job);
+export function runFileJob(job: FileJob): WalkShareReply | SearchShareReply | ProjectScan[] | ListedEntry[] | undefined {
+  if (job.kind === 'project-scans') return scanManyProjectsSync(job);
   if (job.kind === 'list') return listFolderSync(job);
   if (job.kind === 'walk') return walk(job);
   return search(job);
@@ -194,7 +200,7 @@ export interface WorkerRequest {
 
 /** The answer to a request: the reply, the stack it ran out of, or the message of what went wrong. */
 export type WorkerResponse =
-  | { readonly id: number; readonly reply: WalkShareReply | SearchShareReply | ProjectScan | ListedEntry[] | undefined }
+  | { readonly id: number; readonly reply: WalkShareReply | SearchShareReply | ProjectScan[] | ListedEntry[] | undefined }
   | { readonly id: number; readonly exhausted: 'stack' }
   | { readonly id: number; readonly failure: string };
 

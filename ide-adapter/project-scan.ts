@@ -9,7 +9,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { gitignoreOf, isIgnored, SKIPPED_DIRS, type IgnoreRules } from './walk.js';
 
-/** Looks for project folders under `root` (a job of the file worker). */
+/** Looks for project folders under `root` (one scan of a {@link ProjectScansJob}). */
 export interface ProjectsJob {
   readonly kind: 'projects';
   readonly root: string;
@@ -36,31 +36,63 @@ export interface ProjectScan {
   readonly complete: boolean;
 }
 
-/** Runs a project scan to its end or its limits. Synchronous: it runs in the worker. */
-export function scanProjectsSync(job: ProjectsJob): ProjectScan {
-  const { root, markers, maxProjects, maxDirectories } = job;
-  const deadline = Date.now() + job.budgetMs;
-  const projectDirs: string[] = [];
-  const markerFiles: string[] = [];
-  const warnings: string[] = [];
-  const done = (complete: boolean): ProjectScan => ({ projectDirs, markerFiles, warnings, complete });
-  let found = 0;
-  // Checked before each folder and each match: one match of hostile rules can take most of a second.
-  const overBudget = (): boolean => {
-    if (Date.now() <= deadline) return false;
-    warnings.push(`stopped looking for projects after ${job.budgetMs} ms (PROJECT_SCAN_BUDGET_MS; ${scanned} folders read, their .gitignore rules are slow to match): answers may miss symbols of projects not found yet`);
-    return true;
+/**
+ * Several project scans of one root at once (a server's start asks for its projects while
+ * detection looks for other languages' markers): one walk of the tree answers each.
+ */
+export interface ProjectScansJob {
+  readonly kind: 'project-scans';
+  readonly root: string;
+  /** Each with its own markers, limits and budget (their `root` is this job's). */
+  readonly scans: readonly ProjectsJob[];
+}
+
+/** One scan's progress in a shared walk. */
+interface ScanState {
+  readonly job: ProjectsJob;
+  readonly deadline: number;
+  readonly projectDirs: string[];
+  readonly markerFiles: string[];
+  readonly warnings: string[];
+  found: number;
+  result?: ProjectScan;
+}
+
+/**
+ * Runs several project scans of one root in one breadth-first walk, each to its end or its own
+ * limits: every scan sees the folders in the same order it would alone, so each answer is the one
+ * it would get alone. The walk ends when every scan has. Synchronous: it runs in the worker.
+ */
+export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
+  const { root } = job;
+  const started = Date.now();
+  const states: ScanState[] = job.scans.map((scan) => ({ job: scan, deadline: started + scan.budgetMs, projectDirs: [], markerFiles: [], warnings: [], found: 0 }));
+  let active = states;
+  const finish = (state: ScanState, complete: boolean): void => {
+    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete };
+    active = active.filter((s) => s !== state);
   };
   let scanned = 0;
+  // Checked before each folder and each match: one match of hostile rules can take most of a second.
+  const overBudget = (): boolean => {
+    const now = Date.now();
+    for (const state of active) {
+      if (now <= state.deadline) continue;
+      state.warnings.push(`stopped looking for projects after ${state.job.budgetMs} ms (PROJECT_SCAN_BUDGET_MS; ${scanned} folders read, their .gitignore rules are slow to match): answers may miss symbols of projects not found yet`);
+      finish(state, false);
+    }
+    return active.length === 0;
+  };
   let queue: { rel: string; rules: readonly IgnoreRules[] }[] = [{ rel: '', rules: [] }];
-  while (queue.length > 0) {
+  walk: while (queue.length > 0 && active.length > 0) {
     const next: typeof queue = [];
     for (const { rel, rules: inherited } of queue) {
-      if (scanned >= maxDirectories) {
-        warnings.push(`stopped looking for projects after ${maxDirectories} folders (MAX_SCANNED_DIRECTORIES): answers may miss symbols of projects deeper in the tree`);
-        return done(false);
+      for (const state of active) {
+        if (scanned < state.job.maxDirectories) continue;
+        state.warnings.push(`stopped looking for projects after ${state.job.maxDirectories} folders (MAX_SCANNED_DIRECTORIES): answers may miss symbols of projects deeper in the tree`);
+        finish(state, false);
       }
-      if (overBudget()) return done(false);
+      if (active.length === 0 || overBudget()) break walk;
       scanned++;
       const abs = join(root, rel);
       let entries: Dirent[];
@@ -72,26 +104,33 @@ export function scanProjectsSync(job: ProjectsJob): ProjectScan {
       // The one gitignore reader and matcher (`walk.ts`), read through the confinement check.
       const own = gitignoreOf(root, rel);
       const rules = own === undefined ? inherited : [...inherited, own];
-      const present = markers.filter((m) => entries.some((e) => e.isFile() && e.name === m));
-      if (present.length > 0) {
-        found++;
-        if (projectDirs.length < maxProjects) {
-          projectDirs.push(abs);
-          for (const marker of job.everyMarker === true ? present : present.slice(0, 1)) markerFiles.push(join(abs, marker));
+      const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+      for (const state of active) {
+        const present = state.job.markers.filter((m) => files.has(m));
+        if (present.length === 0) continue;
+        state.found++;
+        if (state.projectDirs.length < state.job.maxProjects) {
+          state.projectDirs.push(abs);
+          for (const marker of state.job.everyMarker === true ? present : present.slice(0, 1)) state.markerFiles.push(join(abs, marker));
         }
-        if (job.stopAtLimit && projectDirs.length >= maxProjects) return done(true);
+        if (state.job.stopAtLimit && state.projectDirs.length >= state.job.maxProjects) finish(state, true);
       }
+      if (active.length === 0) break walk;
       const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
       for (const name of dirs.sort()) {
         const child = rel === '' ? name : `${rel}/${name}`;
-        if (overBudget()) return done(false);
+        if (overBudget()) break walk;
         if (!isIgnored(rules, child, true)) next.push({ rel: child, rules });
       }
     }
     queue = next;
   }
-  if (found > maxProjects) {
-    warnings.push(`found ${found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): answers may miss symbols and references of the other ${found - maxProjects}`);
+  for (const state of active) {
+    const { maxProjects } = state.job;
+    if (state.found > maxProjects) {
+      state.warnings.push(`found ${state.found} projects; loaded the ${maxProjects} closest to the workspace root (MAX_PROJECTS): answers may miss symbols and references of the other ${state.found - maxProjects}`);
+    }
+    finish(state, state.found <= maxProjects);
   }
-  return done(found <= maxProjects);
+  return states.map((state) => state.result as ProjectScan);
 }

@@ -11,7 +11,7 @@
  */
 import { DialectError, EvalCode } from '../../dialect/outcome.js';
 import { FILE_JOB_BUDGET_MS, runFileJob } from '../file-jobs.js';
-import type { ProjectScan } from '../project-scan.js';
+import type { ProjectScan, ProjectsJob } from '../project-scan.js';
 
 /**
  * At most this many projects are returned (a note says when there were more, and answers count as
@@ -67,7 +67,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
   const key = JSON.stringify(job);
   let scan = inFlight.get(key);
   if (scan === undefined) {
-    scan = runFileJob(job, { timeoutMs: budgetMs + FILE_JOB_BUDGET_MS, overrun }).then(
+    scan = batched(job, overrun).then(
       (found) => found,
       (error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
@@ -83,3 +83,32 @@ export async function findProjects(root: string, markers: readonly string[], opt
 
 /** The scans running now, by their job: a scan is shared only while it runs, never reused after. */
 const inFlight = new Map<string, Promise<ProjectScan>>();
+
+/** Scans of one root asked for in the current turn, not sent to the worker yet. */
+const pending = new Map<string, { readonly jobs: ProjectsJob[]; readonly settle: ((result: ProjectScan | Error) => void)[] }>();
+
+/**
+ * Sends `job` to the file worker with the other scans of its root asked for in the same turn: a
+ * server's start asks for its projects while detection looks for other languages' markers, and
+ * one walk (in one worker) answers both (`project-scan.ts` `scanManyProjectsSync`).
+ */
+function batched(job: ProjectsJob, overrun: (stopped: string) => DialectError): Promise<ProjectScan> {
+  return new Promise((resolve, reject) => {
+    let batch = pending.get(job.root);
+    if (batch === undefined) {
+      const created = { jobs: [] as ProjectsJob[], settle: [] as ((result: ProjectScan | Error) => void)[] };
+      batch = created;
+      pending.set(job.root, created);
+      queueMicrotask(() => {
+        pending.delete(job.root);
+        const timeoutMs = Math.max(...created.jobs.map((j) => j.budgetMs)) + FILE_JOB_BUDGET_MS;
+        runFileJob({ kind: 'project-scans', root: job.root, scans: created.jobs }, { timeoutMs, overrun }).then(
+          (scans) => created.settle.forEach((settle, i) => settle(scans[i] ?? new Error('the file worker answered fewer scans than asked'))),
+          (error: unknown) => created.settle.forEach((settle) => settle(error instanceof Error ? error : new Error(String(error)))),
+        );
+      });
+    }
+    batch.jobs.push(job);
+    batch.settle.push((result) => (result instanceof Error ? reject(result) : resolve(result)));
+  });
+}

@@ -58,6 +58,24 @@ describe('findProjects', () => {
     expect(scan.warnings.join('\n')).toContain('MAX_SCANNED_DIRECTORIES');
   });
 
+  it('scans asked for in one turn share one walk, each answered as it would be alone (its own markers, limits and notes)', async () => {
+    const asks = [
+      () => findProjects(root, ['tsconfig.json', 'jsconfig.json']),
+      () => findProjects(root, ['jsconfig.json'], { everyMarker: true }),
+      () => findProjects(root, ['tsconfig.json', 'jsconfig.json'], { maxProjects: 2 }),
+      () => findProjects(root, ['tsconfig.json'], { maxDirectories: 3 }),
+      () => findProjects(root, ['tsconfig.json'], { maxProjects: 1, stopAtLimit: true }),
+    ];
+    const alone = [];
+    for (const ask of asks) alone.push(await ask());
+    const together = await Promise.all(asks.map((ask) => ask()));
+    expect(together).toEqual(alone);
+    const shown = (scan: { projectDirs: readonly string[] } | undefined) => scan?.projectDirs.map((d) => d.slice(root.length + 1));
+    expect(shown(together[1])).toEqual(['tools/scripts/deep/er']);
+    expect(shown(together[4])).toEqual(['app']);
+    expect([together[2]?.complete, together[3]?.warnings.join('\n')]).toEqual([false, expect.stringContaining('MAX_SCANNED_DIRECTORIES')]);
+  });
+
   it('the TypeScript server opens one source file of each project', async () => {
     const anchors = await typeScriptServer.projectAnchors?.(root);
     expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
