@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as WorkerThreads from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DialectError } from '../../dialect/outcome.js';
 import { FILE_JOB_WORKERS, runFileJob } from '../file-jobs.js';
@@ -15,7 +16,7 @@ import { FILE_JOB_WORKERS, runFileJob } from '../file-jobs.js';
 const fault = vi.hoisted(() => ({ failures: 0 }));
 
 vi.mock('node:worker_threads', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:worker_threads')>();
+  const real = await importOriginal<typeof WorkerThreads>();
   class FailingWorker extends real.Worker {
     constructor(...args: ConstructorParameters<typeof real.Worker>) {
       if (fault.failures > 0) {
