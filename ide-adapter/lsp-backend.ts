@@ -78,7 +78,7 @@ import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Locati
 import type { Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
 import { searchWorkspace } from './search.js';
-import { SKIPPED_DIRS } from './walk.js';
+import { SKIPPED_DIRS } from './skipped-dirs.js';
 import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */

@@ -17,11 +17,6 @@ import { linkTarget, pinFolder, readConfined, readPinnedFolder, unpinFolder, typ
 /** Ignore files larger than this are not read (real ones are a few kilobytes). */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-/**
- * Folders never entered when looking for projects, root markers or changes: dependencies, build
- * output, version-control data. The one list (project search, marker scans and the watcher).
- */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git', '.hg', '.svn', '.venv', '__pycache__']);
 
 /** The rules of one ignore file. */
 export interface IgnoreRules {
