@@ -7,11 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { showFieldControls, type Expr, type Requirement } from '../dialect/index.js';
 // Modules, not the ide-adapter barrel: it would load the LSP client and zod (cli/test/bundle.test.ts).
 import type { BackendMiddleware, IdeBackend } from '../ide-adapter/backend.js';
-import { createIdeRegistry } from '../ide-adapter/functions/index.js';
+import { sharedIdeRegistry, type createIdeRegistry } from '../ide-adapter/functions/index.js';
 import { configuredServers, IdeSession } from '../ide-adapter/session.js';
 import { displayState, SETTLED_STATES, statusLine, type ServerStatus } from '../ide-adapter/status.js';
 import { Workspace } from '../ide-adapter/workspace.js';
-import { inProcessBackend, openBackend, type OpenedBackend } from './server/backend.js';
+import { openBackend, serverFreeBackend, type OpenedBackend } from './server/backend.js';
 import { FailoverBackend } from './server/failover.js';
 
 /** One request to the language servers, as `.timing on` shows it. */
@@ -133,7 +133,7 @@ export class CliSession {
     const configured = await configuredServers(workspace.root, options.trust === true ? true : undefined, env);
     const opened: OpenedBackend =
       options.server === false
-        ? { backend: await inProcessBackend(workspace.root, configured), mode: 'in-process' }
+        ? { backend: await serverFreeBackend(workspace.root, configured), mode: 'in-process' }
         : await openBackend({ workspaceRoot: workspace.root, configured, env, ...(options.readyTimeoutMs !== undefined ? { readyTimeoutMs: options.readyTimeoutMs } : {}) });
     const session = await IdeSession.open({
       workspaceRoot: workspace.root,
@@ -291,21 +291,17 @@ function asksServers(registry: IdeRegistry, ast: Expr, requirements: ReadonlySet
   return calledFunctions(ast).some((name) => requirements.has(registry.lookup(name)?.requires ?? 'none'));
 }
 
-let registry: IdeRegistry | undefined;
-
 /**
  * Whether evaluating this program asks a language server or the editor, before any session is
  * open (so a program that asks neither neither starts nor needs the background server).
  */
 export function programNeedsServers(ast: Expr): boolean {
-  registry ??= createIdeRegistry();
-  return asksServers(registry, ast, BACKEND);
+  return asksServers(sharedIdeRegistry(), ast, BACKEND);
 }
 
 /** Whether a program calls one of the functions named `names` (by their names, not aliases: `diff` is `gitdiff`). */
 export function programCalls(ast: Expr, names: ReadonlySet<string>): boolean {
-  registry ??= createIdeRegistry();
-  const known = registry;
+  const known = sharedIdeRegistry();
   return calledFunctions(ast).some((name) => names.has(known.lookup(name)?.name ?? name));
 }
 

@@ -170,16 +170,18 @@ export function readPinnedFolder(folder: PinnedFolder): Dirent[] {
 /**
  * Reads the entry `name` of a pinned folder if it is a regular file within `maxBytes`: opened
  * relative to the folder's descriptor (the kernel's own link, no path lookup from the root) and
- * without following a symlink, so it is a file of a folder already proven inside the root.
+ * without following a symlink, so it is a file of a folder already proven inside the root. With
+ * `scratch`, a file that fits is read into it (the bytes are a view of it, good until its next
+ * use: a search reads thousands of files and keeps none).
  */
-export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: number): ConfinedBytes {
+export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: number, scratch?: Buffer): ConfinedBytes {
   let fd: number;
   try {
     fd = openSync(`${OWN_FD_DIR as string}${folder.fd}/${name}`, OPEN_FLAGS | constants.O_NOFOLLOW);
   } catch {
     return { ok: false, reason: 'missing' };
   }
-  return readOpened(undefined, fd, `${folder.real}/${name}`, maxBytes);
+  return readOpened(undefined, fd, `${folder.real}/${name}`, maxBytes, scratch);
 }
 
 /**
@@ -187,7 +189,7 @@ export function readPinnedEntry(folder: PinnedFolder, name: string, maxBytes: nu
  * descriptor's location must be inside it (`real` is the checked real path when there is one;
  * otherwise the descriptor's location becomes it); without, the caller proved where `fd` is.
  */
-function readOpened(root: string | undefined, fd: number, real: string | undefined, maxBytes: number): ConfinedBytes {
+function readOpened(root: string | undefined, fd: number, real: string | undefined, maxBytes: number, scratch?: Buffer): ConfinedBytes {
   try {
     const target = root !== undefined ? descriptorTarget(fd) : undefined;
     if (target === undefined && real === undefined) return { ok: false, reason: 'outside' };
@@ -196,10 +198,12 @@ function readOpened(root: string | undefined, fd: number, real: string | undefin
     const info = fstatSync(fd);
     const refusal = judge(info, maxBytes);
     if (refusal !== undefined) return { ok: false, reason: refusal, real, size: info.size };
-    const buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);
+    // One byte more than the size says: a file grown since is caught at the cap.
+    const capacity = Math.min(info.size, maxBytes) + 1;
+    const buffer = scratch !== undefined && scratch.length >= capacity ? scratch : Buffer.allocUnsafe(capacity);
     let length = 0;
-    while (length < buffer.length) {
-      const wanted = buffer.length - length;
+    while (length < capacity) {
+      const wanted = capacity - length;
       const bytesRead = readSync(fd, buffer, length, wanted, length);
       length += bytesRead;
       // A regular file reads short only at its end: no second call to learn it.

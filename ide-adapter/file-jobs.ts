@@ -62,7 +62,15 @@ async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
     if (signal?.aborted === true) throw cancelled();
   }
   busy++;
-  return idle.pop() ?? (await startWorker());
+  const kept = idle.pop();
+  if (kept !== undefined) return kept;
+  try {
+    return await startWorker();
+  } catch (error) {
+    // No thread was made (Node could not start one): the slot is free again, or it would be lost for good.
+    freeSlot();
+    throw error;
+  }
 }
 
 function releaseWorker(worker: Worker, reusable: boolean): void {

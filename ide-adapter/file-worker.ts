@@ -12,13 +12,17 @@ import { readConfinedBytes, readPinnedEntry } from './confine.js';
 import type { SearchMatch } from './model.js';
 import { compileUserGlob, compileUserRegex, requiredLiteral } from './patterns.js';
 import { scanManyProjectsSync, type ProjectScan, type ProjectScansJob } from './project-scan.js';
-import { listFolderSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult, type WalkShare } from './walk.js';
+import { listFolderSync, walkShareSync, type ListedEntry, type ListJob, type WalkResult } from './walk.js';
+import type { WalkShare } from './share-claims.js';
 
 /** A shown line is cut after this many characters; a shown match after this many. */
 const MAX_CONTENT_CHARS = 1000;
 const MAX_MATCH_CHARS = 200;
 /** Characters that mean themselves in a regular expression (with or without the `u` flag), all ASCII and none a line break. */
 const PLAIN_PATTERN = /^[\w ,:;'"<>=@#%&~`!/-]+$/;
+/** Files up to this size are read into one buffer the worker reuses (most source files are smaller). */
+const SCRATCH_BYTES = 256 * 1024;
+const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
 
 /**
  * Lists the files under `start` (workspace-relative, '' for the root) git would not ignore,
@@ -57,7 +61,7 @@ export interface SearchJob {
   readonly pattern: string;
   readonly maxResults: number;
   readonly maxFileBytes: number;
-  /** This share searches at most this many files. */
+  /** The search looks at most at this many files (this share's, or all shares' with `share.claims`). */
   readonly limit: number;
 }
 
@@ -139,7 +143,7 @@ function search(job: SearchJob): SearchShareReply {
   };
   const walked = walkShareSync({ root: job.root, start: job.start, limit: job.limit, share: job.share, ...(accept !== undefined ? { accept } : {}) }, (file) => {
     // A file of a pinned folder is opened relative to it; any other (a symlink, no /proc) gets the full check.
-    const read = file.folder !== undefined ? readPinnedEntry(file.folder, file.name, job.maxFileBytes) : readConfinedBytes(job.root, `${job.root}/${file.rel}`, job.maxFileBytes);
+    const read = file.folder !== undefined ? readPinnedEntry(file.folder, file.name, job.maxFileBytes, scratch) : readConfinedBytes(job.root, `${job.root}/${file.rel}`, job.maxFileBytes);
     if (!read.ok) {
       if (read.reason === 'too-large') tooLarge++;
       return;

@@ -62,7 +62,7 @@ import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
 import { languageFor, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
-import { withBuiltinServers } from './languages/index.js';
+import { serverDefinitions, withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
 import { allowedSourceRoots, shownHover, SourcePolicy } from './lsp/outside-sources.js';
@@ -71,14 +71,14 @@ import { implementationsFromBases } from './lsp/subclasses.js';
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
-import { restrictServers, untrustedNote } from './lsp/untrusted.js';
+import { untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import type { Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
 import { searchWorkspace } from './search.js';
-import { SKIPPED_DIRS } from './walk.js';
+import { SKIPPED_DIRS } from './skipped-dirs.js';
 import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */
@@ -182,7 +182,7 @@ export class LspBackend implements IdeBackend {
     const custom = options.definitions ?? [];
     const all = withBuiltinServers(custom);
     const trusted = options.trusted === true;
-    this.#definitions = restrictServers(all, trusted);
+    this.#definitions = serverDefinitions(custom, trusted);
     // Documents reach servers through the workspace's one confinement check.
     this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
     this.#trusted = trusted;

@@ -7,7 +7,8 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { gitignoreOf, isIgnored, SKIPPED_DIRS, type IgnoreRules } from './walk.js';
+import { SKIPPED_DIRS } from './skipped-dirs.js';
+import { gitignoreOf, isIgnored, type IgnoreRules } from './walk.js';
 
 /** Looks for project folders under `root` (one scan of a {@link ProjectScansJob}). */
 export interface ProjectsJob {

@@ -9,7 +9,8 @@ import { FILE_JOB_BUDGET_MS, FILE_JOB_WORKERS, runFileJob, type JobBudget } from
 import type { FileJob, FileJobReply, SearchReply, SearchShareReply } from './file-worker.js';
 import { onAbort } from './lsp/abort.js';
 import { regexProblem } from './patterns.js';
-import type { WalkResult, WalkShare } from './walk.js';
+import { newShareClaims, type WalkShare } from './share-claims.js';
+import type { WalkResult } from './walk.js';
 import { MAX_FILE_BYTES, type Workspace } from './workspace.js';
 
 /** Stable error codes of searching and listing. */
@@ -73,17 +74,19 @@ interface SharedBudget {
 }
 
 /**
- * Runs one job per file worker, each on its share of the files (`walk.ts` `walkShareSync`), under
- * one budget; the first failure stops the others and is the answer.
+ * Runs one job per file worker, each on its share of the files (`walk.ts` `walkShareSync`: the
+ * shares claim files as they reach them, so a worker on a busier core takes fewer), under one
+ * budget; the first failure stops the others and is the answer.
  */
 async function runShares<J extends FileJob>(jobOf: (share: WalkShare) => J, budget: SharedBudget): Promise<FileJobReply<J>[]> {
   const count = FILE_JOB_WORKERS;
+  const claims = newShareClaims();
   const together = new AbortController();
   const stop = onAbort(budget.signal, () => together.abort());
   try {
     return await Promise.all(
       Array.from({ length: count }, (_, index) =>
-        runFileJob(jobOf({ index, count }), { timeoutMs: Math.max(1, budget.deadline - Date.now()), signal: together.signal, overrun: budget.overrun }).catch((error: unknown) => {
+        runFileJob(jobOf({ index, count, claims }), { timeoutMs: Math.max(1, budget.deadline - Date.now()), signal: together.signal, overrun: budget.overrun }).catch((error: unknown) => {
           together.abort();
           throw error;
         }),
@@ -139,7 +142,7 @@ export async function searchWorkspace(workspace: Workspace, path: string, patter
   // Every worker walks the tree and searches its share of the files as it goes.
   const maxResults = options.maxResults ?? DEFAULT_MAX_RESULTS;
   const replies = await runShares(
-    (share) => ({ kind: 'search', root: workspace.root, start: startRel, share, extensions, pattern, maxResults, maxFileBytes: MAX_FILE_BYTES, limit: Math.ceil(MAX_WALK_FILES / share.count) }),
+    (share) => ({ kind: 'search', root: workspace.root, start: startRel, share, extensions, pattern, maxResults, maxFileBytes: MAX_FILE_BYTES, limit: MAX_WALK_FILES }),
     { deadline, overrun, signal: options.signal },
   );
   const sum = (of: (r: SearchShareReply) => number): number => replies.reduce((n, r) => n + of(r), 0);

@@ -5,7 +5,7 @@
 import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
 import type { Completeness, IdeBackend } from './backend.js';
 import { explainProgram } from './explain.js';
-import { createIdeRegistry, type IdeHost } from './functions/index.js';
+import { sharedIdeRegistry, type IdeHost } from './functions/index.js';
 import { NotesLedger } from './notes-ledger.js';
 import type { LspBackendOptions } from './lsp-backend.js';
 import type { ServerDefinition } from './lsp/servers.js';
@@ -85,7 +85,7 @@ export class IdeSession {
   private constructor(options: IdeSessionOptions, workspace: Workspace, backend: IdeBackend) {
     this.workspace = workspace;
     this.backend = backend;
-    this.registry = createIdeRegistry();
+    this.registry = sharedIdeRegistry();
     this.interpreter = new Interpreter(this.registry);
     this.host = {
       backend,

@@ -11,16 +11,12 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { shareClaimer, type WalkShare } from './share-claims.js';
 import { linkTarget, pinFolder, readConfined, readPinnedFolder, unpinFolder, type PinnedFolder } from './confine.js';
 
 /** Ignore files larger than this are not read (real ones are a few kilobytes). */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-/**
- * Folders never entered when looking for projects, root markers or changes: dependencies, build
- * output, version-control data. The one list (project search, marker scans and the watcher).
- */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', 'target', 'dist', 'build', 'out', '.git', '.hg', '.svn', '.venv', '__pycache__']);
 
 /** The rules of one ignore file. */
 export interface IgnoreRules {
@@ -65,13 +61,6 @@ export interface WalkRequest {
   readonly accept?: (path: string) => boolean;
 }
 
-/** One of `count` walkers of the same tree: all of them enter every folder, each takes every `count`th file. */
-export interface WalkShare {
-  /** From 0 to `count - 1`. */
-  readonly index: number;
-  readonly count: number;
-}
-
 /** A file a shared walk hands over, with what reading it confined needs. */
 export interface SharedFile {
   /** Workspace-relative, `/` separators. */
@@ -83,7 +72,7 @@ export interface SharedFile {
   readonly name: string;
 }
 
-/** What to walk in shares: a `WalkRequest` whose limit is this share's. */
+/** What to walk in shares: a `WalkRequest` whose limit is this share's (all shares' with `claims`). */
 export interface ShareWalkRequest extends WalkRequest {
   readonly share: WalkShare;
 }
@@ -100,6 +89,7 @@ export type ShareWalkResult = Omit<WalkResult, 'files'> & { readonly listed: num
  */
 export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFile) => void): ShareWalkResult {
   const { root, start, limit, accept, share } = request;
+  const claimer = shareClaimer(share);
   let order = 0;
   let listed = 0;
   let linksOutside = 0;
@@ -112,7 +102,7 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
 
   const list = (rel: string, folder: PinnedFolder | undefined, name: string, position: number): void => {
     if (accept !== undefined && !accept(rel)) return;
-    if (listed >= limit) {
+    if (claimer.listOne() >= limit) {
       truncated = true;
       return;
     }
@@ -130,10 +120,11 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
     const own = dirRel === start || !entries.some((e) => e.name === '.gitignore') ? undefined : readRules(root, `${dirRel}/.gitignore`, dirRel);
     const active = own !== undefined ? [...inherited, own] : inherited;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const prefix = dirRel === '' ? '' : `${dirRel}/`;
     for (const entry of entries) {
       if (truncated) return;
-      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       if (entry.isDirectory()) {
+        const rel = prefix + entry.name;
         if (entry.name === '.git' || isIgnored(active, rel, true)) continue;
         if (folder === undefined) {
           visit(rel, undefined, active);
@@ -150,7 +141,9 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
       }
       // Every share counts every file alike; only the owner looks at it further.
       const position = order++;
-      if (position % share.count !== share.index || isIgnored(active, rel, false)) continue;
+      if (!claimer.owns(position)) continue;
+      const rel = prefix + entry.name;
+      if (isIgnored(active, rel, false)) continue;
       if (entry.isFile()) list(rel, folder, entry.name, position);
       else if (entry.isSymbolicLink()) {
         const target = linkTarget(root, join(root, rel));
@@ -244,7 +237,8 @@ export function gitignoreOf(root: string, dirRel: string): IgnoreRules | undefin
 
 function readRules(root: string, rel: string, base: string): IgnoreRules | undefined {
   const read = readConfined(root, join(root, rel), MAX_IGNORE_FILE_BYTES);
-  if (!read.ok) return undefined;
+  // A file of comments only (`git init`'s `.git/info/exclude`) ignores nothing: no test per path for it.
+  if (!read.ok || !hasRules(read.text)) return undefined;
   const key = `${root}\0${base}\0${read.text}`;
   const kept = compiledRules.get(key);
   compiledRules.delete(key); // re-inserted last: the map's order is its use
@@ -252,6 +246,14 @@ function readRules(root: string, rel: string, base: string): IgnoreRules | undef
   compiledRules.set(key, rules);
   if (compiledRules.size > MAX_COMPILED_IGNORE_FILES) compiledRules.delete(compiledRules.keys().next().value as string);
   return rules;
+}
+
+/** A line that is no rule: empty, spaces only (git drops unescaped trailing spaces), or a comment. */
+const NO_RULE_LINE = /^(?: *|#.*)\r?$/;
+
+/** Whether an ignore file's text has a line that may be a rule (conservative: anything else counts). */
+function hasRules(text: string): boolean {
+  return text.split('\n').some((line) => !NO_RULE_LINE.test(line));
 }
 
 /** Whether git would ignore `rel` (workspace-relative) under these rules; the last match wins. */

@@ -44,6 +44,15 @@ export async function inProcessBackend(workspaceRoot: string, configured: Config
   return new LspBackend(new Workspace(workspaceRoot), configured);
 }
 
+/**
+ * The backend of a command whose program asks no language server: an in-process one made only if
+ * a call needs a server after all (`DeferredBackend`), so such a command never loads the LSP client.
+ */
+export async function serverFreeBackend(workspaceRoot: string, configured: ConfiguredServers): Promise<IdeBackend> {
+  const [{ DeferredBackend }, { serverDefinitions }] = await Promise.all([import('../../ide-adapter/deferred-backend.js'), import('../../ide-adapter/languages/index.js')]);
+  return new DeferredBackend(new Workspace(workspaceRoot), () => serverDefinitions(configured.definitions, configured.trusted), () => inProcessBackend(workspaceRoot, configured));
+}
+
 /** Opens the backend of a command (see the module comment). Never throws for a server that cannot be used. */
 export async function openBackend(options: OpenBackendOptions): Promise<OpenedBackend> {
   const local = (): Promise<IdeBackend> => inProcessBackend(options.workspaceRoot, options.configured);

@@ -8,10 +8,13 @@
  * Node built-ins. Read from the bundle's own record of its files (esbuild's metafile,
  * `dist/bundle/meta.json`), so a new static import that drags one of them in fails here.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, requireFreshBuild } from './support/cli.js';
+import { pathToFileURL } from 'node:url';
+import { bin, repoRoot, requireFreshBuild } from './support/cli.js';
 
 interface Metafile {
   readonly outputs: Record<string, { readonly entryPoint?: string; readonly imports: readonly { readonly path: string; readonly kind: string; readonly external?: boolean }[]; readonly inputs: Record<string, unknown> }>;
@@ -132,6 +135,38 @@ describe('the bundle', () => {
     expect(sources).toContain('cli/server/eval-protocol.ts');
     expect(sources.filter((source) => NOT_ON_THE_WARM_CLIENT_PATH.some((pattern) => pattern.test(source)))).toEqual([]);
     expect(entries.flatMap((entry) => loadedBuiltins(meta, entry)).filter((builtin) => BUILTINS_LOADED_WHEN_USED.includes(builtin))).toEqual([]);
+  });
+
+  it('runs a program that asks no server without loading the in-process LSP backend, its protocol package or vscode-jsonrpc', () => {
+    // A module hook (in its own thread) appends each file URL the command loads to $LOAD_LOG.
+    const dir = mkdtempSync(join(tmpdir(), 'dialect-bundle-loads-'));
+    try {
+      const log = join(dir, 'loaded.txt');
+      const hooks = join(dir, 'record-loads-hooks.mjs');
+      const hook = join(dir, 'record-loads.mjs');
+      writeFileSync(hooks, "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { if (url.startsWith('file:')) appendFileSync(process.env.LOAD_LOG, url + '\\n'); return next(url, context); }\n");
+      writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+      const workspace = join(dir, 'ws');
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, 'a.ts'), 'export const answer = 42;\n');
+      const run = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, bin, 'eval', '[1, lines("a.ts", 1)]', '--workspace', workspace], {
+        env: { ...process.env, LOAD_LOG: log },
+        encoding: 'utf8',
+      });
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(run.stdout).toContain('export const answer = 42;');
+      const loaded = readFileSync(log, 'utf8').split('\n').filter((url) => url !== '');
+      const holding = (pattern: RegExp): string[] =>
+        Object.keys(meta.outputs)
+          .filter((output) => output.endsWith('.js') && Object.keys(meta.outputs[output]?.inputs ?? {}).some((source) => pattern.test(source)))
+          .map((output) => pathToFileURL(join(repoRoot, output)).href);
+      expect(loaded.filter((url) => holding(/^dialect\/parse\.ts$/).includes(url)).length).toBeGreaterThan(0); // the hook saw the command evaluate
+      const notLoaded = [/^ide-adapter\/lsp-backend\.ts$/, /node_modules\/vscode-languageserver-protocol\//, /node_modules\/vscode-jsonrpc\//].flatMap(holding);
+      expect(notLoaded.length).toBeGreaterThan(0);
+      expect(loaded.filter((url) => notLoaded.includes(url))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps the LSP client, zod and the MCP SDK in chunks loaded when needed', () => {

@@ -29,3 +29,15 @@ export function createIdeRegistry(): Registry<IdeHost> {
 }
 
 export type { IdeHost } from './host.js';
+
+let shared: Registry<IdeHost> | undefined;
+
+/**
+ * The process's one IDE registry, built on first use: registering every function is a measurable
+ * part of a short command's start-up, and a registry is never added to once built, so the command
+ * line's checks and every session share it.
+ */
+export function sharedIdeRegistry(): Registry<IdeHost> {
+  shared ??= createIdeRegistry();
+  return shared;
+}

@@ -4,6 +4,7 @@
  * and its untrusted form in `trust.ts`) and one line here.
  */
 import { mergeServers, type ServerDefinition } from '../lsp/servers.js';
+import { restrictServers } from '../lsp/untrusted.js';
 import { clangdServer } from './cpp/index.js';
 import { goplsServer } from './go/index.js';
 import { rustAnalyzerServer } from './rust/index.js';
@@ -27,4 +28,13 @@ export function builtinServers(): ServerDefinition[] {
  */
 export function withBuiltinServers(custom: readonly ServerDefinition[]): ServerDefinition[] {
   return mergeServers(custom, builtinServers());
+}
+
+/**
+ * The servers an in-process backend runs: the custom ones and the built-ins, each in its untrusted
+ * form unless the workspace is trusted (`lsp/untrusted.ts`). `LspBackend` runs these, and a
+ * `DeferredBackend` answers which files they handle before it makes one.
+ */
+export function serverDefinitions(custom: readonly ServerDefinition[], trusted: boolean): ServerDefinition[] {
+  return restrictServers(withBuiltinServers(custom), trusted);
 }

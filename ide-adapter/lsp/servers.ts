@@ -8,7 +8,7 @@ import type { HoverSignature } from './hover.js';
 import type { ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { SKIPPED_DIRS } from '../walk.js';
+import { SKIPPED_DIRS } from '../skipped-dirs.js';
 import { compileGlob, type GlobBudget } from './glob.js';
 import { findProjects } from './projects.js';
 import type { ProjectFileRule } from './project-files.js';

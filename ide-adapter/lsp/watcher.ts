@@ -10,7 +10,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { SKIPPED_DIRS } from '../walk.js';
+import { SKIPPED_DIRS } from '../skipped-dirs.js';
 
 /** LSP `FileChangeType`: 1 created, 2 changed, 3 deleted. */
 export type FileChangeType = 1 | 2 | 3;

@@ -20,6 +20,8 @@ import type { Page } from '../paging.js';
 import { requiredLiteral } from '../patterns.js';
 import { presentOutcome } from '../present.js';
 import { searchWorkspace, walkFiles } from '../search.js';
+import { newShareClaims } from '../share-claims.js';
+import { walkShareSync, type ShareWalkRequest } from '../walk.js';
 import { MAX_FILE_BYTES, Workspace } from '../workspace.js';
 
 const PASSWD = '/etc/passwd';
@@ -135,6 +137,45 @@ describe('search at scale', () => {
     const ours = await walkFiles(workspace, '.');
     expect(ours.files.length).toBeGreaterThan(300);
     expect(ours.files).toEqual(depthFirst(''));
+  });
+
+  it('shares that claim files as they reach them list each file once, in walk order, however one runs ahead of the other', async () => {
+    const { files } = await walkFiles(workspace, '.');
+    for (const overtakeAt of [0, 1, 17, Math.floor(files.length / 2)]) {
+      const claims = newShareClaims();
+      const request = (index: number): ShareWalkRequest => ({ root, start: '', limit: 1_000_000, share: { index, count: 2, claims } });
+      const seen: { rel: string; order: number; share: number }[] = [];
+      let handed = 0;
+      walkShareSync(request(0), (file) => {
+        seen.push({ rel: file.rel, order: file.order, share: 0 });
+        // The second share runs its whole walk here: it takes every file share 0 has not reached.
+        if (handed++ === overtakeAt) walkShareSync(request(1), (other) => seen.push({ rel: other.rel, order: other.order, share: 1 }));
+      });
+      expect(new Set(seen.map((f) => f.share)), `overtaken at ${overtakeAt}`).toEqual(new Set([0, 1]));
+      expect([...seen].sort((a, b) => a.order - b.order).map((f) => f.rel), `overtaken at ${overtakeAt}`).toEqual(files);
+    }
+  });
+
+  it('shares that claim files stop at the limit of the whole walk, together', () => {
+    const claims = newShareClaims();
+    const limit = 50;
+    const listed: string[] = [];
+    const results = [0, 1].map((index) => walkShareSync({ root, start: '', limit, share: { index, count: 2, claims } }, (file) => listed.push(file.rel)));
+    expect(listed).toHaveLength(limit);
+    expect(results.some((r) => r.truncated)).toBe(true);
+  });
+
+  it('an ignore file of comments only ignores nothing; one line of rules among comments still counts', async () => {
+    const exclude = join(root, '.git', 'info', 'exclude');
+    const before = readFileSync(exclude, 'utf8');
+    try {
+      writeFileSync(exclude, '# comments\n\n   \n#tsconfig.json\r\n');
+      expect((await walkFiles(workspace, '.', { glob: 'tsconfig.json' })).files).toContain('tsconfig.json');
+      writeFileSync(exclude, '# comments\n\n   \ntsconfig.json\n# more\n');
+      expect((await walkFiles(workspace, '.', { glob: 'tsconfig.json' })).files).not.toContain('tsconfig.json');
+    } finally {
+      writeFileSync(exclude, before);
+    }
   });
 
   it('caps a long search in walk order, says how many there were, and names the next page', async () => {

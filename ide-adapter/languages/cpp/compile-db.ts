@@ -19,7 +19,7 @@ import { readConfined } from '../../confine.js';
 import { DialectError } from '../../../dialect/outcome.js';
 import { SearchCode } from '../../search.js';
 import { runFileJob } from '../../file-jobs.js';
-import { SKIPPED_DIRS } from '../../walk.js';
+import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -12,7 +12,7 @@ import { CLANGD_UNTRUSTED_LIMITS, systemQueryDriver, untrustedClangd } from './t
 import { DialectError } from '../../../dialect/outcome.js';
 import { SearchCode } from '../../search.js';
 import { runFileJob } from '../../file-jobs.js';
-import { SKIPPED_DIRS } from '../../walk.js';
+import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 import type { KnownProblem, PrepareContext, ProjectAnchors, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
 import { sep } from 'node:path';
 

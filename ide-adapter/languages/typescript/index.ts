@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { packageRequire } from '../../package-files.js';
-import { SKIPPED_DIRS } from '../../walk.js';
+import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 import { findProjects } from '../../lsp/projects.js';
 import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';

@@ -8,7 +8,7 @@ import { relative, sep } from 'node:path';
 import { DialectError } from '../../../dialect/outcome.js';
 import { runFileJob } from '../../file-jobs.js';
 import { SearchCode } from '../../search.js';
-import { SKIPPED_DIRS } from '../../walk.js';
+import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 
 /** At most this many loose JavaScript files are opened (a warning says when there were more). */
 export const MAX_LOOSE_SCRIPTS = 1000;
