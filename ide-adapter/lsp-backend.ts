@@ -492,8 +492,7 @@ export class LspBackend implements IdeBackend {
       this.#outlines.set(real, { ...cached, stamp });
       return cached.outline;
     }
-    const { server, abs } = await this.#open(path, options);
-    const outline = this.#fetchOutline(server, abs, options);
+    const outline = this.#outlineOf(path, real, stamp, options);
     const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, stamp, outline };
     this.#outlines.delete(real);
     this.#outlines.set(real, entry);
@@ -505,6 +504,23 @@ export class LspBackend implements IdeBackend {
       this.#outlines.delete(key);
     }
     return outline;
+  }
+
+  /**
+   * A file's outline from its server. A server that outlines files it was not given
+   * (`outlinesClosedFiles`) is asked without opening the file while the disk stamp vouches that it
+   * knows the file's text (the watcher told it every change, and none came until the answer did):
+   * opening a file per outline is most of a capped lookup's time, and documents opened for
+   * questions stay few. Otherwise the file is opened (and re-synced) first.
+   */
+  async #outlineOf(path: string, real: string, stamp: number | undefined, options: BackendCallOptions): Promise<OutlineSymbol[]> {
+    const server = stamp === undefined ? undefined : await this.pool.serverFor(real).catch(() => undefined);
+    if (server?.definition.outlinesClosedFiles === true && !server.openDocuments().some((d) => d.path === real)) {
+      const outline = await this.#fetchOutline(server, real, options).catch(() => undefined);
+      if (outline !== undefined && server.diskStamp() === stamp) return outline;
+    }
+    const opened = await this.#open(path, options);
+    return this.#fetchOutline(opened.server, opened.abs, options);
   }
 
   /**
