@@ -53,6 +53,7 @@ import {
   type ServerStatus,
   type TypeItem,
   type WorkspaceSymbolOptions,
+  keptAnswer,
 } from './backend.js';
 // The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
 // load only when a server starts (`lsp/pool.ts`).
@@ -172,6 +173,8 @@ export class LspBackend implements IdeBackend {
   #middleware: readonly BackendMiddleware[] = [];
   /** Completions of capped `workspace/symbol` answers by server and name, with the disk stamp they were made at (least recently used first). */
   readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
+  /** `workspace/symbol` answers by query, with the servers' answers, processes and disk stamps they were made from (least recently used first). */
+  readonly #symbolAnswers = new Map<string, { readonly states: readonly SymbolAnswerState[]; readonly symbols: BackendSymbol[] }>();
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
 
@@ -349,10 +352,27 @@ export class LspBackend implements IdeBackend {
 
   async #workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {
     const servers = await this.#detectedServers();
+    // Events that happened before the question are handled before the stamps are read.
+    await nextTurn();
+    const states = servers.map((server) => ({ server, pid: server.pid, stamp: server.diskStamp() }));
+    const results = await Promise.all(servers.map((server) => orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), [])));
+    // The servers answered what they answered last time, and nothing changed on disk since (as the
+    // watchers that tell them see it): the answer made then is the answer, the same array (callers
+    // keep what they derive from it by its identity: `IdeBackend.workspaceSymbols`).
+    const key = `${options.exact === true ? 'exact' : 'fuzzy'}\u0000${query}`;
+    const prints = results.map((r) => JSON.stringify(r ?? null));
+    const unchanged = (): boolean => states.every((s) => s.stamp !== undefined && s.server.diskStamp() === s.stamp && s.server.pid === s.pid);
+    const kept = this.#symbolAnswers.get(key);
+    if (kept !== undefined && unchanged() && kept.states.length === states.length && states.every((s, i) => sameState(kept.states[i], s, prints[i] as string))) {
+      this.#symbolAnswers.delete(key);
+      this.#symbolAnswers.set(key, kept);
+      return kept.symbols;
+    }
     const files: FileLines = new Map();
+    let whole = true;
     const perServer = await Promise.all(
-      servers.map(async (server) => {
-        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
+      servers.map(async (server, index) => {
+        const result = results[index];
         const out: BackendSymbol[] = [];
         // Converting a symbol reads its file: an exact lookup converts only the exact names, not
         // the hundreds of fuzzy matches a server lists (the name never depends on the line).
@@ -381,11 +401,30 @@ export class LspBackend implements IdeBackend {
         const limit = server.definition.workspaceSymbolLimit;
         const last = result?.at(-1);
         const lastName = last === undefined ? undefined : ownedName(server.definition, last.name, kindName(last.kind), '', undefined).name;
-        if (limit !== undefined && (result?.length ?? 0) >= limit && lastName === query) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
+        if (limit !== undefined && (result?.length ?? 0) >= limit && lastName === query) {
+          const beyond = await this.#beyondSymbolLimit(server, query, out, options);
+          whole &&= beyond.whole;
+          out.push(...beyond.symbols);
+        }
         return out;
       }),
     );
-    return perServer.flat();
+    const symbols = perServer.flat();
+    // Kept only when complete and made of files the watchers vouch for (not dependency folders).
+    if (whole && unchanged() && symbols.every((s) => this.#watched(s.location.path))) {
+      this.#symbolAnswers.delete(key);
+      this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, print: prints[i] as string })), symbols: keptAnswer(symbols) });
+      for (const oldest of this.#symbolAnswers.keys()) {
+        if (this.#symbolAnswers.size <= MAX_KEPT_SYMBOL_ANSWERS) break;
+        this.#symbolAnswers.delete(oldest);
+      }
+    }
+    return symbols;
+  }
+
+  /** Whether the watchers that tell servers about changes cover a workspace path (not a dependency or build folder they skip). */
+  #watched(path: string): boolean {
+    return !path.split('/').some((part) => SKIPPED_DIRS.has(part));
   }
 
   /** The definition's `declaredKind` of a symbol whose name is not written at its place (a derive macro at its function). */
@@ -403,8 +442,13 @@ export class LspBackend implements IdeBackend {
    * out: the files of its languages that contain the name as a word (a budgeted text search),
    * and in them the outline entries of that name.
    */
-  async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<BackendSymbol[]> {
-    if (!/^[A-Za-z_$][\w$]*$/.test(query)) return [];
+  async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<{ symbols: BackendSymbol[]; whole: boolean }> {
+    // What cannot be completed is said, once per name, in the server's one-time warnings.
+    const incomplete = (why: string): { symbols: BackendSymbol[]; whole: false } => {
+      server.warn(`symbol-limit:${query}`, `${server.definition.displayName}: workspace/symbol lists at most ${server.definition.workspaceSymbolLimit} symbols; definitions of ${JSON.stringify(query)} past them may be missing (${why})`);
+      return { symbols: [], whole: false };
+    };
+    if (!/^[A-Za-z_$][\w$]*$/.test(query)) return incomplete('only a plain name is completed from a text search');
     const seen = new Set(known.map((s) => `${s.location.path}:${s.location.start.line}`));
     const unknown = (found: readonly BackendSymbol[]): BackendSymbol[] => found.filter((s) => !seen.has(`${s.location.path}:${s.location.start.line}`));
     // A workspace-wide search per lookup is most of its time: its answer is kept while the
@@ -417,9 +461,11 @@ export class LspBackend implements IdeBackend {
     if (stamp !== undefined && cached?.stamp === stamp) {
       this.#completions.delete(key);
       this.#completions.set(key, cached);
-      return unknown(cached.found);
+      return { symbols: unknown(cached.found), whole: true };
     }
-    const { found, whole } = await this.#declarationsNamed(server, query, options);
+    const { found, missing } = await this.#declarationsNamed(server, query, options);
+    const whole = missing === undefined;
+    if (!whole) incomplete(missing);
     if (whole && stamp !== undefined && server.diskStamp() === stamp) {
       this.#completions.delete(key);
       this.#completions.set(key, { stamp, found });
@@ -428,27 +474,28 @@ export class LspBackend implements IdeBackend {
         this.#completions.delete(oldest);
       }
     }
-    return unknown(found);
+    return { symbols: unknown(found), whole };
   }
 
   /**
    * The outline entries named exactly `query` in the files of a server's languages that contain it
-   * as a word; `whole` unless an outline could not be had (its file's entries are missing).
+   * as a word; `missing` says what it could not read (the search's cap, files skipped for their
+   * size, an outline that could not be had).
    */
-  async #declarationsNamed(server: LanguageServer, query: string, options: BackendCallOptions): Promise<{ found: BackendSymbol[]; whole: boolean }> {
+  async #declarationsNamed(server: LanguageServer, query: string, options: BackendCallOptions): Promise<{ found: BackendSymbol[]; missing: string | undefined }> {
     const extensions = server.definition.languages.flatMap((l) => l.extensions);
-    const { matches } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
+    const { matches, total, tooLarge, walk } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
       extensions,
       maxResults: CAPPED_LOOKUP_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
     const files = [...new Set(matches.map((m) => m.path))];
     const found: BackendSymbol[] = [];
-    let whole = true;
+    let unread = 0;
     await Promise.all(
       files.map(async (path) => {
         const outline = await this.#documentSymbols(path, options).catch(() => {
-          whole = false;
+          unread++;
           return [] as OutlineSymbol[];
         });
         const visit = (entries: readonly OutlineSymbol[]): void => {
@@ -470,7 +517,13 @@ export class LspBackend implements IdeBackend {
       precise,
       ...(standaloneKind(server, kind) ? { standalone: true } : {}),
     }));
-    return { found: symbols, whole };
+    const missing = [
+      total > matches.length ? `the text search stopped at ${matches.length} matches` : '',
+      walk.truncated ? 'the text search stopped at its file limit' : '',
+      tooLarge > 0 ? `${tooLarge} files too large to search` : '',
+      unread > 0 ? `${unread} files without an outline` : '',
+    ].filter((m) => m !== '');
+    return { found: symbols, missing: missing.length > 0 ? missing.join('; ') : undefined };
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
@@ -1128,6 +1181,23 @@ function statOrUndefined(path: string): { mtimeMs: number; size: number } | unde
   } catch {
     return undefined;
   }
+}
+
+/** `workspace/symbol` answers kept (least recently used dropped beyond it). */
+const MAX_KEPT_SYMBOL_ANSWERS = 64;
+
+/** What one server's part of a kept `workspace/symbol` answer was made from. */
+interface SymbolAnswerState {
+  readonly server: LanguageServer;
+  readonly pid: number | undefined;
+  readonly stamp: number | undefined;
+  /** The server's answer as it came (JSON). */
+  readonly print: string;
+}
+
+/** Whether a server, its process and its disk stamp are the ones a kept answer was made from, and it answered the same. */
+function sameState(kept: SymbolAnswerState | undefined, now: { readonly server: LanguageServer; readonly pid: number | undefined; readonly stamp: number | undefined }, print: string): boolean {
+  return kept !== undefined && kept.server === now.server && kept.pid === now.pid && kept.stamp === now.stamp && kept.print === print;
 }
 
 /** Completions of capped answers kept (least recently used dropped beyond it). */
