@@ -29,6 +29,7 @@ import {
   type MarkedString,
   type MarkupContent,
   type Range as LspRange,
+  type SymbolInformation,
   type SymbolKind as LspSymbolKind,
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
@@ -360,10 +361,9 @@ export class LspBackend implements IdeBackend {
     // watchers that tell them see it): the answer made then is the answer, the same array (callers
     // keep what they derive from it by its identity: `IdeBackend.workspaceSymbols`).
     const key = `${options.exact === true ? 'exact' : 'fuzzy'}\u0000${query}`;
-    const prints = results.map((r) => JSON.stringify(r ?? null));
     const unchanged = (): boolean => states.every((s) => s.stamp !== undefined && s.server.diskStamp() === s.stamp && s.server.pid === s.pid);
     const kept = this.#symbolAnswers.get(key);
-    if (kept !== undefined && unchanged() && kept.states.length === states.length && states.every((s, i) => sameState(kept.states[i], s, prints[i] as string))) {
+    if (kept !== undefined && unchanged() && kept.states.length === states.length && states.every((s, i) => sameState(kept.states[i], s, results[i]))) {
       this.#symbolAnswers.delete(key);
       this.#symbolAnswers.set(key, kept);
       return kept.symbols;
@@ -413,7 +413,7 @@ export class LspBackend implements IdeBackend {
     // Kept only when complete and made of files the watchers vouch for (not dependency folders).
     if (whole && unchanged() && symbols.every((s) => this.#watched(s.location.path))) {
       this.#symbolAnswers.delete(key);
-      this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, print: prints[i] as string })), symbols: keptAnswer(symbols) });
+      this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, answer: results[i] })), symbols: keptAnswer(symbols) });
       for (const oldest of this.#symbolAnswers.keys()) {
         if (this.#symbolAnswers.size <= MAX_KEPT_SYMBOL_ANSWERS) break;
         this.#symbolAnswers.delete(oldest);
@@ -1191,13 +1191,28 @@ interface SymbolAnswerState {
   readonly server: LanguageServer;
   readonly pid: number | undefined;
   readonly stamp: number | undefined;
-  /** The server's answer as it came (JSON). */
-  readonly print: string;
+  /** The server's answer as it came. */
+  readonly answer: unknown;
 }
 
 /** Whether a server, its process and its disk stamp are the ones a kept answer was made from, and it answered the same. */
-function sameState(kept: SymbolAnswerState | undefined, now: { readonly server: LanguageServer; readonly pid: number | undefined; readonly stamp: number | undefined }, print: string): boolean {
-  return kept !== undefined && kept.server === now.server && kept.pid === now.pid && kept.stamp === now.stamp && kept.print === print;
+function sameState(kept: SymbolAnswerState | undefined, now: { readonly server: LanguageServer; readonly pid: number | undefined; readonly stamp: number | undefined }, answer: unknown): boolean {
+  return kept !== undefined && kept.server === now.server && kept.pid === now.pid && kept.stamp === now.stamp && sameSymbols(kept.answer, answer);
+}
+
+/** Whether two `workspace/symbol` answers list the same symbols at the same places (compared field by field: a kept answer is checked on every warm lookup). */
+function sameSymbols(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as SymbolInformation;
+    const y = b[i] as SymbolInformation;
+    if (x.name !== y.name || x.kind !== y.kind || x.containerName !== y.containerName || x.location?.uri !== y.location?.uri) return false;
+    const r = x.location?.range;
+    const q = y.location?.range;
+    if (r?.start.line !== q?.start.line || r?.start.character !== q?.start.character || r?.end.line !== q?.end.line || r?.end.character !== q?.end.character) return false;
+  }
+  return true;
 }
 
 /** Completions of capped answers kept (least recently used dropped beyond it). */
