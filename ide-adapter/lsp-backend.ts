@@ -368,6 +368,14 @@ export class LspBackend implements IdeBackend {
       this.#symbolAnswers.set(key, kept);
       return kept.symbols;
     }
+    // A server may not heed the watcher's news of a closed file (tsgo does not, for a project
+    // whose files it did not ask to watch): the files its answer lists that changed since it
+    // started are given to it (opened with their text) and the question is asked again.
+    await Promise.all(
+      servers.map(async (server, index) => {
+        if (await this.#resyncChanged(server, results[index], query, options)) results[index] = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
+      }),
+    );
     const files: FileLines = new Map();
     let whole = true;
     const perServer = await Promise.all(
@@ -420,6 +428,27 @@ export class LspBackend implements IdeBackend {
       }
     }
     return symbols;
+  }
+
+  /**
+   * Opens (or re-syncs) the files of the workspace that a server's `workspace/symbol` answer lists
+   * (the exact names only, when asked for them; at most {@link MAX_RESYNCED_FILES}) and that changed since the server
+   * started; whether there was any.
+   */
+  async #resyncChanged(server: LanguageServer, result: readonly { name: string; kind: LspSymbolKind; location: { uri: string } }[] | null | undefined, query: string, options: WorkspaceSymbolOptions): Promise<boolean> {
+    const started = server.startedAt;
+    if (started === undefined || result === null || result === undefined) return false;
+    const changed = new Set<string>();
+    for (const s of result) {
+      if (options.exact === true && ownedName(server.definition, s.name, kindName(s.kind), '', undefined).name !== query) continue;
+      const abs = uriToPath(s.location.uri);
+      if (abs === undefined || changed.has(abs) || !this.workspace.contains(abs)) continue;
+      const mtime = statOrUndefined(abs)?.mtimeMs;
+      if (mtime !== undefined && mtime >= started - MTIME_MARGIN_MS) changed.add(abs);
+      if (changed.size >= MAX_RESYNCED_FILES) break;
+    }
+    await Promise.all([...changed].map((abs) => server.ensureOpen(abs, options).catch(() => undefined)));
+    return changed.size > 0;
   }
 
   /** Whether the watchers that tell servers about changes cover a workspace path (not a dependency or build folder they skip). */
@@ -545,7 +574,7 @@ export class LspBackend implements IdeBackend {
       this.#outlines.set(real, { ...cached, stamp });
       return cached.outline;
     }
-    const outline = this.#outlineOf(path, real, stamp, options);
+    const outline = this.#outlineOf(path, real, stamp, info?.mtimeMs, options);
     const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, stamp, outline };
     this.#outlines.delete(real);
     this.#outlines.set(real, entry);
@@ -561,14 +590,18 @@ export class LspBackend implements IdeBackend {
 
   /**
    * A file's outline from its server. A server that outlines files it was not given
-   * (`outlinesClosedFiles`) is asked without opening the file while the disk stamp vouches that it
-   * knows the file's text (the watcher told it every change, and none came until the answer did):
-   * opening a file per outline is most of a capped lookup's time, and documents opened for
-   * questions stay few. Otherwise the file is opened (and re-synced) first.
+   * (`outlinesClosedFiles`) is asked without opening a file it knows as it is: one last changed
+   * before the server started (it read it since; a server may not heed the watcher's news of a
+   * closed file: tsgo does not for a project whose files it did not ask to watch), with no change
+   * since, as the watcher saw until the answer came. Opening a file per outline is most of a
+   * capped lookup's time, and documents opened for questions stay few. Otherwise the file is
+   * opened (and re-synced) first.
    */
-  async #outlineOf(path: string, real: string, stamp: number | undefined, options: BackendCallOptions): Promise<OutlineSymbol[]> {
+  async #outlineOf(path: string, real: string, stamp: number | undefined, mtimeMs: number | undefined, options: BackendCallOptions): Promise<OutlineSymbol[]> {
     const server = stamp === undefined ? undefined : await this.pool.serverFor(real).catch(() => undefined);
-    if (server?.definition.outlinesClosedFiles === true && !server.openDocuments().some((d) => d.path === real)) {
+    const started = server?.startedAt;
+    const known = started !== undefined && mtimeMs !== undefined && mtimeMs < started - MTIME_MARGIN_MS;
+    if (known && server?.definition.outlinesClosedFiles === true && !server.openDocuments().some((d) => d.path === real)) {
       const outline = await this.#fetchOutline(server, real, options).catch(() => undefined);
       if (outline !== undefined && server.diskStamp() === stamp) return outline;
     }
@@ -948,6 +981,9 @@ export class LspBackend implements IdeBackend {
     const servers = scoped ? this.pool.running() : await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
+    // Files changed before the question make their servers re-read (not ready until told): the
+    // watchers see those changes once the event loop has turned.
+    await nextTurn();
     const statuses = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS })));
     const none =
       detected.length === 0 && all.length === 0
@@ -1182,6 +1218,12 @@ function statOrUndefined(path: string): { mtimeMs: number; size: number } | unde
     return undefined;
   }
 }
+
+/** Files changed since their server started that one `workspace/symbol` answer re-syncs before it is asked again. */
+const MAX_RESYNCED_FILES = 64;
+
+/** A file changed this close to a server's start may have been read before the change: it is opened, not trusted. */
+const MTIME_MARGIN_MS = 2000;
 
 /** `workspace/symbol` answers kept (least recently used dropped beyond it). */
 const MAX_KEPT_SYMBOL_ANSWERS = 64;

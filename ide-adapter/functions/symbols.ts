@@ -60,6 +60,8 @@ export interface SymbolLookup {
   readonly unfiltered: SymbolDefinition[];
   /** What the answer may miss, in one short line each (a walk through base classes that hit its bound). */
   readonly gaps?: readonly string[];
+  /** The lookup made earlier from the same kept answer (nothing it depends on changed since). */
+  readonly kept?: true;
 }
 
 /** Whether a workspace path satisfies a `file` filter: equal, ending with it at a `/`, or an extension (`.rs`). */
@@ -110,7 +112,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const keeps = trace === undefined && isKeptAnswer(listed);
   const criteria = JSON.stringify([query.name.trim(), query.file ?? null, query.kind ?? null, query.line ?? null]);
   const kept = keeps ? keptLookups.get(listed)?.get(criteria) : undefined;
-  if (kept !== undefined) return { ...kept, definitions: [...kept.definitions], unfiltered: [...kept.unfiltered] };
+  if (kept !== undefined) return { ...kept, definitions: [...kept.definitions], unfiltered: [...kept.unfiltered], kept: true };
   const found = named(listed);
   // 2. The outline of the file the caller named, when the index has nothing there.
   if (query.file !== undefined && !found.some((s) => fileMatches(s.location.path, query.file as string))) {
