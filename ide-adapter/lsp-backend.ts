@@ -30,6 +30,7 @@ import {
   type MarkupContent,
   type Range as LspRange,
   type SymbolInformation,
+  type WorkspaceSymbol,
   type SymbolKind as LspSymbolKind,
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
@@ -363,7 +364,7 @@ export class LspBackend implements IdeBackend {
     const key = `${options.exact === true ? 'exact' : 'fuzzy'}\u0000${query}`;
     const unchanged = (): boolean => states.every((s) => s.stamp !== undefined && s.server.diskStamp() === s.stamp && s.server.pid === s.pid);
     const kept = this.#symbolAnswers.get(key);
-    if (kept !== undefined && unchanged() && kept.states.length === states.length && states.every((s, i) => sameState(kept.states[i], s, results[i]))) {
+    if (kept !== undefined && unchanged() && kept.states.length === states.length && states.every((s, i) => this.#sameState(kept.states[i], s, results[i], query))) {
       this.#symbolAnswers.delete(key);
       this.#symbolAnswers.set(key, kept);
       return kept.symbols;
@@ -378,6 +379,8 @@ export class LspBackend implements IdeBackend {
     );
     const files: FileLines = new Map();
     let whole = true;
+    /** Per server whose capped answer was completed: the places of the completed answer. */
+    const completed = new Map<LanguageServer, Set<string>>();
     const perServer = await Promise.all(
       servers.map(async (server, index) => {
         const result = results[index];
@@ -413,6 +416,7 @@ export class LspBackend implements IdeBackend {
           const beyond = await this.#beyondSymbolLimit(server, query, out, options);
           whole &&= beyond.whole;
           out.push(...beyond.symbols);
+          completed.set(server, new Set(out.map((o) => `${o.location.path}:${o.location.start.line}`)));
         }
         return out;
       }),
@@ -421,13 +425,34 @@ export class LspBackend implements IdeBackend {
     // Kept only when complete and made of files the watchers vouch for (not dependency folders).
     if (whole && unchanged() && symbols.every((s) => this.#watched(s.location.path))) {
       this.#symbolAnswers.delete(key);
-      this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, answer: results[i] })), symbols: keptAnswer(symbols) });
+      this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, keys: symbolKeys(results[i]), completed: completed.get(s.server) })), symbols: keptAnswer(symbols) });
       for (const oldest of this.#symbolAnswers.keys()) {
         if (this.#symbolAnswers.size <= MAX_KEPT_SYMBOL_ANSWERS) break;
         this.#symbolAnswers.delete(oldest);
       }
     }
     return symbols;
+  }
+
+  /**
+   * Whether a server, its process and its disk stamp are the ones a kept answer was made from,
+   * and it answered the same: the same symbols, or, where its answer was capped and completed,
+   * again a capped answer whose exact names all lie at places the completed one has (gopls cuts
+   * a different hundred of equal matches from one request to the next).
+   */
+  #sameState(kept: SymbolAnswerState | undefined, now: { readonly server: LanguageServer; readonly pid: number | undefined; readonly stamp: number | undefined }, answer: readonly (SymbolInformation | WorkspaceSymbol)[] | null | undefined, query: string): boolean {
+    if (kept === undefined || kept.server !== now.server || kept.pid !== now.pid || kept.stamp !== now.stamp) return false;
+    if (kept.completed === undefined) return sameSymbols(kept.keys, answer);
+    const { server } = now;
+    const limit = server.definition.workspaceSymbolLimit;
+    if (answer === null || answer === undefined || limit === undefined || answer.length < limit) return false;
+    for (const s of answer) {
+      if (ownedName(server.definition, s.name, kindName(s.kind), '', undefined).name !== query) continue;
+      if (!('range' in s.location)) return false;
+      const abs = uriToPath(s.location.uri);
+      if (abs === undefined || !kept.completed.has(`${this.workspace.relative(abs)}:${s.location.range.start.line + 1}`)) return false;
+    }
+    return true;
   }
 
   /**
@@ -1233,27 +1258,33 @@ interface SymbolAnswerState {
   readonly server: LanguageServer;
   readonly pid: number | undefined;
   readonly stamp: number | undefined;
-  /** The server's answer as it came. */
-  readonly answer: unknown;
+  /** The symbols the server answered (`symbolKeys`); `undefined` when it named one twice (then never the same). */
+  readonly keys: ReadonlySet<string> | undefined;
+  /** Where its answer was capped and completed: the places (`path:line`) of the completed answer. */
+  readonly completed: ReadonlySet<string> | undefined;
 }
 
-/** Whether a server, its process and its disk stamp are the ones a kept answer was made from, and it answered the same. */
-function sameState(kept: SymbolAnswerState | undefined, now: { readonly server: LanguageServer; readonly pid: number | undefined; readonly stamp: number | undefined }, answer: unknown): boolean {
-  return kept !== undefined && kept.server === now.server && kept.pid === now.pid && kept.stamp === now.stamp && sameSymbols(kept.answer, answer);
-}
-
-/** Whether two `workspace/symbol` answers list the same symbols at the same places (compared field by field: a kept answer is checked on every warm lookup). */
-function sameSymbols(a: unknown, b: unknown): boolean {
-  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as SymbolInformation;
-    const y = b[i] as SymbolInformation;
-    if (x.name !== y.name || x.kind !== y.kind || x.containerName !== y.containerName || x.location?.uri !== y.location?.uri) return false;
-    const r = x.location?.range;
-    const q = y.location?.range;
-    if (r?.start.line !== q?.start.line || r?.start.character !== q?.start.character || r?.end.line !== q?.end.line || r?.end.character !== q?.end.character) return false;
+/** The symbols of a `workspace/symbol` answer, one key each (name, kind, container, place), or `undefined` when one repeats. */
+function symbolKeys(answer: unknown): Set<string> | undefined {
+  if (!Array.isArray(answer)) return undefined;
+  const keys = new Set<string>();
+  for (const item of answer) {
+    const s = item as SymbolInformation;
+    const r = s.location?.range;
+    keys.add(`${s.location?.uri}\u0000${s.name}\u0000${s.kind}\u0000${s.containerName ?? ''}\u0000${r?.start.line}:${r?.start.character}:${r?.end.line}:${r?.end.character}`);
   }
+  return keys.size === answer.length ? keys : undefined;
+}
+
+/**
+ * Whether a server answered the symbols of a kept answer again, in any order (gopls orders equal
+ * matches differently from one request to the next). No string is built but a key per symbol.
+ */
+function sameSymbols(kept: ReadonlySet<string> | undefined, answer: unknown): boolean {
+  if (kept === undefined) return false;
+  const keys = symbolKeys(answer);
+  if (keys === undefined || keys.size !== kept.size) return false;
+  for (const key of keys) if (!kept.has(key)) return false;
   return true;
 }
 
