@@ -4,7 +4,6 @@
  * symbol's name (its selection range), and fallbacks when the index misses: the file's outline,
  * then a text search whose hits are confirmed by go-to-definition.
  */
-import { isAbsolute } from 'node:path';
 import { codePointCount } from '../../dialect/index.js';
 import { isKeptAnswer, type BackendSymbol, type IdeBackend, type OutlineSymbol, type TypeItem } from '../backend.js';
 import { kindMatches } from '../kinds.js';
@@ -211,7 +210,7 @@ const keptLookups = new WeakMap<readonly BackendSymbol[], Map<string, SymbolLook
  * outside the workspace, not in a dependency or build folder they skip).
  */
 function watchedPath(path: string): boolean {
-  return !isAbsolute(path) && !path.startsWith('../') && !path.split('/').some((part) => SKIPPED_DIRS.has(part));
+  return !/^(\/|\\|[A-Za-z]:)/.test(path) && !path.startsWith('../') && !path.split('/').some((part) => SKIPPED_DIRS.has(part));
 }
 
 /** Every declaration of a definition (itself when it has no others). */
