@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { goplsServer } from '../languages/go/index.js';
 import type { LspBackend } from '../lsp-backend.js';
 import type { SymbolDefinition } from '../model.js';
@@ -37,6 +37,9 @@ describe.skipIf(!available)('gopls past its workspace/symbol cap', () => {
     const session = await IdeSession.open({ workspaceRoot: root, readyTimeoutMs: 120_000 });
     try {
       await session.waitUntilReady({ timeoutMs: 120_000 });
+      // What is kept per disk stamp is kept once the watcher that tells gopls about changes watches.
+      const server = await (session.backend as LspBackend).pool.server('gopls');
+      await vi.waitFor(() => expect(server.diskStamp()).toBeDefined(), { timeout: 60_000 });
       const portRequests = new Map<string, number>();
       (session.backend as LspBackend).use((request, next) => {
         portRequests.set(request.method, (portRequests.get(request.method) ?? 0) + 1);

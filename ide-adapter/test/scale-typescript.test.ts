@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateTsMonorepo, REPEATED_NAME } from '../../bench/generate.js';
 import type { LspBackend } from '../lsp-backend.js';
 import type { RequestOptions } from '../lsp/client.js';
@@ -65,6 +65,9 @@ describe.skipIf(!available)('TypeScript at scale', () => {
         return outcome.value as SymbolDefinition[];
       };
 
+      // The watcher that tells tsgo about changes starts with tsgo's first registration: what is
+      // kept per disk stamp is kept once it watches.
+      await vi.waitFor(() => expect(server.diskStamp()).toBeDefined(), { timeout: 60_000 });
       // The documents the lookup opens in the server (those open before, the project anchors, stay).
       const openBefore = new Set(server.openDocuments().map((d) => d.path));
       const opened: string[] = [];
