@@ -65,6 +65,25 @@ export interface BackendCallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Answers their backend vouches for while it returns them again (see {@link keptAnswer}). */
+const keptAnswers = new WeakSet<object>();
+
+/**
+ * Marks an answer a backend keeps and returns again, the same object, only while nothing it was
+ * made from changed: the servers' own answers and processes, and the workspace's files as the
+ * watchers that tell the servers see them. What a caller derives from such an answer and from
+ * those files (a lookup's final definitions) may be kept by the answer's identity.
+ */
+export function keptAnswer<T extends object>(answer: T): T {
+  keptAnswers.add(answer);
+  return answer;
+}
+
+/** Whether a backend marked an answer with {@link keptAnswer}. */
+export function isKeptAnswer(answer: object): boolean {
+  return keptAnswers.has(answer);
+}
+
 /** Options of a workspace symbol search. */
 export interface WorkspaceSymbolOptions extends BackendCallOptions {
   /**

@@ -29,6 +29,8 @@ import {
   type MarkedString,
   type MarkupContent,
   type Range as LspRange,
+  type SymbolInformation,
+  type WorkspaceSymbol,
   type SymbolKind as LspSymbolKind,
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
@@ -53,6 +55,7 @@ import {
   type ServerStatus,
   type TypeItem,
   type WorkspaceSymbolOptions,
+  keptAnswer,
 } from './backend.js';
 // The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
 // load only when a server starts (`lsp/pool.ts`).
@@ -172,6 +175,8 @@ export class LspBackend implements IdeBackend {
   #middleware: readonly BackendMiddleware[] = [];
   /** Completions of capped `workspace/symbol` answers by server and name, with the disk stamp they were made at (least recently used first). */
   readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
+  /** `workspace/symbol` answers by query, with the servers' answers, processes and disk stamps they were made from (least recently used first). */
+  readonly #symbolAnswers = new Map<string, { readonly states: readonly SymbolAnswerState[]; readonly symbols: BackendSymbol[] }>();
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
 
@@ -349,10 +354,36 @@ export class LspBackend implements IdeBackend {
 
   async #workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {
     const servers = await this.#detectedServers();
+    // Events that happened before the question are handled before the stamps are read.
+    await nextTurn();
+    const states = servers.map((server) => ({ server, pid: server.pid, stamp: server.diskStamp() }));
+    const results = await Promise.all(servers.map((server) => orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), [])));
+    // The servers answered what they answered last time, and nothing changed on disk since (as the
+    // watchers that tell them see it): the answer made then is the answer, the same array (callers
+    // keep what they derive from it by its identity: `IdeBackend.workspaceSymbols`).
+    const key = `${options.exact === true ? 'exact' : 'fuzzy'}\u0000${query}`;
+    const unchanged = (): boolean => states.every((s) => s.stamp !== undefined && s.server.diskStamp() === s.stamp && s.server.pid === s.pid);
+    const kept = this.#symbolAnswers.get(key);
+    if (kept !== undefined && unchanged() && kept.states.length === states.length && states.every((s, i) => this.#sameState(kept.states[i], s, results[i], query))) {
+      this.#symbolAnswers.delete(key);
+      this.#symbolAnswers.set(key, kept);
+      return kept.symbols;
+    }
+    // A server may not heed the watcher's news of a closed file (tsgo does not, for a project
+    // whose files it did not ask to watch): the files its answer lists that changed since it
+    // started are given to it (opened with their text) and the question is asked again.
+    await Promise.all(
+      servers.map(async (server, index) => {
+        if (await this.#resyncChanged(server, results[index], query, options)) results[index] = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
+      }),
+    );
     const files: FileLines = new Map();
+    let whole = true;
+    /** Per server whose capped answer was completed: the places of the completed answer. */
+    const completed = new Map<LanguageServer, Set<string>>();
     const perServer = await Promise.all(
-      servers.map(async (server) => {
-        const result = await orIfUnsupported(server.request(WorkspaceSymbolRequest.type, { query }, patient(options)), []);
+      servers.map(async (server, index) => {
+        const result = results[index];
         const out: BackendSymbol[] = [];
         // Converting a symbol reads its file: an exact lookup converts only the exact names, not
         // the hundreds of fuzzy matches a server lists (the name never depends on the line).
@@ -381,11 +412,73 @@ export class LspBackend implements IdeBackend {
         const limit = server.definition.workspaceSymbolLimit;
         const last = result?.at(-1);
         const lastName = last === undefined ? undefined : ownedName(server.definition, last.name, kindName(last.kind), '', undefined).name;
-        if (limit !== undefined && (result?.length ?? 0) >= limit && lastName === query) out.push(...(await this.#beyondSymbolLimit(server, query, out, options)));
+        if (limit !== undefined && (result?.length ?? 0) >= limit && lastName === query) {
+          const beyond = await this.#beyondSymbolLimit(server, query, out, options);
+          whole &&= beyond.whole;
+          out.push(...beyond.symbols);
+          completed.set(server, new Set(out.map((o) => `${o.location.path}:${o.location.start.line}`)));
+        }
         return out;
       }),
     );
-    return perServer.flat();
+    const symbols = perServer.flat();
+    // Kept only when complete and made of files the watchers vouch for (not dependency folders).
+    if (whole && unchanged() && symbols.every((s) => this.#watched(s.location.path))) {
+      this.#symbolAnswers.delete(key);
+      this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, keys: symbolKeys(results[i]), completed: completed.get(s.server) })), symbols: keptAnswer(symbols) });
+      for (const oldest of this.#symbolAnswers.keys()) {
+        if (this.#symbolAnswers.size <= MAX_KEPT_SYMBOL_ANSWERS) break;
+        this.#symbolAnswers.delete(oldest);
+      }
+    }
+    return symbols;
+  }
+
+  /**
+   * Whether a server, its process and its disk stamp are the ones a kept answer was made from,
+   * and it answered the same: the same symbols, or, where its answer was capped and completed,
+   * again a capped answer whose exact names all lie at places the completed one has (gopls cuts
+   * a different hundred of equal matches from one request to the next).
+   */
+  #sameState(kept: SymbolAnswerState | undefined, now: { readonly server: LanguageServer; readonly pid: number | undefined; readonly stamp: number | undefined }, answer: readonly (SymbolInformation | WorkspaceSymbol)[] | null | undefined, query: string): boolean {
+    if (kept === undefined || kept.server !== now.server || kept.pid !== now.pid || kept.stamp !== now.stamp) return false;
+    if (kept.completed === undefined) return sameSymbols(kept.keys, answer);
+    const { server } = now;
+    const limit = server.definition.workspaceSymbolLimit;
+    if (answer === null || answer === undefined || limit === undefined || answer.length < limit) return false;
+    for (const s of answer) {
+      if (ownedName(server.definition, s.name, kindName(s.kind), '', undefined).name !== query) continue;
+      if (!('range' in s.location)) return false;
+      const abs = uriToPath(s.location.uri);
+      if (abs === undefined || !kept.completed.has(`${this.workspace.relative(abs)}:${s.location.range.start.line + 1}`)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Opens (or re-syncs) the files of the workspace that a server's `workspace/symbol` answer lists
+   * (the exact names only, when asked for them; at most {@link MAX_RESYNCED_FILES}) and that changed since the server
+   * started; whether there was any.
+   */
+  async #resyncChanged(server: LanguageServer, result: readonly { name: string; kind: LspSymbolKind; location: { uri: string } }[] | null | undefined, query: string, options: WorkspaceSymbolOptions): Promise<boolean> {
+    const started = server.startedAt;
+    if (started === undefined || result === null || result === undefined) return false;
+    const changed = new Set<string>();
+    for (const s of result) {
+      if (options.exact === true && ownedName(server.definition, s.name, kindName(s.kind), '', undefined).name !== query) continue;
+      const abs = uriToPath(s.location.uri);
+      if (abs === undefined || changed.has(abs) || !this.workspace.contains(abs)) continue;
+      const mtime = statOrUndefined(abs)?.mtimeMs;
+      if (mtime !== undefined && mtime >= started - MTIME_MARGIN_MS) changed.add(abs);
+      if (changed.size >= MAX_RESYNCED_FILES) break;
+    }
+    await Promise.all([...changed].map((abs) => server.ensureOpen(abs, options).catch(() => undefined)));
+    return changed.size > 0;
+  }
+
+  /** Whether the watchers that tell servers about changes cover a workspace path (not a dependency or build folder they skip). */
+  #watched(path: string): boolean {
+    return !path.split('/').some((part) => SKIPPED_DIRS.has(part));
   }
 
   /** The definition's `declaredKind` of a symbol whose name is not written at its place (a derive macro at its function). */
@@ -403,8 +496,13 @@ export class LspBackend implements IdeBackend {
    * out: the files of its languages that contain the name as a word (a budgeted text search),
    * and in them the outline entries of that name.
    */
-  async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<BackendSymbol[]> {
-    if (!/^[A-Za-z_$][\w$]*$/.test(query)) return [];
+  async #beyondSymbolLimit(server: LanguageServer, query: string, known: readonly BackendSymbol[], options: BackendCallOptions): Promise<{ symbols: BackendSymbol[]; whole: boolean }> {
+    // What cannot be completed is said, once per name, in the server's one-time warnings.
+    const incomplete = (why: string): { symbols: BackendSymbol[]; whole: false } => {
+      server.warn(`symbol-limit:${query}`, `${server.definition.displayName}: workspace/symbol lists at most ${server.definition.workspaceSymbolLimit} symbols; definitions of ${JSON.stringify(query)} past them may be missing (${why})`);
+      return { symbols: [], whole: false };
+    };
+    if (!/^[A-Za-z_$][\w$]*$/.test(query)) return incomplete('only a plain name is completed from a text search');
     const seen = new Set(known.map((s) => `${s.location.path}:${s.location.start.line}`));
     const unknown = (found: readonly BackendSymbol[]): BackendSymbol[] => found.filter((s) => !seen.has(`${s.location.path}:${s.location.start.line}`));
     // A workspace-wide search per lookup is most of its time: its answer is kept while the
@@ -417,9 +515,11 @@ export class LspBackend implements IdeBackend {
     if (stamp !== undefined && cached?.stamp === stamp) {
       this.#completions.delete(key);
       this.#completions.set(key, cached);
-      return unknown(cached.found);
+      return { symbols: unknown(cached.found), whole: true };
     }
-    const { found, whole } = await this.#declarationsNamed(server, query, options);
+    const { found, missing } = await this.#declarationsNamed(server, query, options);
+    const whole = missing === undefined;
+    if (!whole) incomplete(missing);
     if (whole && stamp !== undefined && server.diskStamp() === stamp) {
       this.#completions.delete(key);
       this.#completions.set(key, { stamp, found });
@@ -428,27 +528,28 @@ export class LspBackend implements IdeBackend {
         this.#completions.delete(oldest);
       }
     }
-    return unknown(found);
+    return { symbols: unknown(found), whole };
   }
 
   /**
    * The outline entries named exactly `query` in the files of a server's languages that contain it
-   * as a word; `whole` unless an outline could not be had (its file's entries are missing).
+   * as a word; `missing` says what it could not read (the search's cap, files skipped for their
+   * size, an outline that could not be had).
    */
-  async #declarationsNamed(server: LanguageServer, query: string, options: BackendCallOptions): Promise<{ found: BackendSymbol[]; whole: boolean }> {
+  async #declarationsNamed(server: LanguageServer, query: string, options: BackendCallOptions): Promise<{ found: BackendSymbol[]; missing: string | undefined }> {
     const extensions = server.definition.languages.flatMap((l) => l.extensions);
-    const { matches } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
+    const { matches, total, tooLarge, walk } = await searchWorkspace(this.workspace, '.', `(?<![\\w$])${query.replace(/\$/g, '\\$')}(?![\\w$])`, {
       extensions,
       maxResults: CAPPED_LOOKUP_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
     const files = [...new Set(matches.map((m) => m.path))];
     const found: BackendSymbol[] = [];
-    let whole = true;
+    let unread = 0;
     await Promise.all(
       files.map(async (path) => {
         const outline = await this.#documentSymbols(path, options).catch(() => {
-          whole = false;
+          unread++;
           return [] as OutlineSymbol[];
         });
         const visit = (entries: readonly OutlineSymbol[]): void => {
@@ -470,7 +571,13 @@ export class LspBackend implements IdeBackend {
       precise,
       ...(standaloneKind(server, kind) ? { standalone: true } : {}),
     }));
-    return { found: symbols, whole };
+    const missing = [
+      total > matches.length ? `the text search stopped at ${matches.length} matches` : '',
+      walk.truncated ? 'the text search stopped at its file limit' : '',
+      tooLarge > 0 ? `${tooLarge} files too large to search` : '',
+      unread > 0 ? `${unread} files without an outline` : '',
+    ].filter((m) => m !== '');
+    return { found: symbols, missing: missing.length > 0 ? missing.join('; ') : undefined };
   }
 
   async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
@@ -492,8 +599,7 @@ export class LspBackend implements IdeBackend {
       this.#outlines.set(real, { ...cached, stamp });
       return cached.outline;
     }
-    const { server, abs } = await this.#open(path, options);
-    const outline = this.#fetchOutline(server, abs, options);
+    const outline = this.#outlineOf(path, real, stamp, info?.mtimeMs, options);
     const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, stamp, outline };
     this.#outlines.delete(real);
     this.#outlines.set(real, entry);
@@ -505,6 +611,27 @@ export class LspBackend implements IdeBackend {
       this.#outlines.delete(key);
     }
     return outline;
+  }
+
+  /**
+   * A file's outline from its server. A server that outlines files it was not given
+   * (`outlinesClosedFiles`) is asked without opening a file it knows as it is: one last changed
+   * before the server started (it read it since; a server may not heed the watcher's news of a
+   * closed file: tsgo does not for a project whose files it did not ask to watch), with no change
+   * since, as the watcher saw until the answer came. Opening a file per outline is most of a
+   * capped lookup's time, and documents opened for questions stay few. Otherwise the file is
+   * opened (and re-synced) first.
+   */
+  async #outlineOf(path: string, real: string, stamp: number | undefined, mtimeMs: number | undefined, options: BackendCallOptions): Promise<OutlineSymbol[]> {
+    const server = stamp === undefined ? undefined : await this.pool.serverFor(real).catch(() => undefined);
+    const started = server?.startedAt;
+    const known = started !== undefined && mtimeMs !== undefined && mtimeMs < started - MTIME_MARGIN_MS;
+    if (known && server?.definition.outlinesClosedFiles === true && !server.openDocuments().some((d) => d.path === real)) {
+      const outline = await this.#fetchOutline(server, real, options).catch(() => undefined);
+      if (outline !== undefined && server.diskStamp() === stamp) return outline;
+    }
+    const opened = await this.#open(path, options);
+    return this.#fetchOutline(opened.server, opened.abs, options);
   }
 
   /**
@@ -879,6 +1006,9 @@ export class LspBackend implements IdeBackend {
     const servers = scoped ? this.pool.running() : await this.#detectedServers();
     const extra = await Promise.all((options.paths ?? []).filter((p) => this.handles(p)).map((p) => this.pool.serverFor(this.workspace.resolve(p)).catch(() => undefined)));
     const all = [...new Set([...servers, ...extra.filter((s): s is LanguageServer => s !== undefined)])];
+    // Files changed before the question make their servers re-read (not ready until told): the
+    // watchers see those changes once the event loop has turned.
+    await nextTurn();
     const statuses = await Promise.all(all.map((s) => s.waitUntilReady({ ...(options.signal !== undefined ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS })));
     const none =
       detected.length === 0 && all.length === 0
@@ -1112,6 +1242,50 @@ function statOrUndefined(path: string): { mtimeMs: number; size: number } | unde
   } catch {
     return undefined;
   }
+}
+
+/** Files changed since their server started that one `workspace/symbol` answer re-syncs before it is asked again. */
+const MAX_RESYNCED_FILES = 64;
+
+/** A file changed this close to a server's start may have been read before the change: it is opened, not trusted. */
+const MTIME_MARGIN_MS = 2000;
+
+/** `workspace/symbol` answers kept (least recently used dropped beyond it). */
+const MAX_KEPT_SYMBOL_ANSWERS = 64;
+
+/** What one server's part of a kept `workspace/symbol` answer was made from. */
+interface SymbolAnswerState {
+  readonly server: LanguageServer;
+  readonly pid: number | undefined;
+  readonly stamp: number | undefined;
+  /** The symbols the server answered (`symbolKeys`); `undefined` when it named one twice (then never the same). */
+  readonly keys: ReadonlySet<string> | undefined;
+  /** Where its answer was capped and completed: the places (`path:line`) of the completed answer. */
+  readonly completed: ReadonlySet<string> | undefined;
+}
+
+/** The symbols of a `workspace/symbol` answer, one key each (name, kind, container, place), or `undefined` when one repeats. */
+function symbolKeys(answer: unknown): Set<string> | undefined {
+  if (!Array.isArray(answer)) return undefined;
+  const keys = new Set<string>();
+  for (const item of answer) {
+    const s = item as SymbolInformation;
+    const r = s.location?.range;
+    keys.add(`${s.location?.uri}\u0000${s.name}\u0000${s.kind}\u0000${s.containerName ?? ''}\u0000${r?.start.line}:${r?.start.character}:${r?.end.line}:${r?.end.character}`);
+  }
+  return keys.size === answer.length ? keys : undefined;
+}
+
+/**
+ * Whether a server answered the symbols of a kept answer again, in any order (gopls orders equal
+ * matches differently from one request to the next). No string is built but a key per symbol.
+ */
+function sameSymbols(kept: ReadonlySet<string> | undefined, answer: unknown): boolean {
+  if (kept === undefined) return false;
+  const keys = symbolKeys(answer);
+  if (keys === undefined || keys.size !== kept.size) return false;
+  for (const key of keys) if (!kept.has(key)) return false;
+  return true;
 }
 
 /** Completions of capped answers kept (least recently used dropped beyond it). */

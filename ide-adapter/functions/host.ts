@@ -104,6 +104,16 @@ async function waitAndNote(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal' | '
 }
 
 /**
+ * Records the warnings servers added while a call was answered (a bound it reached: a server's
+ * cap a lookup could not complete) so that this answer tells them; the wait before the call saw
+ * only the earlier ones.
+ */
+export async function observeLateWarnings(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal'>): Promise<void> {
+  const { backend, readyTimeoutMs, ledger, workspace } = ctx.host;
+  observeFacts(ledger, await backend.waitUntilReady({ signal: ctx.signal, timeoutMs: readyTimeoutMs }), workspace.root);
+}
+
+/**
  * Records what a wait for the index says about the session in its ledger: the servers' warnings,
  * the backend's notes (an untrusted workspace), and which servers are degraded and why. The
  * ledger tells each once; the answer's own marker says whether it is complete.

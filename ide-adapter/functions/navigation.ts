@@ -5,7 +5,7 @@
 import { closest, DialectError, MAX_LABEL_LENGTH, truncate, type CallContext, type Registry } from '../../dialect/index.js';
 import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from '../backend.js';
 import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
-import { awaitIndex, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
+import { awaitIndex, observeLateWarnings, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
 import { bindingOf, flatten, linesOnce, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
@@ -255,6 +255,8 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
       ctx.host.trace,
     );
   });
+  // A lookup made anew may have reached a bound (a cap it could not complete); a kept one says what it said then.
+  if (found.some((f, i) => typeof items[i] === 'string' && f.kept !== true)) await observeLateWarnings(ctx);
   // A server that could not load the workspace answers nothing: that is not "no such name".
   const missing = items.find((item, i) => typeof item === 'string' && found[i]?.unfiltered.length === 0);
   if (typeof missing === 'string' && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(missing, completeness);

@@ -5,13 +5,14 @@
  * then a text search whose hits are confirmed by go-to-definition.
  */
 import { codePointCount } from '../../dialect/index.js';
-import type { BackendSymbol, IdeBackend, OutlineSymbol, TypeItem } from '../backend.js';
+import { isKeptAnswer, type BackendSymbol, type IdeBackend, type OutlineSymbol, type TypeItem } from '../backend.js';
 import { kindMatches } from '../kinds.js';
 import { compareLocations, formatLocation, samePosition, sameStart, type Location, type Position, type SymbolDeclaration, type SymbolDefinition } from '../model.js';
 import type { TraceSink } from '../trace.js';
 import type { Workspace } from '../workspace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
+import { SKIPPED_DIRS } from '../walk.js';
 import { inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources } from './inherited.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
@@ -58,6 +59,8 @@ export interface SymbolLookup {
   readonly unfiltered: SymbolDefinition[];
   /** What the answer may miss, in one short line each (a walk through base classes that hit its bound). */
   readonly gaps?: readonly string[];
+  /** The lookup made earlier from the same kept answer (nothing it depends on changed since). */
+  readonly kept?: true;
 }
 
 /** Whether a workspace path satisfies a `file` filter: equal, ending with it at a `/`, or an extension (`.rs`). */
@@ -101,7 +104,15 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   };
 
   // 1. The index, exact names only (explain() asks for the fuzzy ones too, to show them dropped).
-  const found = named(await backend.workspaceSymbols(name, { signal, exact: trace === undefined }));
+  const listed = await backend.workspaceSymbols(name, { signal, exact: trace === undefined });
+  // The backend answered with the answer it kept (nothing it was made from changed): so did
+  // everything this lookup derives from it and from the files, and the lookup made then is the
+  // answer. No work per candidate on a warm lookup.
+  const keeps = trace === undefined && isKeptAnswer(listed);
+  const criteria = JSON.stringify([query.name.trim(), query.file ?? null, query.kind ?? null, query.line ?? null]);
+  const kept = keeps ? keptLookups.get(listed)?.get(criteria) : undefined;
+  if (kept !== undefined) return { ...kept, definitions: [...kept.definitions], unfiltered: [...kept.unfiltered], kept: true };
+  const found = named(listed);
   // 2. The outline of the file the caller named, when the index has nothing there.
   if (query.file !== undefined && !found.some((s) => fileMatches(s.location.path, query.file as string))) {
     for (const path of await filesMatching(backend, query.file)) found.push(...named(flatten(await outlines.get(path))));
@@ -111,7 +122,9 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
   // 4. `Derived.member` that `Derived` inherits: the member of a base class.
   const gaps: string[] = [];
-  if (qualified.length === 0 && qualifiers.length > 0) {
+  // What the bases' own lookups read is not this lookup's to vouch for: it is not kept.
+  const inheriting = qualified.length === 0 && qualifiers.length > 0;
+  if (inheriting) {
     const inherited = await inheritedCandidates(backend, qualifiers, name, outlines, signal, trace);
     qualified = inherited.located;
     if (inherited.cut) gaps.push(`the base classes of ${qualifiers.join('.')} were read up to ${MAX_INHERITED_TYPES} types: a member ${name} further up is not looked for`);
@@ -131,7 +144,14 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     else trace?.drop(describe({ name: d.name, kind: d.kind, location: d.definedAt }), `excluded by the filter ${[query.file !== undefined ? `file: ${query.file}` : '', query.kind !== undefined ? `kind: ${query.kind}` : '', query.line !== undefined ? `line: ${query.line}` : ''].filter((f) => f !== '').join(', ')}`);
     return keep;
   });
-  return { definitions, unfiltered, ...(gaps.length > 0 ? { gaps } : {}) };
+  const result: SymbolLookup = { definitions, unfiltered, ...(gaps.length > 0 ? { gaps } : {}) };
+  const dependsOn = [...outlines.touched, ...unfiltered.flatMap((d) => declarationsOf(d).map((x) => x.definedAt.path))];
+  if (keeps && !inheriting && dependsOn.every(watchedPath)) {
+    const byCriteria = keptLookups.get(listed) ?? new Map<string, SymbolLookup>();
+    byCriteria.set(criteria, { ...result, definitions: [...definitions], unfiltered: [...unfiltered] });
+    keptLookups.set(listed, byCriteria);
+  }
+  return result;
 }
 
 /**
@@ -179,6 +199,20 @@ async function inheritedCandidates(
   return { located: dedupeLocated(located), cut };
 }
 
+/**
+ * Lookups made from a kept `workspaceSymbols` answer (`keptAnswer`), by their criteria: kept as
+ * long as the backend keeps the answer (weakly: a dropped answer drops its lookups).
+ */
+const keptLookups = new WeakMap<readonly BackendSymbol[], Map<string, SymbolLookup>>();
+
+/**
+ * Whether a workspace path lies where the watchers that keep a backend's answers see changes (not
+ * outside the workspace, not in a dependency or build folder they skip).
+ */
+function watchedPath(path: string): boolean {
+  return !/^(\/|\\|[A-Za-z]:)/.test(path) && !path.startsWith('../') && !path.split('/').some((part) => SKIPPED_DIRS.has(part));
+}
+
 /** Every declaration of a definition (itself when it has no others). */
 export function declarationsOf(d: SymbolDefinition): readonly SymbolDeclaration[] {
   return d.declarations ?? [{ kind: d.kind, definedAt: d.definedAt }];
@@ -220,12 +254,18 @@ class LookupCache {
   readonly #times = new Map<string, Promise<0 | 1 | 2>>();
   /** Each file's lines, read once per lookup. */
   readonly lines: ReadLines;
+  /** The files the lookup read or was led to (outlines, lines, go-to-definition targets): what its answer depends on. */
+  readonly touched = new Set<string>();
 
   constructor(
     private readonly backend: IdeBackend,
     private readonly signal: AbortSignal,
   ) {
-    this.lines = linesOnce(backend.workspace);
+    const read = linesOnce(backend.workspace);
+    this.lines = (path) => {
+      this.touched.add(path);
+      return read(path);
+    };
   }
 
   /** How often `name` is written in the code of a file (`timesWritten`), once per file and name; 2 when unreadable. */
@@ -242,6 +282,7 @@ class LookupCache {
   get(path: string): Promise<OutlineSymbol[]> {
     let outline = this.#outlines.get(path);
     if (outline === undefined) {
+      this.touched.add(path);
       outline = this.backend.documentSymbols(path, { signal: this.signal }).catch(() => []);
       this.#outlines.set(path, outline);
     }
@@ -410,6 +451,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   const targets = await mapLimit(located, DEFINITION_CONCURRENCY, async (l) =>
     generated(l) ? ([] as Location[]) : (await selfEvident(l)) ? [l.symbol.location] : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
   );
+  for (const t of targets.flat()) outlines.touched.add(t.path);
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
   for (const [i, l] of located.entries()) {
     const own = targets[i] ?? [];

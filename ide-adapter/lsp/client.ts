@@ -299,6 +299,11 @@ export class LanguageServer {
     return this.#status.health;
   }
 
+  /** When the current server process was started (`Date.now()`), if running: it read no file as it was before. */
+  get startedAt(): number | undefined {
+    return this.#session?.startedAt;
+  }
+
   /** PID of the current server process, if running. */
   get pid(): number | undefined {
     return this.#session?.child.pid;

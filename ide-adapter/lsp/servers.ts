@@ -233,6 +233,13 @@ export interface ServerDefinition {
    */
   readonly workspaceSymbolLimit?: number;
   /**
+   * The server outlines a file it was not given, from the disk as the client's watcher tells it
+   * (tsgo: 0.4 ms a file, where opening it first costs ~35 ms on a 10k-file project, every
+   * `didOpen` a new snapshot). Outlines are then asked without opening the file while the disk
+   * stamp vouches that the server knows the file's text; otherwise it is opened as usual.
+   */
+  readonly outlinesClosedFiles?: boolean;
+  /**
    * Files to open right after start so the server loads its projects. tsgo builds a project only
    * for open files: without one, `workspace/symbol` answers nothing.
    */

@@ -97,6 +97,8 @@ export const typeScriptServer: ServerDefinition = {
   preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
   // tsgo's workspace/symbol returns at most 256 items, whatever the query.
   workspaceSymbolLimit: 256,
+  // tsgo outlines any file of its projects from disk; opening one per outline re-snapshots the project.
+  outlinesClosedFiles: true,
   // Overloads and class + namespace merges share a file; interfaces, namespaces, enums and
   // variables (a `require` binding) are still confirmed.
   standaloneKinds: ['function', 'method', 'class'],
