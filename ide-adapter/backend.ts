@@ -145,6 +145,8 @@ export interface HoverInfo {
 /** A document symbol with its place in the outline. */
 export interface OutlineSymbol extends BackendSymbol {
   readonly children: readonly OutlineSymbol[];
+  /** A field whose type's members its owner gets (Go's embedded `Base`): the type is a base of its owner. */
+  readonly embedded?: boolean;
 }
 
 /** An item of a call hierarchy. */

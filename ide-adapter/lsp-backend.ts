@@ -548,6 +548,7 @@ export class LspBackend implements IdeBackend {
         location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
+        ...(server.definition.embeddedField?.(kindName(s.kind), content, name) === true ? { embedded: true } : {}),
         children: (s.children ?? []).map((c) => convert(c, owned.name)),
       };
     };
