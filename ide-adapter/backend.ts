@@ -94,6 +94,12 @@ export interface WorkspaceSymbolOptions extends BackendCallOptions {
   readonly exact?: boolean;
 }
 
+/** Options of a diagnostics request. */
+export interface DiagnosticsOptions extends BackendCallOptions {
+  /** How long to wait for a server that only publishes to publish a file's diagnostics (default `TIMEOUTS.lsp.diagnosticsWaitMs`). */
+  readonly waitMs?: number;
+}
+
 /** Options of a references request. */
 export interface ReferenceOptions extends BackendCallOptions {
   readonly includeDeclaration?: boolean;
@@ -164,6 +170,8 @@ export interface HoverInfo {
 /** A document symbol with its place in the outline. */
 export interface OutlineSymbol extends BackendSymbol {
   readonly children: readonly OutlineSymbol[];
+  /** A field whose type's members its owner gets (Go's embedded `Base`): the type is a base of its owner. */
+  readonly embedded?: boolean;
 }
 
 /** An item of a call hierarchy. */
@@ -196,6 +204,8 @@ export interface DiagnosticReport {
    * have analysed so far, not the whole workspace.
    */
   readonly complete: boolean;
+  /** For one file that is not complete: the wait that ran out, in milliseconds. */
+  readonly waitedMs?: number;
   /** How many files the list covers. */
   readonly files: number;
   /**
@@ -296,7 +306,7 @@ export interface IdeBackend {
    * Errors and warnings: of one file (asked of its server, or as the server published them), or,
    * without a path, of every file the servers have reported on.
    */
-  diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport>;
+  diagnostics(path: string | undefined, options?: DiagnosticsOptions): Promise<DiagnosticReport>;
   /**
    * The module path of a file as its language's qualified names write it, outermost first; each
    * step lists the names that stand for it (Rust: `['crate', 'mycrate']`, then `['net']` for

@@ -38,6 +38,7 @@ import {
   CapabilityCode,
   unsupportedByServer,
   type BackendCallOptions,
+  type DiagnosticsOptions,
   type BackendSymbol,
   type CallEdge,
   type CallItem,
@@ -60,6 +61,7 @@ import {
 // The LSP layer's modules directly, not `lsp/index.js`: that re-exports the client, which must
 // load only when a server starts (`lsp/pool.ts`).
 import type { LanguageServer, RequestOptions } from './lsp/client.js';
+import { TIMEOUTS } from './timeouts.js';
 import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
@@ -133,11 +135,6 @@ interface HierarchyItem {
   readonly selectionRange: LspRange;
 }
 
-/**
- * How long to wait for a server that only publishes diagnostics (no pull) to publish them for a
- * file it just opened.
- */
-const PUBLISH_WAIT_MS = 10_000;
 
 /** How long `waitUntilReady` waits when the caller gives no timeout. */
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
@@ -262,7 +259,7 @@ export class LspBackend implements IdeBackend {
     return this.#request(method, item.symbol.name, options, () => this.#typeHierarchy(item, direction, options));
   }
 
-  diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
+  diagnostics(path: string | undefined, options: DiagnosticsOptions = {}): Promise<DiagnosticReport> {
     return this.#request(DocumentDiagnosticRequest.method, path ?? '(every analysed file)', options, () => this.#diagnostics(path, options));
   }
 
@@ -675,6 +672,7 @@ export class LspBackend implements IdeBackend {
         location: { path: rel, start: sel.start, end: sel.end, content },
         range,
         precise: true,
+        ...(server.definition.embeddedField?.(kindName(s.kind), content, name) === true ? { embedded: true } : {}),
         children: (s.children ?? []).map((c) => convert(c, owned.name)),
       };
     };
@@ -900,14 +898,15 @@ export class LspBackend implements IdeBackend {
     return this.#typeItems(server, (await orIfUnsupported(server.request(type, { item: lspItem }, patient(options)), null)) ?? []);
   }
 
-  async #diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
+  async #diagnostics(path: string | undefined, options: DiagnosticsOptions = {}): Promise<DiagnosticReport> {
     const files: FileLines = new Map();
     if (path !== undefined) {
       const { server, doc } = await this.#open(path, options);
-      const { diagnostics, answered } = await this.#fileDiagnostics(server, doc.uri, options, doc.version);
+      const waitMs = options.waitMs ?? TIMEOUTS.lsp.diagnosticsWaitMs;
+      const { diagnostics, answered } = await this.#fileDiagnostics(server, doc.uri, { ...options, waitMs }, doc.version);
       const list = sortDiagnostics(await this.#diagnosticsOf(server, doc.uri, diagnostics, files));
       const gap = server.definition.diagnosticsGap?.(list);
-      return { diagnostics: list, complete: answered, files: 1, ...(gap !== undefined ? { gap } : {}) };
+      return { diagnostics: list, complete: answered, files: 1, ...(answered ? {} : { waitedMs: waitMs }), ...(gap !== undefined ? { gap } : {}) };
     }
     // Without a path: what the servers published, plus a pull for every document they have open
     // (servers that answer pulls may publish nothing). Neither covers files nobody opened.
@@ -932,9 +931,9 @@ export class LspBackend implements IdeBackend {
   /**
    * The raw diagnostics of one open document: pulled (`textDocument/diagnostic`) when the server
    * answers pulls, merged with what it published (rust-analyzer publishes `cargo check` results);
-   * else what it published, waiting a bounded time for them.
+   * else what it published, waiting for its publish (an event) at most `waitMs`.
    */
-  async #fileDiagnostics(server: LanguageServer, uri: string, options: BackendCallOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
+  async #fileDiagnostics(server: LanguageServer, uri: string, options: DiagnosticsOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
     const published = server.publishedDiagnostics().find((p) => p.uri === uri)?.diagnostics ?? [];
     if (offers(server.capabilities.diagnosticProvider)) {
       const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, patient(options)), null);
@@ -942,7 +941,7 @@ export class LspBackend implements IdeBackend {
       return { diagnostics: [...pulled, ...published], answered: true };
     }
     const waited = await server.waitForDiagnostics(uri, {
-      timeoutMs: PUBLISH_WAIT_MS,
+      timeoutMs: options.waitMs ?? TIMEOUTS.lsp.diagnosticsWaitMs,
       ...(version !== undefined ? { minVersion: version } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });

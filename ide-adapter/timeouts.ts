@@ -67,6 +67,12 @@ export const TIMEOUTS = {
   lsp: {
     /** Deadline of one request, retries included. */
     requestMs: 30 * SECOND,
+    /**
+     * How long `diagnostics(file)` waits for a server that only publishes (no pull) to publish a
+     * file's diagnostics, by default: it answers as soon as they come; `diagnostics(…, wait: s)`
+     * raises it (pyright took 14 s under load). Within an MCP query's share of its deadline.
+     */
+    diagnosticsWaitMs: 15 * SECOND,
     /** Deadline of the `initialize` handshake. */
     initializeMs: 30 * SECOND,
     /** Deadline of `waitUntilReady`. */

@@ -10,6 +10,7 @@ import { posix } from 'node:path';
 import { noEditor } from '../backend.js';
 import type {
   BackendCallOptions,
+  DiagnosticsOptions,
   BackendKind,
   BackendMiddleware,
   BackendSymbol,
@@ -136,7 +137,7 @@ export class SubfolderBackend implements IdeBackend {
   async typeHierarchy(item: TypeItem, direction: 'super' | 'sub', options?: BackendCallOptions): Promise<TypeItem[]> {
     return (await this.#inner.typeHierarchy(this.#itemIn(item), direction, options)).flatMap((i) => this.#item(i) ?? []);
   }
-  async diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport> {
+  async diagnostics(path: string | undefined, options?: DiagnosticsOptions): Promise<DiagnosticReport> {
     const report = await this.#inner.diagnostics(path !== undefined ? this.#in(path) : undefined, options);
     const diagnostics: Diagnostic[] = this.#locations(report.diagnostics);
     return { ...report, diagnostics, files: path !== undefined ? report.files : new Set(diagnostics.map((d) => d.path)).size };

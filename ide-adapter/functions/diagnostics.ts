@@ -1,8 +1,11 @@
 /**
- * `diagnostics(path?, severity?)`: the errors and warnings the language servers report, as
- * Dialect locations with their message, code and source.
+ * `diagnostics(path?, severity?, wait?)`: the errors and warnings the language servers report, as
+ * Dialect locations with their message, code and source. A server that only publishes is waited
+ * for until it publishes the file's diagnostics, at most `wait` seconds (default
+ * `TIMEOUTS.lsp.diagnosticsWaitMs`); when that runs out the answer says so and how to wait longer.
  */
-import { DialectError, MAX_LABEL_LENGTH, truncate, type Registry } from '../../dialect/index.js';
+import { DialectError, EvalCode, MAX_LABEL_LENGTH, truncate, type Registry } from '../../dialect/index.js';
+import { TIMEOUTS } from '../timeouts.js';
 import { CapabilityCode } from '../backend.js';
 import { DIAGNOSTIC_SEVERITIES, isDiagnostic, type Diagnostic, type DiagnosticSeverity } from '../model.js';
 import { walkFiles } from '../search.js';
@@ -63,16 +66,28 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
         description: 'only these severities: error, warning, info, hint',
         aliases: ['level', 'severities', 'kind'],
       },
+      {
+        name: 'wait',
+        type: 'number',
+        optional: true,
+        description: `seconds to wait for a server that only publishes (default ${TIMEOUTS.lsp.diagnosticsWaitMs / 1000}); the answer comes as soon as it publishes`,
+        aliases: ['waitSeconds', 'timeout'],
+      },
     ],
     returns: 'diagnostic[]',
     examples: [
       { program: 'diagnostics("src/model.rs")' },
       { program: 'diagnostics(severity: "error")', description: 'errors in every file the servers have analysed' },
       { program: 'diagnostics("src", ["error", "warning"])' },
+      { program: 'diagnostics("src/app.py", wait: 60)', description: 'waits up to a minute for a busy server' },
     ],
     implementation: async (args, ctx) => {
       const { workspace, backend } = ctx.host;
       const wanted = severities(args['severity'] as string | string[] | undefined);
+      const wait = args['wait'] as number | undefined;
+      if (wait !== undefined && !(Number.isFinite(wait) && wait >= 0)) return ctx.fail(EvalCode.InvalidArgument, `wait must be a number of seconds, 0 or more (got ${wait})`, 'for example: diagnostics("src/app.py", wait: 60)');
+      const waitMs = wait === undefined ? TIMEOUTS.lsp.diagnosticsWaitMs : Math.round(wait * 1000);
+      const raise = (p: string) => `diagnostics(${JSON.stringify(p)}, wait: ${Math.max(1, Math.ceil((waitMs * 2) / 1000))})`;
       const given = args['path'] as string | undefined;
       const abs = given === undefined ? undefined : await workspace.resolveReal(given);
       const path = abs === undefined ? undefined : workspace.relative(abs);
@@ -90,21 +105,21 @@ export function registerDiagnostics(registry: Registry<IdeHost>): void {
         const all = await walkFiles(workspace, given, { signal: ctx.signal, limit: MAX_FOLDER_WALK });
         const handled = all.files.filter((f) => backend.handles(f));
         const checked = handled.slice(0, MAX_FOLDER_DIAGNOSTIC_FILES);
-        const reports = await mapLimit(checked, FOLDER_CONCURRENCY, (f) => backend.diagnostics(f, { signal: ctx.signal }));
+        const reports = await mapLimit(checked, FOLDER_CONCURRENCY, (f) => backend.diagnostics(f, { signal: ctx.signal, waitMs }));
         const cut = handled.length > checked.length || all.truncated;
         if (cut) ctx.note(`checked the first ${checked.length} of ${handled.length}${all.truncated ? '+' : ''} source files under ${path ?? given} (MAX_FOLDER_DIAGNOSTIC_FILES); ask for a smaller folder for the rest`);
         for (const gap of new Set(reports.flatMap((r) => (r.gap !== undefined ? [r.gap] : [])))) ctx.note(gap);
         const silent = reports.filter((r) => !r.complete).length;
-        if (silent > 0) ctx.note(`${silent} of the ${checked.length} files got no diagnostics from their language server in time; there may be none, or it is still analysing — ask again`);
+        if (silent > 0) ctx.note(`${silent} of the ${checked.length} files got no diagnostics from their language server within the ${waitMs / 1000} s wait; there may be none, or it is still analysing — wait longer: ${raise(path ?? given)}`);
         return reports.flatMap((r) => r.diagnostics).filter((d) => wanted === undefined || wanted.has(d.severity));
       }
-      const report = await backend.diagnostics(path, { signal: ctx.signal });
+      const report = await backend.diagnostics(path, { signal: ctx.signal, waitMs });
       if (report.gap !== undefined) ctx.note(report.gap);
       if (!report.complete) {
         ctx.note(
           path === undefined
             ? `covers only the ${report.files} file${report.files === 1 ? '' : 's'} the language servers have analysed (opened or reported on), not the whole workspace; diagnostics("path/to/file") checks any file`
-            : `the language server published no diagnostics for ${path} in time; there may be none, or it is still analysing — ask again`,
+            : `the language server published no diagnostics for ${path} within the ${(report.waitedMs ?? waitMs) / 1000} s wait; there may be none, or it is still analysing — wait longer: ${raise(path)}`,
         );
       }
       return report.diagnostics.filter((d) => wanted === undefined || wanted.has(d.severity));

@@ -6,9 +6,12 @@
  * each name written there (type arguments and keyword arguments such as `metaclass=` left out)
  * is asked where it is defined, and kept when that is a class, interface or struct. The walk goes
  * up breadth first; a base that defines the member ends its branch (it overrides what is above
- * it), and at most {@link MAX_INHERITED_TYPES} types are read.
+ * it), and at most {@link MAX_INHERITED_TYPES} types are read. A type with embedded fields (Go's
+ * `Base` or `*pkg.Base` in a struct: `OutlineSymbol.embedded`) has those fields' types as its
+ * bases; their members include those declared outside the type's body (Go's methods, through
+ * `InheritanceSources.detachedMembers`).
  */
-import type { OutlineSymbol } from '../backend.js';
+import type { BackendSymbol, OutlineSymbol } from '../backend.js';
 import type { Location, Position } from '../model.js';
 
 /** Supertypes read at most while looking for an inherited member. */
@@ -30,6 +33,8 @@ export interface InheritanceSources {
   definition(path: string, position: Position): Promise<readonly Location[]>;
   /** The direct supertypes from the server's type hierarchy, or undefined when it has none. */
   supertypes(path: string, position: Position): Promise<readonly Location[] | undefined>;
+  /** Members named `name` of a type declared outside its body (Go's `func (p *Polygon) Size()`). */
+  detachedMembers(type: OutlineType, name: string): Promise<readonly BackendSymbol[]>;
 }
 
 /** A type in a file's outline, with its outline ancestors (outermost first). */
@@ -41,7 +46,7 @@ export interface OutlineType {
 
 /** A member found on a base: the member, its ancestors (down to the base), and the base. */
 interface InheritedMember {
-  readonly member: OutlineSymbol;
+  readonly member: BackendSymbol;
   readonly ancestors: readonly OutlineSymbol[];
   readonly base: OutlineType;
 }
@@ -61,8 +66,11 @@ export async function inheritedMembers(owner: OutlineType, name: string, sources
         if (read === MAX_INHERITED_TYPES) return { members, cut: true };
         seen.add(key(base));
         read++;
-        const own = base.node.children.filter((c) => c.name === name);
-        if (own.length > 0) members.push(...own.map((member) => ({ member, ancestors: [...base.ancestors, base.node], base })));
+        const inBody = base.node.children.filter((c) => c.name === name);
+        const own = inBody.length > 0 ? inBody : await sources.detachedMembers(base, name);
+        // A detached member sits at its file's top level: it has no outline ancestors.
+        const ancestors = inBody.length > 0 ? [...base.ancestors, base.node] : [];
+        if (own.length > 0) members.push(...own.map((member) => ({ member, ancestors, base })));
         else next.push(base);
       }
     }
@@ -71,11 +79,16 @@ export async function inheritedMembers(owner: OutlineType, name: string, sources
   return { members, cut: false };
 }
 
-/** The direct bases of a type: the server's type hierarchy, else the names its header writes. */
+/**
+ * The direct bases of a type: the types of its embedded fields, else the server's type
+ * hierarchy, else the names its header writes.
+ */
 async function basesOf(type: OutlineType, sources: InheritanceSources): Promise<OutlineType[]> {
   const at = type.node.location.start;
-  const fromHierarchy = await sources.supertypes(type.path, at);
-  const targets = fromHierarchy ?? (await Promise.all((await headerNames(type, sources)).map((p) => sources.definition(type.path, p)))).flat();
+  const embedded = type.node.children.filter((c) => c.embedded === true).map((c) => c.location.start);
+  const fromHierarchy = embedded.length > 0 ? undefined : await sources.supertypes(type.path, at);
+  const named = embedded.length > 0 ? embedded : fromHierarchy === undefined ? await headerNames(type, sources) : [];
+  const targets = fromHierarchy ?? (await Promise.all(named.map((p) => sources.definition(type.path, p)))).flat();
   const bases: OutlineType[] = [];
   for (const target of targets) {
     const found = typeAt(await sources.outline(target.path).catch(() => []), target.start);

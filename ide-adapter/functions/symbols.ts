@@ -181,6 +181,15 @@ async function inheritedCandidates(
       }
       return (await mapLimit(items, DEFINITION_CONCURRENCY, (item) => backend.typeHierarchy(item, 'super', { signal }).catch(() => []))).flat().map((t) => t.symbol.location);
     },
+    // Declared outside the type's body (Go's methods): in its folder (Go's package), its owner the type.
+    detachedMembers: async (type, member) => {
+      const folder = type.path.slice(0, type.path.lastIndexOf('/') + 1);
+      const hits = await backend.workspaceSymbols(member, { signal, exact: true }).catch(() => []);
+      const files = [...new Set(hits.filter((s) => s.name === member && s.container === type.node.name && s.location.path.slice(0, s.location.path.lastIndexOf('/') + 1) === folder).map((s) => s.location.path))];
+      const found: OutlineSymbol[] = [];
+      for (const file of files) found.push(...(await outlines.get(file)).filter((s) => s.name === member && s.container === type.node.name));
+      return found;
+    },
   };
   const located: Located[] = [];
   let cut = false;

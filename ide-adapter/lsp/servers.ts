@@ -270,6 +270,12 @@ export interface ServerDefinition {
    */
   readonly outlineName?: (name: string) => { readonly name: string; readonly owners: readonly string[] };
   /**
+   * Whether an outline field is an embedded one whose type's members its owner gets (Go's
+   * `Base` or `*pkg.Base` alone on its line): that type counts as a base of the owner for
+   * inherited members. Default: no field embeds.
+   */
+  readonly embeddedField?: (lspKind: string, declarationLine: string, name: string) => boolean;
+  /**
    * Why a file's diagnostics may not be the compiler's (clangd: an `#include` not found), or
    * `undefined`; the diagnostics answer carries it as its one note.
    */

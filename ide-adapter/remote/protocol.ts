@@ -43,6 +43,7 @@ const BackendSymbolSchema = z.object({
 
 // Recursive: the annotation breaks the cycle in inference (the port's type is checked against it).
 const OutlineSymbolSchema: z.ZodType<OutlineSymbol> = BackendSymbolSchema.extend({
+  embedded: z.boolean().optional(),
   get children(): z.ZodArray<z.ZodType<OutlineSymbol>> {
     return z.array(OutlineSymbolSchema);
   },
@@ -61,7 +62,7 @@ const HoverInfoSchema = z.object({ signature: z.string().optional(), documentati
 
 const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int() }) satisfies z.ZodType<ReferenceList>;
 
-const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), files: z.number().int() }) satisfies z.ZodType<DiagnosticReport>;
+const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), waitedMs: z.number().optional(), files: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<DiagnosticReport>;
 
 /** One server's status (the `ide/status` notification's params). */
 export const ServerStatusSchema = z.object({
@@ -173,7 +174,7 @@ export const REQUESTS = {
   [RemoteMethod.TypeDefinition]: { params: Positional, result: z.array(LocationSchema) },
   [RemoteMethod.PrepareTypeHierarchy]: { params: Positional, result: z.array(TypeItemSchema) },
   [RemoteMethod.TypeHierarchy]: { params: z.object({ item: TypeItemSchema, direction: z.enum(['super', 'sub']) }), result: z.array(TypeItemSchema) },
-  [RemoteMethod.Diagnostics]: { params: z.object({ path: z.string().optional() }), result: DiagnosticReportSchema },
+  [RemoteMethod.Diagnostics]: { params: z.object({ path: z.string().optional(), waitMs: z.number().nonnegative().optional() }), result: DiagnosticReportSchema },
   [RemoteMethod.ModulePath]: { params: Path, result: z.array(z.array(z.string())) },
   [RemoteMethod.Start]: { params: Empty, result: z.null() },
   [RemoteMethod.WaitUntilReady]: {

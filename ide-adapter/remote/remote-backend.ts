@@ -12,6 +12,7 @@ import { CancellationTokenSource, ErrorCodes, ResponseError, type MessageConnect
 import { DialectError } from '../../dialect/outcome.js';
 import type {
   BackendCallOptions,
+  DiagnosticsOptions,
   WorkspaceSymbolOptions,
   BackendMiddleware,
   BackendRequest,
@@ -211,8 +212,8 @@ export class RemoteBackend implements IdeBackend {
     return this.#request(RemoteMethod.TypeHierarchy, item.symbol.name, { item: wire(item), direction }, options);
   }
 
-  diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
-    return this.#request(RemoteMethod.Diagnostics, path ?? '(every analysed file)', { path }, options);
+  diagnostics(path: string | undefined, options: DiagnosticsOptions = {}): Promise<DiagnosticReport> {
+    return this.#request(RemoteMethod.Diagnostics, path ?? '(every analysed file)', { path, ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}) }, options);
   }
 
   /** The serving editor's selection; a server that is no editor answers `no-editor`. */

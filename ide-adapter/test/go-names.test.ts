@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { missingModulesWarning, parseGoMod } from '../languages/go/modules.js';
 import { MAX_NOTE_LINE } from '../notes-ledger.js';
-import { goKind, goSymbolName } from '../languages/go/names.js';
+import { goEmbeddedField, goKind, goSymbolName } from '../languages/go/names.js';
 import { untrustedPath } from '../languages/go/trust.js';
 
 describe('Go names', () => {
@@ -15,6 +15,20 @@ describe('Go names', () => {
     // A function's qualifier is its package, not an owner.
     expect(goSymbolName('store.Copy', 'function')).toEqual({ name: 'Copy' });
     expect(goSymbolName('Copy', 'function')).toEqual({ name: 'Copy' });
+  });
+
+  it('tells an embedded field (its type alone on its line) from a named one, in time linear in the line', () => {
+    expect(goEmbeddedField('field', '\tPolygon', 'Polygon')).toBe(true);
+    expect(goEmbeddedField('field', '\t*base.Root // the root', 'Root')).toBe(true);
+    expect(goEmbeddedField('field', '\tNamer `json:"namer"`', 'Namer')).toBe(true);
+    expect(goEmbeddedField('field', '\t*List[T]', 'List')).toBe(true);
+    expect(goEmbeddedField('field', '\tPolygon Polygon', 'Polygon')).toBe(false);
+    expect(goEmbeddedField('field', '\tSides int', 'Sides')).toBe(false);
+    expect(goEmbeddedField('method', '\tName() string', 'Name')).toBe(false);
+    // A long line of spaces that is no embedded field: no backtracking blow-up.
+    const started = performance.now();
+    expect(goEmbeddedField('field', `\t*${' '.repeat(200_000)}Root x`, 'Root')).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('names kinds in Go words from the declaration', () => {

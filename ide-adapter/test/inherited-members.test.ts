@@ -7,6 +7,7 @@
  * metaclass and a type argument's constraint that are no bases, and an override in the middle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { goplsServer } from '../languages/go/index.js';
 import { pythonServer } from '../languages/python/index.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
 import { requireServer } from './support/servers.js';
@@ -52,3 +53,44 @@ for (const c of cases) {
     });
   });
 }
+
+/**
+ * Go has no classes: a struct gets the fields and methods of the types it embeds (seen on
+ * spf13/cobra-like code: `findDefinitions("Outer.Method")` answered nothing for a method of an
+ * embedded struct). fixtures/go-embedded: Triangle embeds shape.Polygon, which embeds
+ * `*base.Root` from another package; Triangle also embeds the interface Namer; Polygon
+ * overrides Root's Size; each method is declared outside its struct's body.
+ */
+const goAvailable = (await requireServer(goplsServer)) !== undefined;
+describe.runIf(goAvailable)('promoted members (real gopls, fixtures/go-embedded)', () => {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('go-embedded');
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  it('finds a method two embeddings up, through a pointer embedding in another package', async () => {
+    const at = await f.nameIn('base/root.go', 'func (r Root) Outline()', 'Outline');
+    expect(places(await f.value('findDefinitions("Triangle.Outline")'))).toEqual([`base/root.go:${at.line}:${at.column}`]);
+  });
+
+  it('finds the nearest override, not the method it overrides', async () => {
+    const at = await f.nameIn('shape/polygon.go', 'func (p *Polygon) Size()', 'Size');
+    expect(places(await f.value('findDefinitions("Triangle.Size")'))).toEqual([`shape/polygon.go:${at.line}:${at.column}`]);
+  });
+
+  it('finds a method of an embedded interface, and a field promoted from an embedded struct', async () => {
+    const name = await f.nameIn('shape/polygon.go', '\tName() string', 'Name');
+    expect(places(await f.value('findDefinitions("Triangle.Name")'))).toEqual([`shape/polygon.go:${name.line}:${name.column}`]);
+    const label = await f.nameIn('base/root.go', '\tLabel string', 'Label');
+    expect(places(await f.value('findDefinitions("Triangle.Label")'))).toEqual([`base/root.go:${label.line}:${label.column}`]);
+  });
+
+  it('still answers nothing, with its note, for a member no embedded type has', async () => {
+    const outcome = await f.outcome('findDefinitions("Triangle.nothing")');
+    expect(outcome.kind === 'value' && outcome.value).toEqual([]);
+    expect(outcome.notes.join('\n')).toContain('no definition is named exactly "Triangle.nothing"');
+  });
+});

@@ -10,6 +10,8 @@ describe('TIMEOUTS', () => {
     expect(mcp.deadlineMs).toBeLessThan(mcp.clientRequestMs);
     // A request that times out on a hung server, plus the liveness probe, still answers before the deadline.
     expect(DEFAULT_REQUEST_TIMEOUT_MS + LIVENESS_PROBE_TIMEOUT_MS).toBeLessThan(mcp.deadlineMs);
+    // A file's diagnostics wait ends within a query's share of the deadline, so its note is shown.
+    expect(TIMEOUTS.lsp.diagnosticsWaitMs).toBeLessThan(mcp.deadlineMs - mcp.readyWaitMs);
   });
 
   it('nests the CLI budgets', () => {
@@ -23,6 +25,7 @@ describe('TIMEOUTS', () => {
     const { lsp } = TIMEOUTS;
     expect(lsp).toEqual({
       requestMs: 30_000,
+      diagnosticsWaitMs: 15_000,
       initializeMs: 30_000,
       readyMs: 120_000,
       warmUpListMs: 20_000,

@@ -12,7 +12,7 @@
 import type { KnownProblem, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
 import { PROJECT_FILES_GO } from './project.js';
 import { missingModules, missingModulesWarning } from './modules.js';
-import { goKind, goModulePath, goSymbolName } from './names.js';
+import { goEmbeddedField, goKind, goModulePath, goSymbolName } from './names.js';
 import { olderGoWarnings } from './toolchain.js';
 import { untrustedGopls } from './trust.js';
 import { projectFilesRefusal } from '../../lsp/project-files.js';
@@ -101,6 +101,7 @@ export const goplsServer: ServerDefinition = {
   modulePath: goModulePath,
   symbolName: goSymbolName,
   symbolKind: (lspKind, line, name) => goKind(lspKind, line, name) ?? lspKind,
+  embeddedField: goEmbeddedField,
   installHint: 'apt-get install -y gopls golang-go',
   knownProblems: GOPLS_KNOWN_PROBLEMS,
   workspaceSymbolLimit: GOPLS_SYMBOL_LIMIT,

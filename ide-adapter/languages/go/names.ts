@@ -28,6 +28,16 @@ export function goSymbolName(raw: string, lspKind: string, declarationLine = '')
   return { name };
 }
 
+/**
+ * Whether a struct field is embedded: its line is its type alone (`Base`, `*Base`, `pkg.Base`,
+ * `*pkg.Base[T]`), a tag or comment after it; gopls names such a field after the type.
+ */
+export function goEmbeddedField(lspKind: string, declarationLine: string, name: string): boolean {
+  if (lspKind !== 'field') return false;
+  // No two space runs are adjacent (each `\s*` has its own spaces): linear on any line.
+  return new RegExp(`^\\s*(?:\\*\\s*)?(?:[A-Za-z_]\\w*\\.)?${escape(name)}(?:\\[[^\\]]*\\])?\\s*(?:(?:\`[^\`]*\`|"(?:[^"\\\\]|\\\\.)*")\\s*)?(?://.*)?$`).test(declarationLine);
+}
+
 function lastSegment(type: string): string {
   return type.trim().split('.').pop() as string;
 }

@@ -15,6 +15,7 @@
 //   as a hostile server could, before its own work.
 //   --litter (leaves a folder with a file in its temp dir, as rust-analyzer's proc-macro server does).
 //   --publish-diagnostics  publishes (never answers pulls) an error on every `ERROR` of an opened file
+//   --publish-delay=MS      publishes them MS after the open (default 50), as a busy server does
 //   --slow-hover            every hover waits until it is cancelled (counted in `cancelled`, like `fake/slow`)
 //   --outline               advertises outlines (documentSymbolProvider); hang mode never answers them
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
@@ -205,7 +206,7 @@ function publishMarkers(uri, version, text) {
       }
     });
     connection.sendNotification('textDocument/publishDiagnostics', { uri, version, diagnostics });
-  }, 50);
+  }, Number(args['publish-delay'] ?? 50));
 }
 
 /** `class NAME extends BASE` declarations of the open documents (UTF-16 columns; tests use ASCII). */
