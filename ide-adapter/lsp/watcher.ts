@@ -5,10 +5,13 @@
  * edited a file that is not open.
  *
  * One non-recursive `fs.watch` per directory, skipping dependency and build directories, so big
- * `node_modules` trees cost nothing; the number of watched directories is capped.
+ * `node_modules` trees cost nothing; the number of watched directories is capped, and so is the
+ * number of files it remembers (a folder's listing is read entry by entry, never whole): a folder
+ * of millions of files costs no more memory than the caps allow. Past either cap the watcher still
+ * watches what it can but vouches for nothing ({@link DirectoryWatcher.truncated}, no stamp).
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, opendir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SKIPPED_DIRS } from '../skipped-dirs.js';
 
@@ -27,6 +30,8 @@ export interface WatcherOptions {
   readonly ignoreDirs?: ReadonlySet<string>;
   /** Upper bound of watched directories (inotify watches are a per-user resource); 5000. */
   readonly maxDirs?: number;
+  /** Upper bound of files remembered (to tell a change from a creation, and whose deletion to report); {@link DEFAULT_MAX_WATCHED_FILES}. */
+  readonly maxFiles?: number;
   /** Quiet time that ends a batch; 100 ms. */
   readonly debounceMs?: number;
   /** Called as soon as something changes on disk, before the batch is reported. */
@@ -37,6 +42,12 @@ export interface WatcherOptions {
    */
   readonly onSettled?: (rootReplaced: boolean) => void;
 }
+
+/** Watched folders by default: inotify watches are a per-user resource. */
+const DEFAULT_MAX_WATCHED_DIRS = 5_000;
+
+/** Files remembered by default (about 150 bytes each: some 30 MB at the cap). */
+const DEFAULT_MAX_WATCHED_FILES = 200_000;
 
 /** A folder's identity on disk. */
 interface FolderIdentity {
@@ -51,6 +62,7 @@ export class DirectoryWatcher {
   readonly #onChanges: (changes: FileChange[]) => void;
   readonly #ignore: ReadonlySet<string>;
   readonly #maxDirs: number;
+  readonly #maxFiles: number;
   readonly #debounceMs: number;
   readonly #onActivity: (() => void) | undefined;
   readonly #onSettled: ((rootReplaced: boolean) => void) | undefined;
@@ -63,7 +75,11 @@ export class DirectoryWatcher {
   #flushing: Promise<void> = Promise.resolve();
   /** Batches being made. */
   #flushes = 0;
-  /** Set once the directory cap was hit: later changes in unwatched directories go unnoticed. */
+  /**
+   * Set once the folder or the file cap was hit: later changes in unwatched folders go unnoticed,
+   * and a file not remembered is reported as created when it changes, deleted whenever its path
+   * is gone.
+   */
   truncated = false;
   /** Counts every event: it stays the same while nothing changes under the watched folders. */
   #changes = 0;
@@ -75,7 +91,8 @@ export class DirectoryWatcher {
     this.root = root;
     this.#onChanges = onChanges;
     this.#ignore = options.ignoreDirs ?? SKIPPED_DIRS;
-    this.#maxDirs = options.maxDirs ?? 5000;
+    this.#maxDirs = options.maxDirs ?? DEFAULT_MAX_WATCHED_DIRS;
+    this.#maxFiles = options.maxFiles ?? DEFAULT_MAX_WATCHED_FILES;
     this.#debounceMs = options.debounceMs ?? 100;
     this.#onActivity = options.onActivity;
     this.#onSettled = options.onSettled;
@@ -84,6 +101,11 @@ export class DirectoryWatcher {
   /** Number of directories being watched. */
   get watchedDirectories(): number {
     return this.#watchers.size;
+  }
+
+  /** Number of files remembered (at most the file cap). */
+  get rememberedFiles(): number {
+    return this.#files.size;
   }
 
   /** Walks the tree and installs the watches; resolves when they are in place. */
@@ -96,7 +118,7 @@ export class DirectoryWatcher {
   /**
    * A number that stays the same while no file under the watched folders changed, for caches of
    * what depends on many files (a workspace-wide text search); `undefined` while the watcher
-   * cannot vouch for that: before every folder is watched, past the folder cap, after a watch
+   * cannot vouch for that: before every folder is watched, past the folder or file cap, after a watch
    * failed, and while changes are pending (a new folder is watched only once its batch is made).
    * Folders the watcher skips (`ignoreDirs`) are not covered.
    */
@@ -125,24 +147,41 @@ export class DirectoryWatcher {
         this.truncated = true;
         break;
       }
-      let entries;
+      // Entry by entry: a folder of millions of files is never held whole.
+      let listing;
       try {
-        entries = await readdir(current, { withFileTypes: true });
+        listing = await opendir(current);
       } catch {
         continue; // Vanished or unreadable.
       }
       this.#watchDir(current);
-      for (const entry of entries) {
-        const path = join(current, entry.name);
-        if (entry.isDirectory()) {
-          if (!this.#ignore.has(entry.name)) queue.push(path);
-        } else if (!this.#files.has(path)) {
-          this.#files.add(path);
-          if (report) created.push({ path, type: 1 });
+      try {
+        for await (const entry of listing) {
+          const path = join(current, entry.name);
+          if (entry.isDirectory()) {
+            if (this.#ignore.has(entry.name)) continue;
+            // Queued folders count against the folder cap too, so the queue stays bounded.
+            if (this.#watchers.size + queue.length < this.#maxDirs) queue.push(path);
+            else this.truncated = true;
+          } else if (!this.#files.has(path) && this.#remember(path) && report) {
+            created.push({ path, type: 1 });
+          }
         }
+      } catch {
+        // Vanished while being read: its parent's watch reports it, as when it vanished before.
       }
     }
     return created;
+  }
+
+  /** Remembers the file `path` if under the file cap; past it the watcher is truncated. */
+  #remember(path: string): boolean {
+    if (this.#files.size >= this.#maxFiles) {
+      this.truncated = true;
+      return false;
+    }
+    this.#files.add(path);
+    return true;
   }
 
   #watchDir(dir: string): void {
@@ -201,8 +240,9 @@ export class DirectoryWatcher {
         const name = path.slice(path.lastIndexOf(sep) + 1);
         if (!this.#watchers.has(path) && !this.#ignore.has(name)) changes.push(...(await this.#watchTree(path, true)));
       } else if (info !== undefined) {
-        changes.push({ path, type: this.#files.has(path) ? 2 : 1 });
-        this.#files.add(path);
+        const known = this.#files.has(path);
+        changes.push({ path, type: known ? 2 : 1 });
+        if (!known) this.#remember(path);
       } else if (this.#files.delete(path)) {
         changes.push({ path, type: 3 });
       } else if (this.#watchers.has(path)) {
@@ -220,6 +260,9 @@ export class DirectoryWatcher {
             changes.push({ path: file, type: 3 });
           }
         }
+      } else if (this.truncated) {
+        // Past a cap the file may have existed unremembered: say it is gone (harmless if it never was).
+        changes.push({ path, type: 3 });
       }
     }
     if (changes.length > 0 && !this.#closed) this.#onChanges(changes);

@@ -90,4 +90,78 @@ describe('DirectoryWatcher', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('remembers at most its file cap, and past it (as past its folder cap) is truncated and gives no stamp', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-files-'));
+    const files = 1_000;
+    const cap = 200;
+    await mkdir(join(dir, 'many'));
+    await mkdir(join(dir, 'other'));
+    for (let i = 0; i < files; i++) await writeFile(join(dir, 'many', `f${i}.ts`), '');
+    const watchers: DirectoryWatcher[] = [];
+    const started = async (options: { maxFiles?: number; maxDirs?: number }): Promise<DirectoryWatcher> => {
+      const watcher = new DirectoryWatcher(dir, () => undefined, options);
+      watchers.push(watcher);
+      await watcher.start();
+      return watcher;
+    };
+    try {
+      const under = await started({ maxFiles: files });
+      expect(under.rememberedFiles).toBe(files);
+      expect(under.truncated).toBe(false);
+      expect(under.stamp()).toBeTypeOf('number');
+
+      const over = await started({ maxFiles: cap });
+      expect(over.rememberedFiles).toBeLessThanOrEqual(cap);
+      expect(over.truncated).toBe(true);
+      expect(over.stamp()).toBeUndefined(); // caches relying on the stamp must not trust it
+      expect(over.watchedDirectories).toBe(3); // folders are still watched
+
+      const pastFolders = await started({ maxDirs: 2 });
+      expect(pastFolders.truncated).toBe(true);
+      expect(pastFolders.stamp()).toBeUndefined();
+    } finally {
+      for (const watcher of watchers) watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('past its file cap still reports a change to a file it does not remember (as created) and its deletion', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-unremembered-'));
+    for (let i = 0; i < 20; i++) await writeFile(join(dir, `f${i}.ts`), '');
+    const seen = new Map<string, number>();
+    let waiting: { until: () => boolean; resolve: () => void } | undefined;
+    const watcher = new DirectoryWatcher(
+      dir,
+      (changes) => {
+        for (const c of changes) seen.set(c.path.slice(dir.length + 1), c.type);
+        if (waiting?.until() === true) waiting.resolve();
+      },
+      { maxFiles: 5, debounceMs: 50 },
+    );
+    const until = async (check: () => boolean): Promise<void> => {
+      if (!check()) await new Promise<void>((resolve) => (waiting = { until: check, resolve }));
+      waiting = undefined;
+    };
+    try {
+      await watcher.start();
+      expect(watcher.truncated).toBe(true);
+      // A file made past the cap is not remembered: each write of it is reported as a creation.
+      const unremembered = 'new.ts';
+      await writeFile(join(dir, unremembered), 'new');
+      await until(() => seen.get(unremembered) === 1);
+      seen.clear();
+      await writeFile(join(dir, unremembered), 'changed');
+      await until(() => seen.has(unremembered));
+      expect(seen.get(unremembered)).toBe(1);
+      expect(watcher.rememberedFiles).toBe(5);
+      seen.clear();
+      await rm(join(dir, unremembered));
+      await until(() => seen.get(unremembered) === 3);
+      expect(seen.get(unremembered)).toBe(3);
+    } finally {
+      watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -15,11 +15,11 @@ import { LanguageClient, RevealOutputChannelOn, State, type LanguageClientOption
 import { lookupSetting } from '../../ide-adapter/lsp/capabilities.js';
 import { findServerBinary, launchCommand } from '../../ide-adapter/lsp/discovery.js';
 import type { ServerStatusParams } from '../../ide-adapter/lsp/handlers.js';
-import { prepareDefinition, serverEnvironment } from '../../ide-adapter/lsp/launch.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
 import { StatusTracker } from '../../ide-adapter/lsp/status-tracker.js';
 import { restrictServers } from '../../ide-adapter/lsp/untrusted.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
+import { spawnPlan } from './server-environment.js';
 
 /**
  * The servers the extension starts itself when their editor extension is missing: rust-analyzer
@@ -141,10 +141,9 @@ class LanguageClientServer implements SpawnedServer {
       this.#tracker.setState('unavailable', refusal);
       return;
     }
-    const prepared = await prepareDefinition(this.definition, this.root, this.host.env ?? {});
-    const definition = prepared.definition;
-    for (const warning of prepared.warnings) this.#tracker.addWarning(warning.key, warning.text);
-    const env = serverEnvironment(definition, this.host.env ?? {});
+    // PATH's absolute folders only, as for every child of Dialect (`server-environment.ts`).
+    const { definition, warnings, env } = await spawnPlan(this.definition, this.root, this.host.env ?? {});
+    for (const warning of warnings) this.#tracker.addWarning(warning.key, warning.text);
     const binary = await findServerBinary(definition, { env });
     if (this.#stopped) return;
     const { command, args } = launchCommand(binary.path, definition.args);
