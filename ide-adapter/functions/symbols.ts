@@ -12,7 +12,7 @@ import type { TraceSink } from '../trace.js';
 import type { Workspace } from '../workspace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
-import { SKIPPED_DIRS } from '../walk.js';
+import { SKIPPED_DIRS } from '../skipped-dirs.js';
 import { inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources } from './inherited.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
