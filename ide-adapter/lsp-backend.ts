@@ -175,6 +175,8 @@ export class LspBackend implements IdeBackend {
   readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
   /** Outlines checked under a disk stamp, by the path asked (see {@link #diskNow}). */
   readonly #stampedOutlines = new Map<string, { readonly owner: object; readonly value: number; readonly outline: Promise<OutlineSymbol[]> }>();
+  /** Go-to-definition answers by place, with what they depend on (see {@link #definition}). */
+  readonly #definitionAnswers = new Map<string, { readonly owner: object; readonly value: number; readonly server: LanguageServer; readonly pid: number | undefined; readonly answer: readonly Location[] }>();
   /** The event loop's next turn that the disk stamps read now wait for (one for all the reads of a turn). */
   #turn: Promise<DiskStamp | undefined> | undefined;
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
@@ -627,7 +629,34 @@ export class LspBackend implements IdeBackend {
   }
 
   async #definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
-    return this.#positional(DefinitionRequest.method, path, position, {}, options);
+    // A lookup asks go-to-definition at each candidate, and the same candidates again and again
+    // (C++ merges a header's declaration with its source's definition): an answer is kept while
+    // nothing it depends on can have changed — the same server process, ready (its index
+    // complete) before and after, and the disk unchanged as a watcher saw it around the request.
+    const disk = await this.#diskNow();
+    const key = `${path}\u0000${position.line}\u0000${position.column}`;
+    const known = disk === undefined ? undefined : this.#definitionAnswers.get(key);
+    if (known !== undefined && disk !== undefined && known.owner === disk.owner && known.value === disk.value && known.server.state === 'ready' && known.server.pid === known.pid) {
+      this.#definitionAnswers.delete(key);
+      this.#definitionAnswers.set(key, known);
+      return [...known.answer];
+    }
+    const server = disk !== undefined && this.#covered(disk, path) ? await this.pool.serverFor(this.workspace.resolve(path)).catch(() => undefined) : undefined;
+    const before = server === undefined || server.state !== 'ready' ? undefined : server.pid;
+    const answer = await this.#positional(DefinitionRequest.method, path, position, {}, options);
+    if (server !== undefined && before !== undefined && disk !== undefined && server.state === 'ready' && server.pid === before) {
+      const after = await this.#diskNow();
+      // Places in folders the watcher skips (dependencies) could change unseen: not kept.
+      if (after?.owner === disk.owner && after.value === disk.value && answer.every((l) => this.#covered(disk, l.path))) {
+        this.#definitionAnswers.delete(key);
+        this.#definitionAnswers.set(key, { owner: disk.owner, value: disk.value, server, pid: before, answer });
+        for (const oldest of this.#definitionAnswers.keys()) {
+          if (this.#definitionAnswers.size <= MAX_CACHED_DEFINITIONS) break;
+          this.#definitionAnswers.delete(oldest);
+        }
+      }
+    }
+    return answer;
   }
 
   async #references(path: string, position: Position, options: ReferenceOptions = {}, followReexports = true): Promise<ReferenceList> {
@@ -1206,6 +1235,9 @@ function statOrUndefined(path: string): { mtimeMs: number; size: number } | unde
     return undefined;
   }
 }
+
+/** Go-to-definition answers kept (least recently used dropped beyond it): a lookup's candidates, twice over. */
+const MAX_CACHED_DEFINITIONS = 4096;
 
 /** Completions of capped answers kept (least recently used dropped beyond it). */
 const MAX_CACHED_COMPLETIONS = 64;
