@@ -176,7 +176,7 @@ export class LspBackend implements IdeBackend {
   /** Outlines checked under a disk stamp, by the path asked (see {@link #diskNow}). */
   readonly #stampedOutlines = new Map<string, { readonly owner: object; readonly value: number; readonly outline: Promise<OutlineSymbol[]> }>();
   /** Go-to-definition answers by place, with what they depend on (see {@link #definition}). */
-  readonly #definitionAnswers = new Map<string, { readonly owner: object; readonly value: number; readonly server: LanguageServer; readonly pid: number | undefined; readonly answer: readonly Location[] }>();
+  readonly #definitionAnswers = new Map<string, { readonly owner: object; readonly value: number; readonly server: LanguageServer; readonly pid: number | undefined; readonly list: readonly (LspLocation | LocationLink)[] }>();
   /** The event loop's next turn that the disk stamps read now wait for (one for all the reads of a turn). */
   #turn: Promise<DiskStamp | undefined> | undefined;
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
@@ -629,34 +629,51 @@ export class LspBackend implements IdeBackend {
   }
 
   async #definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
-    // A lookup asks go-to-definition at each candidate, and the same candidates again and again
-    // (C++ merges a header's declaration with its source's definition): an answer is kept while
-    // nothing it depends on can have changed — the same server process, ready (its index
-    // complete) before and after, and the disk unchanged as a watcher saw it around the request.
+    const { server, list } = await this.#definitionAnswer(path, position, options);
+    const files: FileLines = new Map();
+    const converted = await Promise.all(list.map((entry) => this.#location(server, 'targetUri' in entry ? { uri: entry.targetUri, range: entry.targetSelectionRange } : entry, files)));
+    return converted.filter((l): l is Location => l !== undefined);
+  }
+
+  /**
+   * The server's go-to-definition answer at a place. A lookup asks it at each candidate, and the
+   * same candidates again and again (C++ merges a header's declaration with its source's
+   * definition; a hover checks where its symbol is defined): an answer is kept while nothing it
+   * depends on can have changed — the same server process, ready (its index complete) before and
+   * after, and the disk unchanged as a watcher saw it around the request, with every place it
+   * names in what the watcher covers (not dependencies it skips).
+   */
+  async #definitionAnswer(path: string, position: Position, options: BackendCallOptions): Promise<{ server: LanguageServer; list: readonly (LspLocation | LocationLink)[] }> {
     const disk = await this.#diskNow();
     const key = `${path}\u0000${position.line}\u0000${position.column}`;
     const known = disk === undefined ? undefined : this.#definitionAnswers.get(key);
     if (known !== undefined && disk !== undefined && known.owner === disk.owner && known.value === disk.value && known.server.state === 'ready' && known.server.pid === known.pid) {
       this.#definitionAnswers.delete(key);
       this.#definitionAnswers.set(key, known);
-      return [...known.answer];
+      return known;
     }
-    const server = disk !== undefined && this.#covered(disk, path) ? await this.pool.serverFor(this.workspace.resolve(path)).catch(() => undefined) : undefined;
-    const before = server === undefined || server.state !== 'ready' ? undefined : server.pid;
-    const answer = await this.#positional(DefinitionRequest.method, path, position, {}, options);
-    if (server !== undefined && before !== undefined && disk !== undefined && server.state === 'ready' && server.pid === before) {
+    const { server, abs } = await this.#open(path, options);
+    const before = server.state === 'ready' ? server.pid : undefined;
+    const lines = await server.lines(abs);
+    const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) };
+    const result = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(DefinitionRequest.method, params, options), null);
+    const list: (LspLocation | LocationLink)[] = result === null || result === undefined ? [] : Array.isArray(result) ? result : [result];
+    if (disk !== undefined && before !== undefined && server.state === 'ready' && server.pid === before && this.#covered(disk, path)) {
       const after = await this.#diskNow();
-      // Places in folders the watcher skips (dependencies) could change unseen: not kept.
-      if (after?.owner === disk.owner && after.value === disk.value && answer.every((l) => this.#covered(disk, l.path))) {
+      const covered = list.every((entry) => {
+        const target = uriToPath('targetUri' in entry ? entry.targetUri : entry.uri);
+        return target !== undefined && disk.covers(target);
+      });
+      if (after?.owner === disk.owner && after.value === disk.value && covered) {
         this.#definitionAnswers.delete(key);
-        this.#definitionAnswers.set(key, { owner: disk.owner, value: disk.value, server, pid: before, answer });
+        this.#definitionAnswers.set(key, { owner: disk.owner, value: disk.value, server, pid: before, list });
         for (const oldest of this.#definitionAnswers.keys()) {
           if (this.#definitionAnswers.size <= MAX_CACHED_DEFINITIONS) break;
           this.#definitionAnswers.delete(oldest);
         }
       }
     }
-    return answer;
+    return { server, list };
   }
 
   async #references(path: string, position: Position, options: ReferenceOptions = {}, followReexports = true): Promise<ReferenceList> {
@@ -757,8 +774,7 @@ export class LspBackend implements IdeBackend {
     if (hover === null || hover === undefined) return undefined;
     // Cut first: the policy and the reading both go over the text.
     const shown = await shownHover(this.#sources, capHover(markdownOf(hover.contents)), async () => {
-      const found = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(DefinitionRequest.method, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
-      const list = found === null || found === undefined ? [] : Array.isArray(found) ? found : [found];
+      const { list } = await this.#definitionAnswer(path, position, options);
       return list.map((l) => uriToPath('targetUri' in l ? l.targetUri : l.uri)).filter((p): p is string => p !== undefined);
     });
     if ('withheld' in shown) return { withheld: shown.withheld };
