@@ -37,7 +37,8 @@ interface CachedFile {
  * times (a reference search: thousands of places in hundreds of files), each a thread-pool round
  * trip. A path is confined by its real location at the time it was
  * checked, so a symlink swapped within this window still cannot lead outside: the cached location
- * is inside. (File *contents* are always checked against the disk: agents edit and ask at once.)
+ * is inside. (File *contents* are checked against the disk, agents edit and ask at once, unless
+ * a watcher's stamp that saw every change vouches for them: `watchedBy`.)
  */
 const FRESHNESS_MS = 5_000;
 
