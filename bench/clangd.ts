@@ -118,6 +118,9 @@ export async function benchClangd(): Promise<string> {
     const uri = (p: string): string => new URL(`file://${abs(p)}`).href;
     const doc = await server.ensureOpen(abs(entitySym.definedAt.path));
     const entityPos = server.toLspPosition(doc.lines, entitySym.definedAt.start);
+    // A raw client keeps the file it asks about open; Dialect's bound on open documents may have
+    // closed it after a lookup (clangd refuses a position in a document it does not have).
+    const rawOpen = () => server.ensureOpen(abs(entitySym.definedAt.path));
     const evalValue = async (program: string, bindings?: Record<string, unknown>): Promise<void> => {
       const o = await session.evaluate(program, bindings !== undefined ? { bindings } : {});
       if (o.kind !== 'value') throw new Error(`${program} failed`);
@@ -128,13 +131,13 @@ export async function benchClangd(): Promise<string> {
       {
         name: 'findReferences(app::Entity)',
         adapter: () => evalValue('findReferences(_)', { _: entity.value }),
-        raw: () => server.request(ReferencesRequest.type, { textDocument: { uri: uri(entitySym.definedAt.path) }, position: entityPos, context: { includeDeclaration: false } }),
+        raw: async () => (await rawOpen(), server.request(ReferencesRequest.type, { textDocument: { uri: uri(entitySym.definedAt.path) }, position: entityPos, context: { includeDeclaration: false } })),
         rawText: 'references',
       },
       {
         name: 'getSymbolInfo(app::Entity)',
         adapter: () => evalValue('getSymbolInfo(_)', { _: entity.value }),
-        raw: () => server.request(HoverRequest.type, { textDocument: { uri: uri(entitySym.definedAt.path) }, position: entityPos }),
+        raw: async () => (await rawOpen(), server.request(HoverRequest.type, { textDocument: { uri: uri(entitySym.definedAt.path) }, position: entityPos })),
         rawText: 'hover',
       },
     ];

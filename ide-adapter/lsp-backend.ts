@@ -80,10 +80,11 @@ import { untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
-import type { Workspace } from './workspace.js';
+import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
 import { searchWorkspace } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
+import { isInside } from './confine.js';
 import type { LanguageInfo } from './remote/protocol.js';
 
 /** Error codes of the LSP backend. */
@@ -174,6 +175,12 @@ export class LspBackend implements IdeBackend {
   readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
   /** `workspace/symbol` answers by query, with the servers' answers, processes and disk stamps they were made from (least recently used first). */
   readonly #symbolAnswers = new Map<string, { readonly states: readonly SymbolAnswerState[]; readonly symbols: BackendSymbol[] }>();
+  /** Outlines checked under a disk stamp, by the path asked (see {@link #diskNow}). */
+  readonly #stampedOutlines = new Map<string, { readonly owner: object; readonly value: number; readonly outline: Promise<OutlineSymbol[]> }>();
+  /** Go-to-definition answers by place, with what they depend on (see {@link #definition}). */
+  readonly #definitionAnswers = new Map<string, { readonly owner: object; readonly value: number; readonly server: LanguageServer; readonly pid: number | undefined; readonly list: readonly (LspLocation | LocationLink)[] }>();
+  /** The event loop's next turn that the disk stamps read now wait for (one for all the reads of a turn). */
+  #turn: Promise<DiskStamp | undefined> | undefined;
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
 
@@ -187,6 +194,8 @@ export class LspBackend implements IdeBackend {
     this.#definitions = serverDefinitions(custom, trusted);
     // Documents reach servers through the workspace's one confinement check.
     this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
+    // The servers' watchers vouch for the disk: reads under an unchanged stamp need no stat.
+    workspace.watchedBy(() => this.#diskNow());
     this.#trusted = trusted;
     this.#skipped = options.skippedServers ?? [];
     this.#sources = new SourcePolicy(workspace.root, trusted, allowedSourceRoots(all, { ...process.env, ...(options.env ?? {}) }));
@@ -420,7 +429,7 @@ export class LspBackend implements IdeBackend {
     );
     const symbols = perServer.flat();
     // Kept only when complete and made of files the watchers vouch for (not dependency folders).
-    if (whole && unchanged() && symbols.every((s) => this.#watched(s.location.path))) {
+    if (whole && unchanged() && symbols.every((s) => this.#watchedPlace(s.location.path))) {
       this.#symbolAnswers.delete(key);
       this.#symbolAnswers.set(key, { states: states.map((s, i) => ({ ...s, keys: symbolKeys(results[i]), completed: completed.get(s.server) })), symbols: keptAnswer(symbols) });
       for (const oldest of this.#symbolAnswers.keys()) {
@@ -473,8 +482,8 @@ export class LspBackend implements IdeBackend {
     return changed.size > 0;
   }
 
-  /** Whether the watchers that tell servers about changes cover a workspace path (not a dependency or build folder they skip). */
-  #watched(path: string): boolean {
+  /** Whether the watchers that tell servers about changes cover a workspace-relative path (not outside, not a dependency or build folder they skip). */
+  #watchedPlace(path: string): boolean {
     return !path.split('/').some((part) => SKIPPED_DIRS.has(part));
   }
 
@@ -582,6 +591,27 @@ export class LspBackend implements IdeBackend {
     // same size-and-time check the open documents use), without re-opening a document the bound
     // closed. Symbol lookups ask for the same outlines again and again; while the watcher that
     // tells the server about changes saw none, not even the file's stat is needed.
+    const disk = await this.#diskNow();
+    const known = disk === undefined ? undefined : this.#stampedOutlines.get(path);
+    if (known !== undefined && known.owner === disk?.owner && known.value === disk.value) return known.outline;
+    const outline = this.#checkedOutline(path, options);
+    if (disk !== undefined && this.#covered(disk, path)) {
+      // Under the same stamp, the path's real location and the file are as they were now.
+      const real = await this.workspace.resolveReal(path).catch(() => undefined);
+      if (real !== undefined && disk.covers(real)) {
+        if (this.#stampedOutlines.size >= MAX_CACHED_OUTLINES) this.#stampedOutlines.clear();
+        const entry = { owner: disk.owner, value: disk.value, outline };
+        this.#stampedOutlines.set(path, entry);
+        outline.catch(() => {
+          if (this.#stampedOutlines.get(path) === entry) this.#stampedOutlines.delete(path);
+        });
+      }
+    }
+    return outline;
+  }
+
+  /** A file's outline, from the cache when the file is unchanged on disk, else asked of its server. */
+  async #checkedOutline(path: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
     const real = await this.workspace.resolveReal(path);
     const cached = this.#outlines.get(real);
     const stamp = await this.#diskStamp(real);
@@ -637,11 +667,42 @@ export class LspBackend implements IdeBackend {
    * the file: no server watching for the client, or the file lies in a folder the watcher skips.
    */
   async #diskStamp(real: string): Promise<number | undefined> {
-    if (this.workspace.relative(real).split('/').some((part) => SKIPPED_DIRS.has(part))) return undefined;
+    if (!this.#watched(real)) return undefined;
     const server = await this.pool.serverFor(real).catch(() => undefined);
     if (server === undefined) return undefined;
     await nextTurn();
     return server.diskStamp();
+  }
+
+  /**
+   * The disk as a running server's watcher sees it now, read after the event loop's next turn
+   * (events before the question count): while it holds, files and outlines checked under it need
+   * no stat or real path again. `undefined` when no watcher can vouch for the disk.
+   */
+  #diskNow(): Promise<DiskStamp | undefined> {
+    // One read for all the questions' reads of a turn: thousands of files share it.
+    return (this.#turn ??= nextTurn().then(() => {
+      this.#turn = undefined;
+      for (const server of this.pool.running()) {
+        const value = server.diskStamp();
+        if (value !== undefined) return { owner: server, value, covers: (abs: string) => isInside(server.workspaceRoot, abs) && this.#watched(abs) };
+      }
+      return undefined;
+    }));
+  }
+
+  /** Whether a stamp covers a workspace path (false for one outside: the check's refusal is its answer). */
+  #covered(disk: DiskStamp, path: string): boolean {
+    try {
+      return disk.covers(this.workspace.resolve(path));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether a path of the workspace lies in no folder the watchers skip. */
+  #watched(abs: string): boolean {
+    return this.workspace.contains(abs) && !this.workspace.relative(abs).split('/').some((part) => SKIPPED_DIRS.has(part));
   }
 
   async #fetchOutline(server: LanguageServer, abs: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
@@ -693,7 +754,51 @@ export class LspBackend implements IdeBackend {
   }
 
   async #definition(path: string, position: Position, options: BackendCallOptions = {}): Promise<Location[]> {
-    return this.#positional(DefinitionRequest.method, path, position, {}, options);
+    const { server, list } = await this.#definitionAnswer(path, position, options);
+    const files: FileLines = new Map();
+    const converted = await Promise.all(list.map((entry) => this.#location(server, 'targetUri' in entry ? { uri: entry.targetUri, range: entry.targetSelectionRange } : entry, files)));
+    return converted.filter((l): l is Location => l !== undefined);
+  }
+
+  /**
+   * The server's go-to-definition answer at a place. A lookup asks it at each candidate, and the
+   * same candidates again and again (C++ merges a header's declaration with its source's
+   * definition; a hover checks where its symbol is defined): an answer is kept while nothing it
+   * depends on can have changed — the same server process, ready (its index complete) before and
+   * after, and the disk unchanged as a watcher saw it around the request, with every place it
+   * names in what the watcher covers (not dependencies it skips).
+   */
+  async #definitionAnswer(path: string, position: Position, options: BackendCallOptions): Promise<{ server: LanguageServer; list: readonly (LspLocation | LocationLink)[] }> {
+    const disk = await this.#diskNow();
+    const key = `${path}\u0000${position.line}\u0000${position.column}`;
+    const known = disk === undefined ? undefined : this.#definitionAnswers.get(key);
+    if (known !== undefined && disk !== undefined && known.owner === disk.owner && known.value === disk.value && known.server.state === 'ready' && known.server.pid === known.pid) {
+      this.#definitionAnswers.delete(key);
+      this.#definitionAnswers.set(key, known);
+      return known;
+    }
+    const { server, abs } = await this.#open(path, options);
+    const before = server.state === 'ready' ? server.pid : undefined;
+    const lines = await server.lines(abs);
+    const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) };
+    const result = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(DefinitionRequest.method, params, options), null);
+    const list: (LspLocation | LocationLink)[] = result === null || result === undefined ? [] : Array.isArray(result) ? result : [result];
+    if (disk !== undefined && before !== undefined && server.state === 'ready' && server.pid === before && this.#covered(disk, path)) {
+      const after = await this.#diskNow();
+      const covered = list.every((entry) => {
+        const target = uriToPath('targetUri' in entry ? entry.targetUri : entry.uri);
+        return target !== undefined && disk.covers(target);
+      });
+      if (after?.owner === disk.owner && after.value === disk.value && covered) {
+        this.#definitionAnswers.delete(key);
+        this.#definitionAnswers.set(key, { owner: disk.owner, value: disk.value, server, pid: before, list });
+        for (const oldest of this.#definitionAnswers.keys()) {
+          if (this.#definitionAnswers.size <= MAX_CACHED_DEFINITIONS) break;
+          this.#definitionAnswers.delete(oldest);
+        }
+      }
+    }
+    return { server, list };
   }
 
   async #references(path: string, position: Position, options: ReferenceOptions = {}, followReexports = true): Promise<ReferenceList> {
@@ -702,52 +807,55 @@ export class LspBackend implements IdeBackend {
     const params = { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position), context: { includeDeclaration: options.includeDeclaration === true } };
     const result = (await orIfUnsupported(server.request(ReferencesRequest.type, params, patient(options)), null)) ?? [];
     // Order and deduplicate on the raw answer, then convert only what is returned: converting a
-    // location means reading its file and counting code points on its line.
-    const inWorkspace = new Map<string, boolean>();
-    const ours = (uri: string): boolean => {
-      let known = inWorkspace.get(uri);
-      if (known === undefined) {
-        const p = uriToPath(uri);
-        known = p !== undefined && this.workspace.contains(p);
-        inWorkspace.set(uri, known);
-      }
-      return known;
-    };
-    // Group by file (few URIs, many places), then order and deduplicate within each file by
-    // number: far cheaper than sorting and keying thousands of locations by strings.
-    const byUri = new Map<string, LspLocation[]>();
+    // location means reading its file and counting code points on its line. Group by file (few
+    // URIs, many places; servers list a file's places together, so the previous place's group is
+    // tried before a lookup by URI), then order and deduplicate within each file by number: far
+    // cheaper than sorting and keying thousands of locations by strings.
+    const byUri = new Map<string, LspLocation[] | null>();
+    let lastUri: string | undefined;
+    let lastGroup: LspLocation[] | null = null;
     for (const l of result) {
-      if (!ours(l.uri)) continue;
-      let group = byUri.get(l.uri);
-      if (group === undefined) byUri.set(l.uri, (group = []));
-      group.push(l);
+      if (l.uri !== lastUri) {
+        lastUri = l.uri;
+        lastGroup = byUri.get(l.uri) ?? null;
+        if (!byUri.has(l.uri)) {
+          const p = uriToPath(l.uri);
+          lastGroup = p !== undefined && this.workspace.contains(p) ? [] : null; // outside: std, dependencies
+          byUri.set(l.uri, lastGroup);
+        }
+      }
+      lastGroup?.push(l);
     }
-    const unique: LspLocation[] = [];
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const chosen: LspLocation[] = [];
+    let total = 0;
     for (const uri of [...byUri.keys()].sort()) {
-      const group = (byUri.get(uri) as LspLocation[]).sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+      const group = byUri.get(uri);
+      if (group === null || group === undefined) continue;
+      if (!inOrder(group)) group.sort(byStart);
       let previous: LspLocation | undefined;
       for (const l of group) {
-        if (previous === undefined || previous.range.start.line !== l.range.start.line || previous.range.start.character !== l.range.start.character) unique.push(l);
+        if (previous === undefined || previous.range.start.line !== l.range.start.line || previous.range.start.character !== l.range.start.character) {
+          if (total++ < limit) chosen.push(l);
+        }
         previous = l;
       }
     }
-    const files: FileLines = new Map();
-    const chosen = unique.slice(0, options.limit ?? unique.length);
-    const converted = (await Promise.all(chosen.map((l) => this.#location(server, l, files)))).filter((l): l is Location => l !== undefined);
+    const converted = await this.#locations(server, chosen);
     const rules = server.definition.wholeModuleExports;
-    if (rules === undefined || !followReexports) return { locations: converted, total: unique.length };
+    if (rules === undefined || !followReexports) return { locations: converted, total };
     // What a module exports whole is also used through the modules that re-export it, which the
     // server does not follow (express's `index.js`): the export's file is the asked one or one of
     // the answer's (the `module.exports = name` line is a reference).
     const name = nameAt(lines.lineText(position.line), position.column);
-    if (name === undefined) return { locations: converted, total: unique.length };
+    if (name === undefined) return { locations: converted, total };
     const exporting = converted.find((l) => rules.exportsWhole(l.content, name))?.path ?? ((await exportsWhole(rules, path, name, this.#reexportSources(server, options))) ? path : undefined);
-    if (exporting === undefined) return { locations: converted, total: unique.length };
+    if (exporting === undefined) return { locations: converted, total };
     const known = new Set(converted.map((l) => `${l.path}:${l.start.line}:${l.start.column}`));
     const extra = (await this.#reexportUses(server, rules, exporting, options)).filter((l) => !known.has(`${l.path}:${l.start.line}:${l.start.column}`));
-    if (extra.length === 0) return { locations: converted, total: unique.length };
+    if (extra.length === 0) return { locations: converted, total };
     const all = [...converted, ...extra].sort(compareLocations);
-    return { locations: all.slice(0, options.limit ?? all.length), total: unique.length + extra.length };
+    return { locations: all.slice(0, options.limit ?? all.length), total: total + extra.length };
   }
 
   /** The uses through modules re-exporting `path` whole; a bound that cut them is the server's one-time warning. */
@@ -791,8 +899,7 @@ export class LspBackend implements IdeBackend {
     if (hover === null || hover === undefined) return undefined;
     // Cut first: the policy and the reading both go over the text.
     const shown = await shownHover(this.#sources, capHover(markdownOf(hover.contents)), async () => {
-      const found = await orIfUnsupported(server.request<LspLocation | LspLocation[] | LocationLink[] | null>(DefinitionRequest.method, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, position) }, options), null);
-      const list = found === null || found === undefined ? [] : Array.isArray(found) ? found : [found];
+      const { list } = await this.#definitionAnswer(path, position, options);
       return list.map((l) => uriToPath('targetUri' in l ? l.targetUri : l.uri)).filter((p): p is string => p !== undefined);
     });
     if ('withheld' in shown) return { withheld: shown.withheld };
@@ -1109,6 +1216,26 @@ export class LspBackend implements IdeBackend {
   }
 
   /**
+   * Converts server locations in order, leaving out places outside the workspace: each file is
+   * resolved and read once (at once for all files), then its places are converted without a
+   * promise each (a reference list converts thousands).
+   */
+  async #locations(server: LanguageServer, list: readonly LspLocation[]): Promise<Location[]> {
+    const files = new Map<string, Promise<{ path: string; lines: LineSource } | undefined>>();
+    for (const l of list) if (!files.has(l.uri)) files.set(l.uri, this.#fileOf(l.uri));
+    const read = new Map<string, { path: string; lines: LineSource } | undefined>();
+    await Promise.all([...files].map(async ([uri, file]) => read.set(uri, await file)));
+    const out: Location[] = [];
+    for (const l of list) {
+      const file = read.get(l.uri);
+      if (file === undefined) continue;
+      const r = fromLspRange(file.lines, l.range, server.positionEncoding);
+      out.push({ path: file.path, start: r.start, end: r.end, content: file.lines.lineText(r.start.line) });
+    }
+    return out;
+  }
+
+  /**
    * Converts a server location; undefined for places outside the workspace (std, dependencies).
    * `files` caches each file's lines for the duration of one call: a reference search can return
    * thousands of locations in a few hundred files.
@@ -1212,6 +1339,17 @@ function innermostCallable(outline: readonly OutlineSymbol[], at: Position): Out
   }
 }
 
+/** Server locations by start: line, then character. */
+function byStart(a: LspLocation, b: LspLocation): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+}
+
+/** Whether a file's places are already ordered by start (servers mostly list them so): no sort then. */
+function inOrder(group: readonly LspLocation[]): boolean {
+  for (let i = 1; i < group.length; i++) if (byStart(group[i - 1] as LspLocation, group[i] as LspLocation) > 0) return false;
+  return true;
+}
+
 /** A request the server answered with MethodNotFound. */
 const UNSUPPORTED = Symbol('unsupported');
 
@@ -1286,6 +1424,8 @@ function sameSymbols(kept: ReadonlySet<string> | undefined, answer: unknown): bo
   for (const key of keys) if (!kept.has(key)) return false;
   return true;
 }
+/** Go-to-definition answers kept (least recently used dropped beyond it): a lookup's candidates, twice over. */
+const MAX_CACHED_DEFINITIONS = 4096;
 
 /** Completions of capped answers kept (least recently used dropped beyond it). */
 const MAX_CACHED_COMPLETIONS = 64;

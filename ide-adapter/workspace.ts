@@ -37,7 +37,8 @@ interface CachedFile {
  * times (a reference search: thousands of places in hundreds of files), each a thread-pool round
  * trip. A path is confined by its real location at the time it was
  * checked, so a symlink swapped within this window still cannot lead outside: the cached location
- * is inside. (File *contents* are always checked against the disk: agents edit and ask at once.)
+ * is inside. (File *contents* are checked against the disk, agents edit and ask at once, unless
+ * a watcher's stamp that saw every change vouches for them: `watchedBy`.)
  */
 const FRESHNESS_MS = 5_000;
 
@@ -47,13 +48,33 @@ const DOT_OR_EMPTY_SEGMENT = /\/\.{1,2}(?:\/|$)|\/\//;
 /** Cached file texts are dropped, least recently used first, beyond this many characters. */
 const CACHE_BUDGET_CHARS = 64 * 1024 * 1024;
 
+/**
+ * A moment of the disk as a directory watcher saw it (`DirectoryWatcher.stamp` of a running
+ * server's watcher, by identity): while it stays the same, no file it covers changed, so a file
+ * read or checked under it needs neither its real location nor a stat again.
+ */
+export interface DiskStamp {
+  /** Whose counter `value` is (a restarted watcher counts from zero again). */
+  readonly owner: object;
+  /** The watcher's count of changes. */
+  readonly value: number;
+  /** Whether the watcher sees every change of this absolute path (inside its root, in no skipped folder). */
+  covers(absolute: string): boolean;
+}
+
+/** Files kept checked under a disk stamp (by the path asked); the map is emptied past it. */
+const MAX_STAMPED_FILES = 20_000;
+
 /** A workspace root with confined, cached file access. */
 export class Workspace {
   /** The absolute, symlink-free root. */
   readonly root: string;
   readonly #cache = new Map<string, CachedFile>();
   readonly #realpaths = new Map<string, { readonly real: string; readonly at: number }>();
+  /** Files read or checked under a disk stamp, by the path asked: the stamp vouches for them. */
+  readonly #stamped = new Map<string, { readonly owner: object; readonly value: number; readonly real: string; readonly file: CachedFile }>();
   #cachedChars = 0;
+  #diskNow: (() => Promise<DiskStamp | undefined>) | undefined;
 
   constructor(root: string) {
     const absolute = resolve(root);
@@ -163,14 +184,43 @@ export class Workspace {
     return Number.isInteger(line) && line >= 1 && line < starts.length ? lineAt(file.text, starts, line) : '';
   }
 
+  /**
+   * Lets a directory watcher vouch for the disk: while the stamp `now` gives stays the same, a
+   * file read or checked under it is answered from memory, without its real location or a stat
+   * (a reference list converts places in hundreds of files, a lookup reads each candidate's).
+   * Without one (or while it gives `undefined`), every read is checked against the disk.
+   */
+  watchedBy(now: () => Promise<DiskStamp | undefined>): void {
+    this.#diskNow = now;
+  }
+
   /** Forgets cached contents (e.g. after the caller edited files). */
   invalidate(): void {
     this.#cache.clear();
     this.#cachedChars = 0;
     this.#realpaths.clear();
+    this.#stamped.clear();
   }
 
   async #load(path: string): Promise<CachedFile> {
+    const disk = await this.#diskNow?.();
+    if (disk !== undefined) {
+      const known = this.#stamped.get(path);
+      // Still cached (not dropped for the budget, not re-read since): the same text as then.
+      if (known !== undefined && known.owner === disk.owner && known.value === disk.value && this.#cache.get(known.real) === known.file) return known.file;
+    }
+    const file = await this.#loadChecked(path);
+    if (disk !== undefined) {
+      const real = this.#realpaths.get(this.resolve(path))?.real;
+      if (real !== undefined && this.#cache.get(real) === file && disk.covers(this.resolve(path)) && disk.covers(real)) {
+        if (this.#stamped.size >= MAX_STAMPED_FILES) this.#stamped.clear();
+        this.#stamped.set(path, { owner: disk.owner, value: disk.value, real, file });
+      }
+    }
+    return file;
+  }
+
+  async #loadChecked(path: string): Promise<CachedFile> {
     let real = await this.resolveReal(path);
     // A synchronous stat: it takes microseconds on a local disk, where an asynchronous one is a
     // thread-pool round trip that can cost a tenth of a millisecond on every query.

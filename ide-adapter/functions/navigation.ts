@@ -160,7 +160,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
           if (seen.has(key)) continue;
           seen.add(key);
           total++;
-          if (out.length < MAX_REFERENCES) out.push({ ...stripReference(s), referencedAt: loc });
+          if (out.length < MAX_REFERENCES) out.push(referenceOf(s, loc));
         }
       }
       out.sort((a, b) => compareLocations(a.referencedAt, b.referencedAt));
@@ -394,6 +394,19 @@ function wholeFileAsFile(symbol: BackendSymbol): BackendSymbol {
   const atFileStart = start.line === 1 && start.column === 1;
   const namesFile = symbol.kind === 'file' || symbol.name === path.slice(path.lastIndexOf('/') + 1) || (ABSOLUTE_PATH.test(symbol.name) && symbol.name.replaceAll('\\', '/').endsWith(`/${path}`));
   return atFileStart && namesFile ? { ...symbol, name: path, kind: 'file' } : symbol;
+}
+
+/**
+ * A use of a symbol: its {@link stripReference} fields, then the place. Built property by property
+ * in one order (no spread), so the thousands of a long list share one object shape.
+ */
+function referenceOf(s: SymbolDefinition, referencedAt: Location): Reference {
+  const r: { -readonly [K in keyof Reference]: Reference[K] } = { name: s.name, kind: s.kind } as Reference;
+  if (s.container !== undefined) r.container = s.container;
+  if (s.language !== undefined) r.language = s.language;
+  r.definedAt = s.definedAt;
+  r.referencedAt = referencedAt;
+  return r;
 }
 
 function stripReference(s: SymbolDefinition): SymbolDefinition {

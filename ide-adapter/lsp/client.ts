@@ -435,8 +435,8 @@ export class LanguageServer {
   /**
    * A number that stays the same while no file of the workspace changed, as the watcher that tells
    * the server about changes sees them (`DirectoryWatcher.stamp`): what the server's index can
-   * know. `undefined` when the client watches nothing for the server (it watches the disk itself,
-   * or registered no globs) or cannot vouch for it right now.
+   * know. The first call starts the watcher of a server that registered no globs. `undefined`
+   * while the watcher cannot vouch for the disk (still placing its watches, changes pending).
    */
   diskStamp(): number | undefined {
     return this.#fileWatch.stamp();

@@ -58,18 +58,39 @@ export class FileWatchRegistry {
       if (matcher !== undefined) matchers.push(matcher);
     }
     this.#registrations.set(id, matchers);
-    if (this.#watcher === undefined && matchers.length > 0) {
-      const activity = this.#activity;
-      const watcher = new DirectoryWatcher(this.#root, (changes) => this.#dispatch(changes), activity === undefined ? {} : { onActivity: activity.changing, onSettled: activity.settled });
-      this.#watcher = watcher;
-      // Failing to watch only loses change notifications; the server keeps working.
-      watcher.start().catch(() => undefined);
-    }
+    if (matchers.length > 0) this.#watch();
   }
 
-  /** The watcher's {@link DirectoryWatcher.stamp}; `undefined` when nothing is watched. */
+  /**
+   * The watcher's {@link DirectoryWatcher.stamp}. The first call starts the watcher for a server
+   * that registered nothing (clangd watches no globs): the client's caches of file texts and
+   * outlines lean on it; it stays `undefined` until every folder is watched.
+   */
   stamp(): number | undefined {
-    return this.#watcher?.stamp();
+    return this.#watch()?.stamp();
+  }
+
+  /** The directory watcher, started on first use. */
+  #watch(): DirectoryWatcher | undefined {
+    if (this.#watcher !== undefined || this.#closed) return this.#watcher;
+    const activity = this.#activity;
+    // Changes concern the server only through what it registered: none, no rereading.
+    const watcher = new DirectoryWatcher(
+      this.#root,
+      (changes) => this.#dispatch(changes),
+      activity === undefined
+        ? {}
+        : {
+            onActivity: () => {
+              if ([...this.#registrations.values()].some((m) => m.length > 0)) activity.changing();
+            },
+            onSettled: activity.settled,
+          },
+    );
+    this.#watcher = watcher;
+    // Failing to watch only loses change notifications; the server keeps working.
+    watcher.start().catch(() => undefined);
+    return watcher;
   }
 
   unregister(id: string): void {
