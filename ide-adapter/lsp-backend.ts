@@ -595,6 +595,8 @@ export class LspBackend implements IdeBackend {
     const known = disk === undefined ? undefined : this.#stampedOutlines.get(path);
     if (known !== undefined && known.owner === disk?.owner && known.value === disk.value) return known.outline;
     const outline = this.#checkedOutline(path, options);
+    // Its caller handles a failure; until it is returned, the await below must not leave it unheard.
+    outline.catch(() => undefined);
     if (disk !== undefined && this.#covered(disk, path)) {
       // Under the same stamp, the path's real location and the file are as they were now.
       const real = await this.workspace.resolveReal(path).catch(() => undefined);
