@@ -9,11 +9,12 @@ import { withDeadline } from './commands.js';
 import { EDITOR_LIMITS } from './limits.js';
 
 /**
- * Waits until the editor has published diagnostics for a document (or already had some); false
+ * Waits until the editor has published diagnostics for a document (or already had some), at most
+ * `waitMs` (the caller's budget); false
  * when nothing was published in time, so an empty list is not mistaken for "no problems" (a
  * clean file publishes nothing either: the answer then says it may be incomplete).
  */
-export async function waitForDiagnostics(uri: vscode.Uri, signal?: AbortSignal): Promise<boolean> {
+export async function waitForDiagnostics(uri: vscode.Uri, waitMs: number, signal?: AbortSignal): Promise<boolean> {
   if (vscode.languages.getDiagnostics(uri).length > 0) return true;
   const key = uri.toString();
   const shown = showQuietly(uri).catch(() => undefined);
@@ -25,7 +26,7 @@ export async function waitForDiagnostics(uri: vscode.Uri, signal?: AbortSignal):
       resolve(answered);
     };
     const onAbort = (): void => finish(false);
-    let timer = setTimeout(() => finish(false), EDITOR_LIMITS.diagnosticsWaitMs);
+    let timer = setTimeout(() => finish(false), waitMs);
     const subscription = vscode.languages.onDidChangeDiagnostics((e) => {
       if (!e.uris.some((u) => u.toString() === key)) return;
       if (vscode.languages.getDiagnostics(uri).length > 0) {

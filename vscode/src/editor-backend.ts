@@ -18,6 +18,7 @@ import {
   type CallItem,
   type Completeness,
   type DiagnosticReport,
+  type DiagnosticsOptions,
   type HoverInfo,
   type IdeBackend,
   type OutlineSymbol,
@@ -35,6 +36,7 @@ import type { LineSource } from '../../ide-adapter/lsp/positions.js';
 import { languageFor } from '../../ide-adapter/lsp/servers.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from '../../ide-adapter/model.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
+import { TIMEOUTS } from '../../ide-adapter/timeouts.js';
 import type { Workspace } from '../../ide-adapter/workspace.js';
 import { runCommand } from './commands.js';
 import { waitForDiagnostics } from './diagnostics-wait.js';
@@ -126,7 +128,7 @@ export class EditorBackend implements IdeBackend {
     return this.#request(command, item.symbol.name, () => this.#types(item, command, options));
   }
 
-  diagnostics(path: string | undefined, options: BackendCallOptions = {}): Promise<DiagnosticReport> {
+  diagnostics(path: string | undefined, options: DiagnosticsOptions = {}): Promise<DiagnosticReport> {
     return this.#request('vscode.languages.getDiagnostics', path ?? '(every analysed file)', () => this.#diagnostics(path, options));
   }
 
@@ -401,12 +403,15 @@ export class EditorBackend implements IdeBackend {
     return this.#items(related, new Map());
   }
 
-  async #diagnostics(path: string | undefined, options: BackendCallOptions): Promise<DiagnosticReport> {
+  async #diagnostics(path: string | undefined, options: DiagnosticsOptions): Promise<DiagnosticReport> {
     const files: FileLines = new Map();
     if (path !== undefined) {
       const { uri } = await this.#open(path);
-      const answered = await waitForDiagnostics(uri, options.signal);
-      return { diagnostics: await this.#convertDiagnostics([[uri, vscode.languages.getDiagnostics(uri)]], files), complete: answered, files: 1 };
+      // The caller's budget, as the language-server backend takes it (`diagnostics(path, wait: s)`).
+      const waitMs = options.waitMs ?? TIMEOUTS.lsp.diagnosticsWaitMs;
+      const answered = await waitForDiagnostics(uri, waitMs, options.signal);
+      const diagnostics = await this.#convertDiagnostics([[uri, vscode.languages.getDiagnostics(uri)]], files);
+      return { diagnostics, complete: answered, files: 1, ...(answered ? {} : { waitedMs: waitMs }) };
     }
     const all = vscode.languages.getDiagnostics().filter(([uri]) => uri.scheme === 'file' && this.workspace.contains(uri.fsPath));
     return { diagnostics: await this.#convertDiagnostics(all, files), complete: false, files: all.length };

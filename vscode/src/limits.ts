@@ -28,8 +28,6 @@ export const EDITOR_LIMITS = {
   defaultReadyTimeoutMs: 60 * SECOND,
   /** Between two readiness probes of a language's provider (the editor announces no "indexed" event for it). */
   probeIntervalMs: 250,
-  /** How long a file's diagnostics are waited for after the editor opens it (the editor publishes them, no pull). */
-  diagnosticsWaitMs: 10 * SECOND,
   /**
    * After a publication that leaves a file without diagnostics, how long more come before the
    * empty list is the answer: a language client publishes from several sources (rust-analyzer's
