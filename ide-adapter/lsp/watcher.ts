@@ -34,6 +34,10 @@ export interface WatcherOptions {
   readonly maxFiles?: number;
   /** Quiet time that ends a batch; 100 ms. */
   readonly debounceMs?: number;
+  /** Longest a batch waits for quiet: a folder that never stops changing is still reported; {@link DEFAULT_MAX_BATCH_DELAY_MS}. */
+  readonly maxBatchDelayMs?: number;
+  /** Paths remembered for the next batch; past it a changed folder is re-read instead; {@link DEFAULT_MAX_PENDING}. */
+  readonly maxPending?: number;
   /** Called as soon as something changes on disk, before the batch is reported. */
   readonly onActivity?: () => void;
   /**
@@ -48,6 +52,17 @@ const DEFAULT_MAX_WATCHED_DIRS = 5_000;
 
 /** Files remembered by default (about 150 bytes each: some 30 MB at the cap). */
 const DEFAULT_MAX_WATCHED_FILES = 200_000;
+
+/** A batch is reported at the latest this long after its first change, however busy the disk. */
+const DEFAULT_MAX_BATCH_DELAY_MS = 1_000;
+
+/**
+ * Changed paths held for the next batch. Past it (a build writing files faster than batches are
+ * made) a change only marks its folder, and the batch re-reads each marked folder: memory stays
+ * bounded by this and the folder cap, and no change is missed (an unchanged file of a marked
+ * folder may be reported as changed: too many notices, never too few).
+ */
+const DEFAULT_MAX_PENDING = 10_000;
 
 /** A folder's identity on disk. */
 interface FolderIdentity {
@@ -64,12 +79,20 @@ export class DirectoryWatcher {
   readonly #maxDirs: number;
   readonly #maxFiles: number;
   readonly #debounceMs: number;
+  readonly #maxBatchDelayMs: number;
+  readonly #maxPending: number;
   readonly #onActivity: (() => void) | undefined;
   readonly #onSettled: ((rootReplaced: boolean) => void) | undefined;
   #rootIdentity: FolderIdentity | undefined;
   readonly #watchers = new Map<string, FSWatcher>();
   readonly #files = new Set<string>();
   readonly #pending = new Set<string>();
+  /** Folders changed past the pending cap: re-read whole by the next batch. */
+  readonly #overflowed = new Set<string>();
+  /** When the first change of the batch being gathered came. */
+  #batchOpenedAt: number | undefined;
+  /** A batch is queued and has not taken the pending paths yet: no second one is queued. */
+  #queued = false;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
   #flushing: Promise<void> = Promise.resolve();
@@ -94,6 +117,8 @@ export class DirectoryWatcher {
     this.#maxDirs = options.maxDirs ?? DEFAULT_MAX_WATCHED_DIRS;
     this.#maxFiles = options.maxFiles ?? DEFAULT_MAX_WATCHED_FILES;
     this.#debounceMs = options.debounceMs ?? 100;
+    this.#maxBatchDelayMs = options.maxBatchDelayMs ?? DEFAULT_MAX_BATCH_DELAY_MS;
+    this.#maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     this.#onActivity = options.onActivity;
     this.#onSettled = options.onSettled;
   }
@@ -106,6 +131,11 @@ export class DirectoryWatcher {
   /** Number of files remembered (at most the file cap). */
   get rememberedFiles(): number {
     return this.#files.size;
+  }
+
+  /** Changes held for the next batch: paths, and folders to re-read (at most the pending cap plus the folder cap). */
+  get heldChanges(): number {
+    return this.#pending.size + this.#overflowed.size;
   }
 
   /** Walks the tree and installs the watches; resolves when they are in place. */
@@ -123,7 +153,7 @@ export class DirectoryWatcher {
    * Folders the watcher skips (`ignoreDirs`) are not covered.
    */
   stamp(): number | undefined {
-    const settled = this.#pending.size === 0 && this.#timer === undefined && this.#flushes === 0;
+    const settled = this.#pending.size === 0 && this.#overflowed.size === 0 && this.#timer === undefined && this.#flushes === 0;
     return this.#started && settled && !this.truncated && !this.#lost && !this.#closed ? this.#changes : undefined;
   }
 
@@ -134,6 +164,7 @@ export class DirectoryWatcher {
     for (const watcher of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
     this.#pending.clear();
+    this.#overflowed.clear();
   }
 
   /** Watches `dir` and everything below it; with `report`, files found are reported as created. */
@@ -186,17 +217,7 @@ export class DirectoryWatcher {
 
   #watchDir(dir: string): void {
     try {
-      const watcher = watch(dir, { persistent: false }, (_event, filename) => {
-        this.#changes++;
-        this.#pending.add(filename === null ? dir : join(dir, filename.toString()));
-        clearTimeout(this.#timer);
-        this.#onActivity?.();
-        this.#timer = setTimeout(() => {
-          this.#timer = undefined;
-          this.#flushes++;
-          this.#flushing = this.#flushing.then(() => this.#flush()).catch(() => undefined);
-        }, this.#debounceMs);
-      });
+      const watcher = watch(dir, { persistent: false }, (_event, filename) => this.#changed(dir, filename === null ? undefined : filename.toString()));
       watcher.on('error', () => {
         this.#lost = true;
         watcher.close();
@@ -209,6 +230,32 @@ export class DirectoryWatcher {
     }
   }
 
+  /** One event in `dir` (about `name`, or the folder itself): held for the next batch, which is timed. */
+  #changed(dir: string, name: string | undefined): void {
+    this.#changes++;
+    const path = name === undefined ? dir : join(dir, name);
+    if (this.#pending.has(path) || this.#overflowed.has(dir)) {
+      // Already in the batch.
+    } else if (this.#pending.size < this.#maxPending) this.#pending.add(path);
+    else this.#overflowed.add(dir);
+    this.#onActivity?.();
+    if (this.#queued) return; // the queued batch takes this change too
+    const now = Date.now();
+    this.#batchOpenedAt ??= now;
+    const overdue = this.#overflowed.size > 0 || now - this.#batchOpenedAt >= this.#maxBatchDelayMs;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#queueBatch(), overdue ? 0 : this.#debounceMs);
+  }
+
+  /** Queues the batch behind the one being made (batches are made one at a time, in order). */
+  #queueBatch(): void {
+    this.#timer = undefined;
+    this.#batchOpenedAt = undefined;
+    this.#queued = true;
+    this.#flushes++;
+    this.#flushing = this.#flushing.then(() => this.#flush()).catch(() => undefined);
+  }
+
   async #flush(): Promise<void> {
     try {
       await this.#report();
@@ -216,7 +263,7 @@ export class DirectoryWatcher {
       this.#flushes--;
       this.#changes++; // what the batch found (a new folder's files) is a change too
     }
-    if (this.#pending.size === 0 && this.#timer === undefined && !this.#closed && this.#onSettled !== undefined) {
+    if (this.#pending.size === 0 && this.#overflowed.size === 0 && this.#timer === undefined && !this.#queued && !this.#closed && this.#onSettled !== undefined) {
       const now = await identityOf(this.root);
       const before = this.#rootIdentity;
       this.#onSettled(now === undefined || before === undefined || now.dev !== before.dev || now.ino !== before.ino);
@@ -225,9 +272,12 @@ export class DirectoryWatcher {
 
   /** Reports the pending paths as one batch of changes, watching the new folders among them. */
   async #report(): Promise<void> {
+    this.#queued = false;
     if (this.#closed) return;
     const paths = [...this.#pending];
     this.#pending.clear();
+    const overflowed = [...this.#overflowed];
+    this.#overflowed.clear();
     const changes: FileChange[] = [];
     for (const path of paths) {
       let info;
@@ -265,7 +315,49 @@ export class DirectoryWatcher {
         changes.push({ path, type: 3 });
       }
     }
+    if (overflowed.length > 0) changes.push(...(await this.#reread(new Set(overflowed))));
     if (changes.length > 0 && !this.#closed) this.#onChanges(changes);
+  }
+
+  /**
+   * Re-reads the folders changed past the pending cap: their files are reported as created
+   * (new), changed (known: which of them changed is not known) or deleted (known, gone), and new
+   * folders are watched. Linear in the folders' entries and the remembered files.
+   */
+  async #reread(folders: ReadonlySet<string>): Promise<FileChange[]> {
+    const changes: FileChange[] = [];
+    const present = new Set<string>();
+    for (const dir of folders) {
+      if (this.#closed) return changes;
+      let listing;
+      try {
+        listing = await opendir(dir);
+      } catch {
+        continue; // Gone: its parent's watch reports it.
+      }
+      try {
+        for await (const entry of listing) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) {
+            if (!this.#ignore.has(entry.name) && !this.#watchers.has(path)) changes.push(...(await this.#watchTree(path, true)));
+            continue;
+          }
+          present.add(path);
+          const known = this.#files.has(path);
+          if (!known) this.#remember(path); // past the file cap it is still reported, as created
+          changes.push({ path, type: known ? 2 : 1 });
+        }
+      } catch {
+        // Vanished while being read.
+      }
+    }
+    for (const file of this.#files) {
+      if (!present.has(file) && folders.has(file.slice(0, file.lastIndexOf(sep)))) {
+        this.#files.delete(file);
+        changes.push({ path: file, type: 3 });
+      }
+    }
+    return changes;
   }
 }
 

@@ -164,4 +164,56 @@ describe('DirectoryWatcher', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('holds at most its pending cap, and past it re-reads the changed folder: every creation, change and deletion still reported', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-flood-'));
+    await writeFile(join(dir, 'kept.ts'), 'kept');
+    await writeFile(join(dir, 'gone.ts'), 'gone');
+    const maxPending = 5;
+    const created = 200;
+    const seen = new Map<string, number>();
+    let most = 0;
+    let waiting: { until: () => boolean; resolve: () => void } | undefined;
+    const watcher: DirectoryWatcher = new DirectoryWatcher(
+      dir,
+      (changes) => {
+        for (const c of changes) seen.set(c.path.slice(dir.length + 1), seen.get(c.path.slice(dir.length + 1)) === 1 ? 1 : c.type);
+        if (waiting?.until() === true) waiting.resolve();
+      },
+      { maxPending, debounceMs: 50, onActivity: () => (most = Math.max(most, watcher.heldChanges)) },
+    );
+    const wanted = (): boolean => seen.get('kept.ts') === 2 && seen.get('gone.ts') === 3 && Array.from({ length: created }, (_, i) => seen.get(`n${i}.ts`)).every((t) => t === 1);
+    try {
+      await watcher.start();
+      await writeFile(join(dir, 'kept.ts'), 'changed');
+      await rm(join(dir, 'gone.ts'));
+      for (let i = 0; i < created; i++) await writeFile(join(dir, `n${i}.ts`), 'new');
+      if (!wanted()) await new Promise<void>((resolve) => (waiting = { until: wanted, resolve }));
+      expect(wanted()).toBe(true);
+      // The paths held never passed the cap; one folder (the root) was marked for re-reading.
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(maxPending + 1);
+      expect(watcher.rememberedFiles).toBe(created + 1);
+    } finally {
+      watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a folder that never stops changing within its longest batch delay, not when it goes quiet', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-storm-'));
+    let reported = false;
+    // Quiet for 5 s never happens while the writes go on; the batch delay (100 ms) ends a batch anyway.
+    const watcher = new DirectoryWatcher(dir, () => (reported = true), { debounceMs: 5_000, maxBatchDelayMs: 100 });
+    const stormMs = 4_000;
+    try {
+      await watcher.start();
+      const started = Date.now();
+      for (let i = 0; !reported && Date.now() - started < stormMs; i++) await writeFile(join(dir, 'log.txt'), String(i));
+      expect(reported).toBe(true);
+    } finally {
+      watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
