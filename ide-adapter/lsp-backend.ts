@@ -67,6 +67,7 @@ import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
 import { languageFor, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
+import { keptDiagnostics } from './lsp/published-diagnostics.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
@@ -1043,10 +1044,11 @@ export class LspBackend implements IdeBackend {
    * else what it published, waiting for its publish (an event) at most `waitMs`.
    */
   async #fileDiagnostics(server: LanguageServer, uri: string, options: DiagnosticsOptions, version?: number): Promise<{ diagnostics: LspDiagnostic[]; answered: boolean }> {
-    const published = server.publishedDiagnostics().find((p) => p.uri === uri)?.diagnostics ?? [];
+    const published = server.publishedDiagnosticsOf(uri)?.diagnostics ?? [];
     if (offers(server.capabilities.diagnosticProvider)) {
       const report = await orIfUnsupported(server.request(DocumentDiagnosticRequest.type, { textDocument: { uri } }, patient(options)), null);
-      const pulled = report !== null && report !== undefined && report.kind === 'full' ? report.items : [];
+      // A pull's answer is read as a publish is: valid diagnostics, the fields Dialect reads, texts cut.
+      const pulled = report !== null && report !== undefined && report.kind === 'full' ? keptDiagnostics(report.items).diagnostics : [];
       return { diagnostics: [...pulled, ...published], answered: true };
     }
     const waited = await server.waitForDiagnostics(uri, {

@@ -199,6 +199,7 @@ export class LanguageServer {
       ...(options.readText !== undefined ? { readText: options.readText } : {}),
       usableSession: (method, deadline, timeoutMs, signal) => this.#requests.usableSession(method, deadline, timeoutMs, signal),
       currentSession: () => this.#session,
+      warn: (key, warning) => this.#status.addWarning(key, warning),
     });
     this.#fileWatch = new FileWatchRegistry(this.workspaceRoot, (changes) => {
       const session = this.#session;
@@ -406,6 +407,11 @@ export class LanguageServer {
   /** The diagnostics the server published, per URI, that are not empty. */
   publishedDiagnostics(): PublishedDiagnostics[] {
     return this.#documents.publishedDiagnostics();
+  }
+
+  /** The diagnostics the server last published for one document (a lookup, not a list), if kept. */
+  publishedDiagnosticsOf(uri: string): PublishedDiagnostics | undefined {
+    return this.#documents.publishedDiagnosticsOf(uri);
   }
 
   /**

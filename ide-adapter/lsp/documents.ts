@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { LspClientError } from './errors.js';
 import type { PublishedDiagnostics } from './handlers.js';
 import { TextLines } from './positions.js';
+import { keptDiagnostics, MAX_PUBLISHED_DIAGNOSTICS, MAX_PUBLISHED_DOCUMENTS, MAX_PUBLISHED_TEXT, PublishedStore } from './published-diagnostics.js';
 import { languageFor, type ServerDefinition } from './servers.js';
 import { clampDelay, type Session } from './session.js';
 import { pathToUri } from './uris.js';
@@ -53,6 +54,8 @@ export interface DocumentsHost {
   usableSession(method: string, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Session>;
   /** The current session, if any. */
   currentSession(): Session | undefined;
+  /** Adds the server's one-time warning (what a bound left out). */
+  warn(key: string, warning: string): void;
 }
 
 interface TrackedDocument {
@@ -69,8 +72,8 @@ export class Documents {
   readonly #opening = new Map<string, Promise<OpenDocument>>();
   /** Paths never closed for the bound. */
   readonly #pinned = new Set<string>();
-  /** The last diagnostics published per URI by the current process (a server republishes after a restart). */
-  readonly #published = new Map<string, PublishedDiagnostics>();
+  /** The last diagnostics published per URI by the current process (a server republishes after a restart), bounded. */
+  readonly #published = new PublishedStore();
   readonly #diagnosticListeners = new Set<(published: PublishedDiagnostics) => void>();
 
   constructor(host: DocumentsHost) {
@@ -147,15 +150,29 @@ export class Documents {
     }
   }
 
-  /** Records diagnostics the current process published and wakes their waiters. */
-  published(published: PublishedDiagnostics): void {
-    this.#published.set(published.uri, published);
+  /**
+   * Records diagnostics the current process published (what of them Dialect keeps, within the
+   * bounds of `published-diagnostics.ts`) and wakes their waiters.
+   */
+  published(raw: PublishedDiagnostics): void {
+    const { diagnostics, cut } = keptDiagnostics(raw.diagnostics);
+    const published: PublishedDiagnostics = { uri: raw.uri, ...(Number.isSafeInteger(raw.version) ? { version: raw.version } : {}), diagnostics };
+    if (this.#published.keep(published) || cut) {
+      const { displayName, id } = this.#host.definition;
+      const bounds = `${MAX_PUBLISHED_DOCUMENTS.toLocaleString('en-US')} documents, ${MAX_PUBLISHED_DIAGNOSTICS.toLocaleString('en-US')} diagnostics or ${MAX_PUBLISHED_TEXT / (1024 * 1024)}M characters`;
+      this.#host.warn(`published-diagnostics:${id}`, `${displayName} published more diagnostics than Dialect keeps (${bounds}): the oldest were dropped`);
+    }
     for (const listener of [...this.#diagnosticListeners]) listener(published);
   }
 
   /** The diagnostics published per URI that are not empty. */
   publishedDiagnostics(): PublishedDiagnostics[] {
-    return [...this.#published.values()].filter((p) => p.diagnostics.length > 0);
+    return this.#published.nonEmpty();
+  }
+
+  /** The diagnostics last published for one document, if kept. */
+  publishedDiagnosticsOf(uri: string): PublishedDiagnostics | undefined {
+    return this.#published.get(uri);
   }
 
   /** See `LanguageServer.waitForDiagnostics`. */

@@ -28,6 +28,13 @@ export interface FileWatchActivity {
 /** The matching work one batch of changes may take (`glob.ts` steps: tens of milliseconds). */
 export const WATCH_MATCH_BUDGET_STEPS = 2_000_000;
 
+/**
+ * Watch globs kept across a server's registrations (a registration without globs counts one). A
+ * server registers as often as it likes; past the bound the registry stops keeping its globs and
+ * tells it of every change (more than it asked for, never fewer) until it restarts.
+ */
+export const MAX_WATCH_GLOBS = 10_000;
+
 interface Matcher {
   readonly matches: GlobMatcher;
   readonly kind: number;
@@ -39,6 +46,10 @@ export class FileWatchRegistry {
   readonly #send: (changes: FileChange[]) => void;
   readonly #activity: FileWatchActivity | undefined;
   readonly #registrations = new Map<string, Matcher[]>();
+  /** Globs kept in {@link #registrations}, as {@link MAX_WATCH_GLOBS} counts them. */
+  #globs = 0;
+  /** Past {@link MAX_WATCH_GLOBS}: every change is sent. */
+  #overflowed = false;
   #watcher: DirectoryWatcher | undefined;
   #closed = false;
 
@@ -52,12 +63,23 @@ export class FileWatchRegistry {
   register(id: string, options: unknown): void {
     if (this.#closed) return;
     const watchers = (options as { watchers?: { globPattern?: unknown; kind?: number }[] } | undefined)?.watchers ?? [];
+    const list = Array.isArray(watchers) ? watchers : [];
+    this.unregister(id);
+    if (this.#overflowed || this.#globs + Math.max(1, list.length) > MAX_WATCH_GLOBS) {
+      // Nothing more is kept (not even compiled): every change goes to the server from now on.
+      this.#overflowed = true;
+      this.#registrations.clear();
+      this.#globs = 0;
+      this.#watch();
+      return;
+    }
     const matchers: Matcher[] = [];
-    for (const w of Array.isArray(watchers) ? watchers : []) {
+    for (const w of list) {
       const matcher = this.#matcher(w?.globPattern, typeof w?.kind === 'number' ? w.kind : 7);
       if (matcher !== undefined) matchers.push(matcher);
     }
     this.#registrations.set(id, matchers);
+    this.#globs += Math.max(1, matchers.length);
     if (matchers.length > 0) this.#watch();
   }
 
@@ -82,7 +104,7 @@ export class FileWatchRegistry {
         ? {}
         : {
             onActivity: () => {
-              if ([...this.#registrations.values()].some((m) => m.length > 0)) activity.changing();
+              if (this.#overflowed || [...this.#registrations.values()].some((m) => m.length > 0)) activity.changing();
             },
             onSettled: activity.settled,
           },
@@ -93,23 +115,38 @@ export class FileWatchRegistry {
     return watcher;
   }
 
+  /** The globs kept, as {@link MAX_WATCH_GLOBS} counts them. */
+  get globCount(): number {
+    return this.#globs;
+  }
+
   unregister(id: string): void {
+    const matchers = this.#registrations.get(id);
+    if (matchers === undefined) return;
     this.#registrations.delete(id);
+    this.#globs -= Math.max(1, matchers.length);
   }
 
   /** Forgets all registrations (a restarted server registers again); keeps the watcher. */
   reset(): void {
     this.#registrations.clear();
+    this.#globs = 0;
+    this.#overflowed = false;
   }
 
   close(): void {
     this.#closed = true;
     this.#registrations.clear();
+    this.#globs = 0;
     this.#watcher?.close();
     this.#watcher = undefined;
   }
 
   #dispatch(changes: FileChange[]): void {
+    if (this.#overflowed) {
+      if (changes.length > 0) this.#send(changes);
+      return;
+    }
     const matchers = [...this.#registrations.values()].flat();
     const budget: GlobBudget = { steps: WATCH_MATCH_BUDGET_STEPS };
     const wanted = changes.filter((c) => matchers.some((m) => (m.kind & KIND_BIT[c.type]) !== 0 && m.matches(c.path, budget)));

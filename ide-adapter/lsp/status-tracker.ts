@@ -13,6 +13,13 @@ import { degradedReason, type Disposable, type ServerHealth, type ServerProgress
 const STATUS_WARNING_LIMIT = 20;
 
 /**
+ * Longest server text the status keeps: a health message, a detail, a warning. A server sends as
+ * many as it likes, each up to the bound on one message, and the status crosses to every client
+ * of a background server and into answers' notes.
+ */
+export const MAX_SERVER_TEXT = 2_000;
+
+/**
  * Works in progress kept per server; past it the oldest is forgotten. A server controls how many
  * it begins (and may never end them): unbounded, each notification's work grew with them all.
  */
@@ -94,7 +101,9 @@ export class StatusTracker {
   }
 
   /** Sets the state (and its detail, when given); tells listeners if that changed. */
-  setState(state: ServerState, detail?: string): void {
+  setState(state: ServerState, given?: string): void {
+    // A detail may be the server's text (its status message, forwarded by readiness).
+    const detail = given === undefined ? undefined : truncate(given, MAX_SERVER_TEXT);
     const changed = state !== this.#state || detail !== this.#detail;
     this.#state = state;
     if (detail !== undefined) this.#detail = detail;
@@ -159,7 +168,7 @@ export class StatusTracker {
    * messages as warnings. Readiness judges quiescence; the caller then calls {@link emit}.
    */
   serverStatus(params: ServerStatusParams): void {
-    const message = params.message ?? undefined;
+    const message = typeof params.message === 'string' ? truncate(params.message, MAX_SERVER_TEXT) : undefined;
     if (params.health === 'warning' || params.health === 'error') this.#health = { level: params.health, message: message ?? params.health };
     else if (params.health === 'ok') this.#health = undefined;
     if (params.health !== undefined && params.health !== 'ok' && message !== undefined && message !== '') {
@@ -185,9 +194,11 @@ export class StatusTracker {
 
   /** Adds a warning unless one with `key` was added (or the limit is reached). */
   addWarning(key: string, warning: string): void {
-    if (this.#warningKeys.has(key) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
-    this.#warningKeys.add(key);
-    this.#warnings.push(warning);
+    // A key may hold the server's text (a message's first line): kept cut, like the warning.
+    const keptKey = truncate(key, MAX_SERVER_TEXT);
+    if (this.#warningKeys.has(keptKey) || this.#warnings.length >= STATUS_WARNING_LIMIT) return;
+    this.#warningKeys.add(keptKey);
+    this.#warnings.push(truncate(warning, MAX_SERVER_TEXT));
     this.emit();
   }
 

@@ -23,6 +23,7 @@
 //   --watch=JSON            after `initialized`, registers `workspace/didChangeWatchedFiles` with these
 //                           watchers (a JSON array of FileSystemWatcher); the changes the client then
 //                           sends are kept in `watched` (paths as URIs, in arrival order)
+// `fake/flood` sends what a hostile server may send without end, then answers (see its handler);
 // `fake/grow` allocates memory until killed (never answers);
 // `fake/slow` never answers until cancelled; `fake/stats` reports what the server saw (`slow`
 // counts the `fake/slow` requests received, so a test can cancel one it knows arrived).
@@ -176,6 +177,30 @@ connection.onRequest('fake/grow', () => {
 // name used thousands of times), which keeps answering everything else meanwhile.
 connection.onRequest('fake/after', (params) => new Promise((resolve) => setTimeout(() => resolve('done'), params.ms)));
 
+// `fake/flood` sends, then answers: `publish` documents' diagnostics (`documents` URIs under `base`,
+// `perDocument` diagnostics each of `messageChars` characters, with a `data` payload; `malformed`
+// adds diagnostics without a range or message), `registrations` watch registrations of
+// `watchersEach` globs each, `errors` error messages (`window/showMessage`) of `messageChars`, and
+// an unhealthy `experimental/serverStatus` of `messageChars`. Notifications and requests go out
+// before the answer, so the client has read them all when the answer arrives.
+connection.onRequest('fake/flood', async (params) => {
+  const text = (i) => `message ${i} ${'m'.repeat(Math.max(0, (params.messageChars ?? 20) - 20))}`;
+  for (let d = 0; d < (params.documents ?? 0); d++) {
+    const diagnostics = [];
+    for (let i = 0; i < (params.perDocument ?? 1); i++) {
+      diagnostics.push({ range: { start: { line: 0, character: i }, end: { line: 0, character: i + 1 } }, severity: 1, source: 'fake', message: text(i), data: { payload: 'p'.repeat(params.dataChars ?? 0) } });
+    }
+    if (params.malformed) diagnostics.push({ severity: 1, message: 'no range' }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }, null);
+    void connection.sendNotification('textDocument/publishDiagnostics', { uri: `${params.base}/flood-${d}.fake`, diagnostics });
+  }
+  for (let r = 0; r < (params.registrations ?? 0); r++) {
+    const watchers = Array.from({ length: params.watchersEach ?? 1 }, (_, i) => ({ globPattern: `**/flood-${r}-${i}/*.fake` }));
+    void connection.sendRequest('client/registerCapability', { registrations: [{ id: `flood-${r}`, method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers } }] });
+  }
+  for (let e = 0; e < (params.errors ?? 0); e++) void connection.sendNotification('window/showMessage', { type: 1, message: `error ${e} ${text(e)}` });
+  if (params.status) void connection.sendNotification('experimental/serverStatus', { health: 'error', quiescent: true, message: text(0) });
+  return 'flooded';
+});
 connection.onRequest('fake/stats', () => stats);
 connection.onNotification('workspace/didChangeWatchedFiles', (params) => {
   for (const change of params.changes ?? []) stats.watched.push(change.uri);
