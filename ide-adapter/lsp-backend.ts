@@ -68,6 +68,7 @@ import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
 import { languageFor, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
 import { keptDiagnostics } from './lsp/published-diagnostics.js';
+import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from './lsp/answer-depth.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
@@ -712,6 +713,9 @@ export class LspBackend implements IdeBackend {
     // A server without outlines is not asked (it may never answer what it did not offer).
     if (!offers(server.capabilities.documentSymbolProvider)) return [];
     const result = await orIfUnsupported(server.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(abs) } }, patient(options)), null);
+    if (Array.isArray(result) && cutOutlineDepth(result)) {
+      server.warn('outline-depth', `${server.definition.displayName} sent an outline nested deeper than ${MAX_OUTLINE_DEPTH} levels: the deeper symbols are left out`);
+    }
     const lines = await server.lines(abs);
     const rel = this.workspace.relative(abs);
     const language = this.#language(rel);
@@ -1274,6 +1278,11 @@ export class LspBackend implements IdeBackend {
   }
 
   async #callSymbol(server: LanguageServer, item: HierarchyItem): Promise<BackendSymbol | undefined> {
+    // Every hierarchy item becomes a symbol here, and its handle goes back to the server as it is.
+    if (!withinDepth(item)) {
+      server.warn('item-depth', `${server.definition.displayName} sent hierarchy items nested deeper than ${MAX_ITEM_DEPTH} levels: they are left out`);
+      return undefined;
+    }
     const location = await this.#location(server, { uri: item.uri, range: item.selectionRange });
     if (location === undefined) return undefined;
     // `detail` is free text (rust-analyzer puts the whole signature there), not a container.

@@ -18,6 +18,9 @@
 //   --publish-delay=MS      publishes them MS after the open (default 50), as a busy server does
 //   --slow-hover            every hover waits until it is cancelled (counted in `cancelled`, like `fake/slow`)
 //   --outline               advertises outlines (documentSymbolProvider); hang mode never answers them
+//   --deep-outline=N        (with --outline) answers every outline with N symbols, each the child of the
+//                           one before (`level0` … on line 0), as a hostile server could
+//   --deep-data=N           (with --types) hierarchy items carry a `data` of N nested arrays
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
 //   --watch=JSON            after `initialized`, registers `workspace/didChangeWatchedFiles` with these
@@ -55,7 +58,30 @@ if (args.litter) {
   writeFileSync(join(stats.litter, 'left-behind'), 'never removed by the server');
 }
 
-const connection = createProtocolConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+/**
+ * Writes the answer `{ deepOutline: N }` as N symbols each the child of the one before, as text:
+ * JSON.stringify (the writer's) recurses and cannot write what a hostile server can.
+ */
+class DeepWriter extends StreamMessageWriter {
+  write(message) {
+    if (args['deep-data'] && Array.isArray(message?.result) && message.result.some((item) => item?.data?.deepData !== undefined)) {
+      const depth = Number(args['deep-data']);
+      const body = JSON.stringify(message).split('{"deepData":true}').join(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+      process.stdout.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return Promise.resolve();
+    }
+    const depth = message?.result?.deepOutline;
+    if (typeof depth !== 'number') return super.write(message);
+    const range = '{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}';
+    const parts = [];
+    for (let level = 0; level < depth; level++) parts.push(`{"name":"level${level}","kind":12,"range":${range},"selectionRange":${range},"children":[`);
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":[${parts.join('')}${']}'.repeat(depth)}]}`;
+    process.stdout.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    return Promise.resolve();
+  }
+}
+
+const connection = createProtocolConnection(new StreamMessageReader(process.stdin), new DeepWriter(process.stdout));
 
 if (mode === 'hang') {
   process.on('SIGTERM', () => {
@@ -201,6 +227,9 @@ connection.onRequest('fake/flood', async (params) => {
   if (params.status) void connection.sendNotification('experimental/serverStatus', { health: 'error', quiescent: true, message: text(0) });
   return 'flooded';
 });
+if (args['deep-outline']) {
+  connection.onRequest('textDocument/documentSymbol', () => ({ deepOutline: Number(args['deep-outline']) }));
+}
 connection.onRequest('fake/stats', () => stats);
 connection.onNotification('workspace/didChangeWatchedFiles', (params) => {
   for (const change of params.changes ?? []) stats.watched.push(change.uri);
@@ -247,7 +276,7 @@ function classes() {
 }
 const itemOf = (c) => {
   const range = { start: { line: c.line, character: c.character }, end: { line: c.line, character: c.character + c.name.length } };
-  return { name: c.name, kind: 5, uri: c.uri, range, selectionRange: range, data: c.name };
+  return { name: c.name, kind: 5, uri: c.uri, range, selectionRange: range, data: args['deep-data'] ? { deepData: true } : c.name };
 };
 function wordAt(uri, position) {
   const line = (texts.get(uri) ?? '').split('\n')[position.line] ?? '';
