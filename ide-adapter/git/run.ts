@@ -45,6 +45,12 @@
  *   submodule's folder that names this work tree back), then pinned with `GIT_DIR` and
  *   `GIT_COMMON_DIR`, so git discovers nothing else; no `.git` at all → `not-a-repository`
  *   without running git (which could otherwise find a bare repository above).
+ * - files git reads whole, which a repository can make endless: `.git/info/attributes` linked to
+ *   `/dev/zero`, or `diff.orderFile` / `core.attributesFile` naming it, make git allocate until the
+ *   machine runs out of memory → git runs under an address-space limit ({@link GIT_MEMORY_BYTES},
+ *   `ulimit -v` in the `/bin/sh` that execs it), so it fails with "Out of memory" in a second;
+ *   pack files are mapped within it (`core.packedGitLimit`). A FIFO there holds git until the
+ *   call's timeout, which ends it.
  * Not reachable from these subcommands, so not overridden: `core.editor`, `sequence.editor`,
  * `gpg.program`, `merge.<driver>.driver`, `uploadpack.*`, `remote.<name>.uploadpack` (needs a
  * transport). Overrides are passed as `GIT_CONFIG_COUNT` variables, the highest configuration
@@ -92,6 +98,21 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
+ * The address space a git process may use: far above what a diff needs (pack files are mapped
+ * within `PACKED_GIT_LIMIT` of it), and a bound on a file a repository makes endless.
+ */
+export const GIT_MEMORY_BYTES = 4 * 1024 * 1024 * 1024;
+
+/** Pack files git maps at once (its default on 64-bit is unlimited), within {@link GIT_MEMORY_BYTES}. */
+const PACKED_GIT_LIMIT = '1g';
+
+/** sh's exit status when the program it execs is not found. */
+const COMMAND_NOT_FOUND = 127;
+
+/** Runs git (`"$@"`) under the address-space limit `$0` (KiB); a shell whose hard limit is lower keeps its own. */
+const UNDER_MEMORY_LIMIT = 'ulimit -v "$0" 2>/dev/null; exec git "$@"';
+
+/**
  * Runs `git <subcommand> <required flags> <args>` in `cwd` and returns its stdout. Throws
  * `git-not-found`, or `git-failed` with git's message. Arguments must not re-enable what the
  * required flags turn off (a programming error, thrown as a plain `Error`).
@@ -104,7 +125,7 @@ export async function runGit(cwd: string, subcommand: GitSubcommand, args: reado
   const repository = findRepository(cwd);
   // The configuration is read per call, so the driver names match what this very call sees.
   const listing = await execGit(cwd, repository, ['config', '--list', '-z', '--includes'], FIXED_OVERRIDES, options);
-  const overrides = [...FIXED_OVERRIDES, ...driverOverrides(listing)];
+  const overrides = [...FIXED_OVERRIDES, { key: 'core.packedGitLimit', value: PACKED_GIT_LIMIT }, ...driverOverrides(listing)];
   return execGit(cwd, repository, [subcommand, ...REQUIRED_FLAGS[subcommand], ...args], overrides, options);
 }
 
@@ -113,8 +134,8 @@ async function execGit(cwd: string, repository: GitRepository, args: readonly st
   const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = execFile(
-      'git',
-      ['--no-pager', `--work-tree=${repository.workTree}`, ...args],
+      '/bin/sh',
+      ['-c', UNDER_MEMORY_LIMIT, String(GIT_MEMORY_BYTES / 1024), '--no-pager', `--work-tree=${repository.workTree}`, ...args],
       {
         cwd,
         timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -125,11 +146,20 @@ async function execGit(cwd: string, repository: GitRepository, args: readonly st
       },
       (error, stdout, stderr) => {
         if (error === null) return resolve(stdout);
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error.code === COMMAND_NOT_FOUND) {
           return reject(new DialectError({ code: GitCode.GitMissing, message: 'git is not installed', hint: 'install it: apt-get install -y git' }));
         }
         const detail = stderr.trim() || error.message;
-        reject(new DialectError({ code: GitCode.GitFailed, message: detail }));
+        const outOfMemory = /out of memory/i.test(detail);
+        reject(
+          new DialectError({
+            code: GitCode.GitFailed,
+            message: detail,
+            ...(outOfMemory
+              ? { hint: `git reached its memory bound of ${GIT_MEMORY_BYTES / (1024 * 1024 * 1024)} GiB: a file it reads may be endless — check .git/info/attributes and the settings diff.orderFile and core.attributesFile (git config --show-origin --get-regexp 'orderfile|attributesfile')` }
+              : {}),
+          }),
+        );
       },
     );
     // Nothing git or a program it starts could read: no prompt can wait for an answer.

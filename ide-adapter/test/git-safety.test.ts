@@ -5,13 +5,13 @@
  */
 import { NotesLedger } from '../notes-ledger.js';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Interpreter, type Outcome } from '../../dialect/index.js';
 import type { IdeBackend } from '../backend.js';
 import { createIdeRegistry, type IdeHost } from '../functions/index.js';
-import { runGit } from '../git/run.js';
+import { GIT_MEMORY_BYTES, runGit } from '../git/run.js';
 import type { DiffFile } from '../model.js';
 import { Workspace } from '../workspace.js';
 import { ADDED_LINE, CHANGED_TEXT, createHostileRepo, makeStatDirty, type HostileRepo } from './support/hostile-repo.js';
@@ -288,4 +288,28 @@ describe('gitdiff runs no program a repository configures', () => {
     await expect(runGit(repo.root, 'diff', ['--ext-diff'])).rejects.toThrow(/would undo a safety flag/);
     await expect(runGit(repo.root, 'diff', ['--submodule=diff'])).rejects.toThrow(/would undo a safety flag/);
   });
+
+  // Without the bound git reads /dev/zero until the machine runs out of memory (git 2.39.5 under
+  // `ulimit -v 2000000`: "fatal: Out of memory, getdelim failed"); each case must end at once.
+  const zeroSettings: readonly [string, (repo: HostileRepo) => void][] = [
+    ['.git/info/attributes linked to /dev/zero', (repo) => symlinkSync('/dev/zero', join(repo.root, '.git', 'info', 'attributes'))],
+    ['diff.orderFile = /dev/zero', (repo) => repo.config('diff.orderFile', '/dev/zero')],
+    ['core.attributesFile = /dev/zero', (repo) => repo.config('core.attributesFile', '/dev/zero')],
+  ];
+  for (const [what, make] of zeroSettings) {
+    it(`a repository whose settings make git read /dev/zero (${what}): a clear error, git's memory bounded`, async () => {
+      const repo = hostile();
+      mkdirSync(join(repo.root, '.git', 'info'), { recursive: true });
+      make(repo);
+      repo.write(repo.changedPath, CHANGED_TEXT);
+      const started = Date.now();
+      const o = await evaluate(repo, 'gitdiff()');
+      if (o.kind !== 'error') throw new Error(`expected an error, got ${o.kind}`);
+      expect(o.error.code).toBe('git-failed');
+      expect(o.error.message).toMatch(/out of memory/i);
+      expect(o.error.hint).toContain(`memory bound of ${GIT_MEMORY_BYTES / (1024 * 1024 * 1024)} GiB`);
+      // Reaching the bound takes a second or two; the timeout (20 s) is far.
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }, 30_000);
+  }
 });
