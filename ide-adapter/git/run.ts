@@ -50,7 +50,7 @@
  *   machine runs out of memory → git runs under an address-space limit ({@link GIT_MEMORY_BYTES},
  *   `ulimit -v` in the `/bin/sh` that execs it), so it fails with "Out of memory" in a second;
  *   pack files are mapped within it (`core.packedGitLimit`). A FIFO there holds git until the
- *   call's timeout, which ends it.
+ *   call's timeout, which ends it with an error saying so and where to look.
  * Not reachable from these subcommands, so not overridden: `core.editor`, `sequence.editor`,
  * `gpg.program`, `merge.<driver>.driver`, `uploadpack.*`, `remote.<name>.uploadpack` (needs a
  * transport). Overrides are passed as `GIT_CONFIG_COUNT` variables, the highest configuration
@@ -148,6 +148,17 @@ async function execGit(cwd: string, repository: GitRepository, args: readonly st
         if (error === null) return resolve(stdout);
         if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error.code === COMMAND_NOT_FOUND) {
           return reject(new DialectError({ code: GitCode.GitMissing, message: 'git is not installed', hint: 'install it: apt-get install -y git' }));
+        }
+        if (error.killed === true && options.signal?.aborted !== true) {
+          // Stopped at the timeout: say so, not the shell's command line.
+          const seconds = (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000;
+          return reject(
+            new DialectError({
+              code: GitCode.GitFailed,
+              message: `git ${args[0] ?? ''} did not finish within ${seconds} s`,
+              hint: 'git may be waiting on a special file where it reads settings — a FIFO or device as .gitattributes, .gitignore, .git/info/attributes or .git/info/exclude (find . -type p lists FIFOs); on a very large repository, narrow the range',
+            }),
+          );
         }
         const detail = stderr.trim() || error.message;
         const outOfMemory = /out of memory/i.test(detail);

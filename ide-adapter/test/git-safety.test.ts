@@ -312,4 +312,18 @@ describe('gitdiff runs no program a repository configures', () => {
       expect(Date.now() - started).toBeLessThan(15_000);
     }, 30_000);
   }
+
+  it('a FIFO where git reads its settings (.gitattributes): the call ends at its timeout, saying so', async () => {
+    const repo = hostile();
+    execFileSync('mkfifo', [join(repo.root, '.gitattributes')]);
+    repo.write(repo.changedPath, CHANGED_TEXT);
+    const timeoutMs = 2_000;
+    const error = await runGit(repo.root, 'diff', ['HEAD', '--'], { timeoutMs }).then(
+      () => undefined,
+      (e: unknown) => e as { code?: string; message?: string; hint?: string },
+    );
+    expect(error?.code).toBe('git-failed');
+    expect(error?.message).toBe(`git diff did not finish within ${timeoutMs / 1000} s`);
+    expect(error?.hint).toContain('FIFO');
+  }, 30_000);
 });
