@@ -72,7 +72,7 @@ import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from 
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
 import { pathToUri, uriToPath } from './lsp/uris.js';
 import { capHover, readHover } from './lsp/hover.js';
-import { allowedSourceRoots, shownHover, SourcePolicy } from './lsp/outside-sources.js';
+import { allowedSourceRoots, diagnosticText, shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { implementationsFromBases } from './lsp/subclasses.js';
 import { statSync } from 'node:fs';
@@ -1076,7 +1076,8 @@ export class LspBackend implements IdeBackend {
       out.push({
         ...location,
         severity: SEVERITIES[d.severity ?? 1] ?? 'error',
-        message: typeof d.message === 'string' ? d.message : d.message.value,
+        // Untrusted, text that comes from a file outside (an included file's error) is withheld.
+        message: diagnosticText(this.#sources, { message: typeof d.message === 'string' ? d.message : d.message.value, ...(d.relatedInformation !== undefined ? { relatedInformation: d.relatedInformation } : {}) }),
         ...(d.code !== undefined ? { code: String(d.code) } : {}),
         ...(d.source !== undefined ? { source: d.source } : {}),
       });

@@ -17,7 +17,12 @@
  * inherited docs included. A hover whose symbol is defined in such a folder is withheld with a
  * note (`LspBackend`'s hover asks for the definition first: `mayShow`), and links in hover text
  * into such folders lose their path (`outsideLinks`). Hierarchy items, symbols and diagnostics
- * outside the workspace are dropped with their locations already.
+ * outside the workspace are dropped with their locations already. A diagnostic *in* the workspace
+ * can still carry an outside file's text: a source that includes `/home/me/.config/token` gets
+ * clangd's "In included file: unknown type name '<the token>'" on its include line. Such a
+ * diagnostic's text is withheld, naming the file (`diagnosticText`), when the server says where it
+ * comes from: a related place, or a `path:line:col:` note in the message (clangd writes the
+ * included file's place so).
  */
 import { realpathSync } from 'node:fs';
 import { isInside } from '../confine.js';
@@ -75,6 +80,31 @@ export class SourcePolicy {
       return abs !== undefined && !this.mayShow(abs) ? '(a file outside the workspace)' : uri;
     });
   }
+}
+
+/**
+ * `path:line:col:` at a line's start: where a compiler's message says its text comes from (clangd's
+ * notes on an included file's error, flattened into the message).
+ */
+const NOTE_PLACE = /(?:^|\n)(\/[^\n]*?):\d+:\d+:/g;
+
+/** A diagnostic as the policy reads it: its message and the URIs of its related places. */
+export interface DiagnosticText {
+  readonly message: string;
+  readonly relatedInformation?: readonly { readonly location: { readonly uri: string } }[];
+}
+
+/**
+ * A diagnostic's text as the policy lets it be shown: withheld, naming the file, when the server
+ * says it comes from a file it may not show (a related place, or a note in the message).
+ */
+export function diagnosticText(policy: SourcePolicy, diagnostic: DiagnosticText): string {
+  const { message } = diagnostic;
+  if (policy.trusted) return message;
+  const places = (diagnostic.relatedInformation ?? []).map((r) => uriToPath(r.location.uri)).filter((p): p is string => p !== undefined);
+  for (const match of message.matchAll(NOTE_PLACE)) places.push(match[1] as string);
+  const away = places.find((path) => !policy.mayShow(path));
+  return away === undefined ? message : `diagnostic text withheld: it comes from ${away}, outside this untrusted workspace (trust the workspace to see it)`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * within the bound on one message (`memory-bound.ts`) — but message after message, what the client
  * keeps would grow without end (a server naming ever new URIs, or diagnostics carrying megabytes
  * of `data`). So what is kept is bounded, in one place: each diagnostic only what Dialect reads
- * (range, severity, message, code, source; never `data` or related information), its texts cut,
+ * (range, severity, message, code, source, the URIs of related places; never `data`), its texts cut,
  * one without a valid range or a message dropped; and at most {@link MAX_PUBLISHED_DOCUMENTS}
  * documents, {@link MAX_PUBLISHED_DIAGNOSTICS} diagnostics and {@link MAX_PUBLISHED_TEXT}
  * characters in all — past any of them the documents published longest ago are dropped and the
@@ -32,6 +32,9 @@ const MAX_DIAGNOSTIC_LABEL = 200;
 /** Longest URI kept: a Linux path (4,096 bytes) percent-encoded whole. A longer one names no file. */
 const MAX_URI_CHARS = 3 * 4_096 + 'file://'.length;
 
+/** Related places kept per diagnostic (only their URIs are read: where its text comes from). */
+const MAX_RELATED = 8;
+
 /** What a diagnostic costs besides its text (its range, severity and object), counted as characters. */
 const DIAGNOSTIC_OVERHEAD = 64;
 
@@ -55,7 +58,7 @@ export function keptDiagnostics(raw: unknown): { readonly diagnostics: LspDiagno
 
 function keptDiagnostic(item: unknown): LspDiagnostic | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
-  const { range, severity, message, code, source } = item as Record<string, unknown>;
+  const { range, severity, message, code, source, relatedInformation } = item as Record<string, unknown>;
   const start = position((range as { start?: unknown } | undefined)?.start);
   const end = position((range as { end?: unknown } | undefined)?.end);
   // LSP 3.18 allows a message as markup; Dialect shows its text.
@@ -68,7 +71,22 @@ function keptDiagnostic(item: unknown): LspDiagnostic | undefined {
     ...(severity === 1 || severity === 2 || severity === 3 || severity === 4 ? { severity } : {}),
     ...(typeof code === 'string' ? { code: truncate(code, MAX_DIAGNOSTIC_LABEL) } : Number.isSafeInteger(code) ? { code: code as number } : {}),
     ...(typeof source === 'string' ? { source: truncate(source, MAX_DIAGNOSTIC_LABEL) } : {}),
+    ...relatedPlaces(relatedInformation),
   };
+}
+
+/** The related places' URIs (the policy on outside text reads them), their messages left out. */
+function relatedPlaces(related: unknown): Pick<LspDiagnostic, 'relatedInformation'> {
+  if (!Array.isArray(related)) return {};
+  const kept: NonNullable<LspDiagnostic['relatedInformation']> = [];
+  for (const item of related.slice(0, MAX_RELATED)) {
+    const location = (item as { location?: { uri?: unknown; range?: unknown } } | null)?.location;
+    const start = position((location?.range as { start?: unknown } | undefined)?.start);
+    const end = position((location?.range as { end?: unknown } | undefined)?.end);
+    if (typeof location?.uri !== 'string' || location.uri.length > MAX_URI_CHARS || start === undefined || end === undefined) continue;
+    kept.push({ location: { uri: location.uri, range: { start, end } }, message: '' });
+  }
+  return kept.length > 0 ? { relatedInformation: kept } : {};
 }
 
 function position(value: unknown): LspPosition | undefined {
@@ -84,7 +102,9 @@ function isCoordinate(value: unknown): value is number {
 
 /** The characters a kept diagnostic counts against {@link MAX_PUBLISHED_TEXT}. */
 function textOfDiagnostic(d: LspDiagnostic): number {
-  return (d.message as string).length + String(d.code ?? '').length + (d.source ?? '').length + DIAGNOSTIC_OVERHEAD;
+  let related = 0;
+  for (const r of d.relatedInformation ?? []) related += r.location.uri.length + DIAGNOSTIC_OVERHEAD;
+  return (d.message as string).length + String(d.code ?? '').length + (d.source ?? '').length + related + DIAGNOSTIC_OVERHEAD;
 }
 
 /** The characters a kept publish counts against {@link MAX_PUBLISHED_TEXT}. */

@@ -15,6 +15,7 @@ import { runFileJob } from '../../file-jobs.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 import type { KnownProblem, PrepareContext, ProjectAnchors, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
 import { sep } from 'node:path';
+import { systemHeaderFolders } from './system-headers.js';
 
 /** Everything of clangd's the client reads: quiet logs, no guessed `#include`s in completions, one worker per core. */
 const CLANGD_ARGS = ['--log=error', '--background-index', '--header-insertion=never', '--pch-storage=memory'] as const;
@@ -55,6 +56,7 @@ export const clangdServer: ServerDefinition = {
   overloadsAreOneDefinition: true,
   diagnosticsGap: includeGap,
   hoverDocumentation: tidyClangdHover,
+  installedSources: systemHeaderFolders,
   installHint: 'apt-get install -y clangd-19 (or any clangd; set DIALECT_CLANGD to choose one)',
   knownProblems: CLANGD_KNOWN_PROBLEMS,
   prepare: prepareClangd,
