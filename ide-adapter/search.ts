@@ -10,7 +10,7 @@ import type { FileJob, FileJobReply, SearchReply, SearchShareReply } from './fil
 import { onAbort } from './lsp/abort.js';
 import { regexProblem } from './patterns.js';
 import { newShareClaims, type WalkShare } from './share-claims.js';
-import type { WalkResult } from './walk.js';
+import { MAX_WALK_DEPTH, type WalkResult } from './walk.js';
 import { MAX_FILE_BYTES, type Workspace } from './workspace.js';
 
 /** Stable error codes of searching and listing. */
@@ -152,17 +152,18 @@ export async function searchWorkspace(workspace: Workspace, path: string, patter
     tooLarge: sum((r) => r.tooLarge),
     binary: sum((r) => r.binary),
     filesSearched: sum((r) => r.filesSearched),
-    walk: { truncated: replies.some((r) => r.walk.truncated), linksOutside: sum((r) => r.walk.linksOutside), specialFiles: sum((r) => r.walk.specialFiles) },
+    walk: { truncated: replies.some((r) => r.walk.truncated), linksOutside: sum((r) => r.walk.linksOutside), specialFiles: sum((r) => r.walk.specialFiles), foldersLeftOut: sum((r) => r.walk.foldersLeftOut) },
   };
 }
 
 /** The notes a person needs about what a walk or search left out (empty when nothing was). */
-export function coverageNotes(result: { readonly truncated: boolean; readonly linksOutside: number; readonly specialFiles: number; readonly tooLarge?: number }): string[] {
+export function coverageNotes(result: { readonly truncated: boolean; readonly linksOutside: number; readonly specialFiles: number; readonly foldersLeftOut?: number; readonly tooLarge?: number }): string[] {
   const notes: string[] = [];
   if (result.truncated) notes.push(`stopped after ${MAX_WALK_FILES} files; name a smaller folder`);
   if ((result.tooLarge ?? 0) > 0) notes.push(`skipped ${plural(result.tooLarge ?? 0, 'file')} over ${MAX_FILE_BYTES / (1024 * 1024)} MB`);
   if (result.linksOutside > 0) notes.push(`left out ${plural(result.linksOutside, 'symlink')} leading outside the workspace`);
   if (result.specialFiles > 0) notes.push(`left out ${plural(result.specialFiles, 'special file')} (FIFOs, sockets, devices)`);
+  if ((result.foldersLeftOut ?? 0) > 0) notes.push(`left out ${plural(result.foldersLeftOut ?? 0, 'folder')} nested deeper than ${MAX_WALK_DEPTH} levels or with too long a path`);
   return notes;
 }
 

@@ -47,7 +47,16 @@ export interface WalkResult {
   readonly linksOutside: number;
   /** FIFOs, sockets and devices, never listed. */
   readonly specialFiles: number;
+  /** Folders not entered: deeper than {@link MAX_WALK_DEPTH}, or a path too long to check (PATH_MAX). */
+  readonly foldersLeftOut: number;
 }
+
+/**
+ * Folder levels a walk goes down. Each level holds its folder pinned (a descriptor) and a frame
+ * while its subfolders are walked, and a workspace can nest folders without end (a tarball of
+ * 100,000 levels); real trees nest a few dozen deep outside the skipped folders.
+ */
+export const MAX_WALK_DEPTH = 128;
 
 /** What to walk. */
 export interface WalkRequest {
@@ -94,8 +103,13 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
   let listed = 0;
   let linksOutside = 0;
   let specialFiles = 0;
+  let foldersLeftOut = 0;
   let truncated = false;
-  const done = (): ShareWalkResult => ({ listed, truncated, linksOutside, specialFiles });
+  const done = (): ShareWalkResult => ({ listed, truncated, linksOutside, specialFiles, foldersLeftOut });
+  // Every share walks every folder: one of them counts the folders left out.
+  const leaveOut = () => {
+    if (share.index === 0) foldersLeftOut++;
+  };
 
   const rules = ignoreRulesFor(root, start);
   if (start !== '' && isIgnored(rules, start, false)) return done();
@@ -110,7 +124,7 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
     onFile({ rel, order: position, folder, name });
   };
 
-  const visit = (dirRel: string, folder: PinnedFolder | undefined, inherited: readonly IgnoreRules[]): void => {
+  const visit = (dirRel: string, folder: PinnedFolder | undefined, inherited: readonly IgnoreRules[], depth: number): void => {
     let entries: Dirent[];
     try {
       entries = folder !== undefined ? readPinnedFolder(folder) : readdirSync(dirRel === '' ? root : join(root, dirRel), { withFileTypes: true });
@@ -126,14 +140,22 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
       if (entry.isDirectory()) {
         const rel = prefix + entry.name;
         if (entry.name === '.git' || isIgnored(active, rel, true)) continue;
+        if (depth >= MAX_WALK_DEPTH) {
+          leaveOut();
+          continue;
+        }
         if (folder === undefined) {
-          visit(rel, undefined, active);
+          visit(rel, undefined, active, depth + 1);
           continue;
         }
         const child = pinFolder(root, folder, entry.name);
-        if (child === undefined) continue; // swapped for a link, or moved out, since it was listed
+        if (child === undefined) {
+          // Its path outgrew PATH_MAX (its place cannot be checked), or it was swapped for a link since it was listed.
+          leaveOut();
+          continue;
+        }
         try {
-          visit(rel, child, active);
+          visit(rel, child, active, depth + 1);
         } finally {
           unpinFolder(child);
         }
@@ -160,7 +182,7 @@ export function walkShareSync(request: ShareWalkRequest, onFile: (file: SharedFi
   }
   const top = pinFolder(root, undefined, start === '' ? root : join(root, start));
   try {
-    visit(start, top, rules);
+    visit(start, top, rules, 0);
   } finally {
     if (top !== undefined) unpinFolder(top);
   }
