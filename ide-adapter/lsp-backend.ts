@@ -82,6 +82,7 @@ import { untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
+import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
 import { searchWorkspace } from './search.js';
@@ -170,19 +171,17 @@ export interface LspBackendOptions extends Omit<PoolOptions, 'definitions'> {
 export class LspBackend implements IdeBackend {
   readonly pool: ServerPool;
   readonly #definitions: readonly ServerDefinition[];
-  /** Outlines by real path, with the file's size and time and the disk stamp they were checked at (least recently used first). */
-  readonly #outlines = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly stamp: number | undefined; readonly outline: Promise<OutlineSymbol[]> }>();
+  /** Kept file outlines: the one cache of them, valid per disk stamp or size and time (`outline-cache.ts`). */
+  readonly #outlines: OutlineCache<ServerDiskStamp>;
   #middleware: readonly BackendMiddleware[] = [];
   /** Completions of capped `workspace/symbol` answers by server and name, with the disk stamp they were made at (least recently used first). */
   readonly #completions = new Map<string, { readonly stamp: number; readonly found: readonly BackendSymbol[] }>();
   /** `workspace/symbol` answers by query, with the servers' answers, processes and disk stamps they were made from (least recently used first). */
   readonly #symbolAnswers = new Map<string, { readonly states: readonly SymbolAnswerState[]; readonly symbols: BackendSymbol[] }>();
-  /** Outlines checked under a disk stamp, by the path asked (see {@link #diskNow}). */
-  readonly #stampedOutlines = new Map<string, { readonly owner: object; readonly value: number; readonly outline: Promise<OutlineSymbol[]> }>();
   /** Go-to-definition answers by place, with what they depend on (see {@link #definition}). */
   readonly #definitionAnswers = new Map<string, { readonly owner: object; readonly value: number; readonly server: LanguageServer; readonly pid: number | undefined; readonly list: readonly (LspLocation | LocationLink)[] }>();
   /** The event loop's next turn that the disk stamps read now wait for (one for all the reads of a turn). */
-  #turn: Promise<DiskStamp | undefined> | undefined;
+  #turn: Promise<ServerDiskStamp | undefined> | undefined;
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
 
@@ -198,6 +197,7 @@ export class LspBackend implements IdeBackend {
     this.pool = new ServerPool(workspace.root, { ...options, definitions: this.#definitions, readText: (absPath) => workspace.readText(absPath) });
     // The servers' watchers vouch for the disk: reads under an unchanged stamp need no stat.
     workspace.watchedBy(() => this.#diskNow());
+    this.#outlines = new OutlineCache(workspace, { diskNow: () => this.#diskNow(), fetch: (path, real, disk, mtimeMs, options) => this.#outlineOf(path, real, disk, mtimeMs, options) });
     this.#trusted = trusted;
     this.#skipped = options.skippedServers ?? [];
     this.#sources = new SourcePolicy(workspace.root, trusted, allowedSourceRoots(all, { ...process.env, ...(options.env ?? {}) }));
@@ -588,60 +588,10 @@ export class LspBackend implements IdeBackend {
     return { found: symbols, missing: missing.length > 0 ? missing.join('; ') : undefined };
   }
 
-  async #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
-    // An outline depends only on the file's text: reuse it until the file changes on disk (the
-    // same size-and-time check the open documents use), without re-opening a document the bound
-    // closed. Symbol lookups ask for the same outlines again and again; while the watcher that
-    // tells the server about changes saw none, not even the file's stat is needed.
-    const disk = await this.#diskNow();
-    const known = disk === undefined ? undefined : this.#stampedOutlines.get(path);
-    if (known !== undefined && known.owner === disk?.owner && known.value === disk.value) return known.outline;
-    const outline = this.#checkedOutline(path, options);
-    // Its caller handles a failure; until it is returned, the await below must not leave it unheard.
-    outline.catch(() => undefined);
-    if (disk !== undefined && this.#covered(disk, path)) {
-      // Under the same stamp, the path's real location and the file are as they were now.
-      const real = await this.workspace.resolveReal(path).catch(() => undefined);
-      if (real !== undefined && disk.covers(real)) {
-        if (this.#stampedOutlines.size >= MAX_CACHED_OUTLINES) this.#stampedOutlines.clear();
-        const entry = { owner: disk.owner, value: disk.value, outline };
-        this.#stampedOutlines.set(path, entry);
-        outline.catch(() => {
-          if (this.#stampedOutlines.get(path) === entry) this.#stampedOutlines.delete(path);
-        });
-      }
-    }
-    return outline;
-  }
-
-  /** A file's outline, from the cache when the file is unchanged on disk, else asked of its server. */
-  async #checkedOutline(path: string, options: BackendCallOptions): Promise<OutlineSymbol[]> {
-    const real = await this.workspace.resolveReal(path);
-    const cached = this.#outlines.get(real);
-    const stamp = await this.#diskStamp(real);
-    if (cached !== undefined && stamp !== undefined && cached.stamp === stamp) {
-      this.#outlines.delete(real);
-      this.#outlines.set(real, cached);
-      return cached.outline;
-    }
-    const info = statOrUndefined(real);
-    if (cached !== undefined && info !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
-      this.#outlines.delete(real);
-      this.#outlines.set(real, { ...cached, stamp });
-      return cached.outline;
-    }
-    const outline = this.#outlineOf(path, real, stamp, info?.mtimeMs, options);
-    const entry = { mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1, stamp, outline };
-    this.#outlines.delete(real);
-    this.#outlines.set(real, entry);
-    outline.catch(() => {
-      if (this.#outlines.get(real) === entry) this.#outlines.delete(real);
-    });
-    for (const key of this.#outlines.keys()) {
-      if (this.#outlines.size <= MAX_CACHED_OUTLINES) break;
-      this.#outlines.delete(key);
-    }
-    return outline;
+  #documentSymbols(path: string, options: BackendCallOptions = {}): Promise<OutlineSymbol[]> {
+    // An outline depends only on the file's text: kept until the file changes on disk, without
+    // re-opening a document the bound closed (`outline-cache.ts`).
+    return this.#outlines.outline(path, options);
   }
 
   /**
@@ -653,29 +603,16 @@ export class LspBackend implements IdeBackend {
    * capped lookup's time, and documents opened for questions stay few. Otherwise the file is
    * opened (and re-synced) first.
    */
-  async #outlineOf(path: string, real: string, stamp: number | undefined, mtimeMs: number | undefined, options: BackendCallOptions): Promise<OutlineSymbol[]> {
-    const server = stamp === undefined ? undefined : await this.pool.serverFor(real).catch(() => undefined);
+  async #outlineOf(path: string, real: string, disk: ServerDiskStamp | undefined, mtimeMs: number | undefined, options: BackendCallOptions): Promise<OutlineSymbol[]> {
+    const server = disk === undefined ? undefined : await this.pool.serverFor(real).catch(() => undefined);
     const started = server?.startedAt;
     const known = started !== undefined && mtimeMs !== undefined && mtimeMs < started - MTIME_MARGIN_MS;
     if (known && server?.definition.outlinesClosedFiles === true && !server.openDocuments().some((d) => d.path === real)) {
       const outline = await this.#fetchOutline(server, real, options).catch(() => undefined);
-      if (outline !== undefined && server.diskStamp() === stamp) return outline;
+      if (outline !== undefined && disk?.holds() === true) return outline;
     }
     const opened = await this.#open(path, options);
     return this.#fetchOutline(opened.server, opened.abs, options);
-  }
-
-  /**
-   * The disk stamp (`LanguageServer.diskStamp`) of the server of a file, read after the event
-   * loop's next turn (so events before the question count); `undefined` when it cannot vouch for
-   * the file: no server watching for the client, or the file lies in a folder the watcher skips.
-   */
-  async #diskStamp(real: string): Promise<number | undefined> {
-    if (!this.#watched(real)) return undefined;
-    const server = await this.pool.serverFor(real).catch(() => undefined);
-    if (server === undefined) return undefined;
-    await nextTurn();
-    return server.diskStamp();
   }
 
   /**
@@ -683,13 +620,15 @@ export class LspBackend implements IdeBackend {
    * (events before the question count): while it holds, files and outlines checked under it need
    * no stat or real path again. `undefined` when no watcher can vouch for the disk.
    */
-  #diskNow(): Promise<DiskStamp | undefined> {
+  #diskNow(): Promise<ServerDiskStamp | undefined> {
     // One read for all the questions' reads of a turn: thousands of files share it.
     return (this.#turn ??= nextTurn().then(() => {
       this.#turn = undefined;
       for (const server of this.pool.running()) {
         const value = server.diskStamp();
-        if (value !== undefined) return { owner: server, value, covers: (abs: string) => isInside(server.workspaceRoot, abs) && this.#watched(abs) };
+        if (value !== undefined) {
+          return { owner: server, value, covers: (abs: string) => isInside(server.workspaceRoot, abs) && this.#watched(abs), holds: () => server.diskStamp() === value };
+        }
       }
       return undefined;
     }));
@@ -1382,8 +1321,12 @@ function ownedName(definition: ServerDefinition, rawName: string, lspKind: strin
 /** The method name middleware sees while a caller waits for the index. */
 const WAIT_FOR_INDEX = '(waiting for the index)';
 
-/** Outlines kept for lookups (least recently used dropped beyond it): a few MB for large monorepos. */
-const MAX_CACHED_OUTLINES = 5000;
+
+/** A disk stamp of a running server's watcher, which can tell whether it still holds. */
+interface ServerDiskStamp extends DiskStamp {
+  /** Whether the watcher has seen no change since (and can still vouch). */
+  holds(): boolean;
+}
 
 /** A file's size and time, or undefined when it cannot be stat'ed. */
 function statOrUndefined(path: string): { mtimeMs: number; size: number } | undefined {
