@@ -9,7 +9,9 @@
 
 /** The kind of a symbol as its language calls it (`trait`, `impl`, `type alias`, `enum variant`, …). */
 export function languageKind(language: string, lspKind: string, declarationLine: string, name: string): string {
-  const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(declarationLine);
+  // A pattern is compiled only for a line that has both words: outlines convert thousands of entries.
+  const declares = (keyword: string): boolean =>
+    declarationLine.includes(keyword) && declarationLine.includes(name) && new RegExp(`(^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(declarationLine);
   if (language === 'rust') {
     switch (lspKind) {
       case 'interface':
