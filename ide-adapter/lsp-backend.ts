@@ -1170,12 +1170,22 @@ export class LspBackend implements IdeBackend {
    */
   async #locations(server: LanguageServer, list: readonly LspLocation[]): Promise<Location[]> {
     const files = new Map<string, Promise<{ path: string; lines: LineSource } | undefined>>();
-    for (const l of list) if (!files.has(l.uri)) files.set(l.uri, this.#fileOf(l.uri));
+    let previous: string | undefined;
+    for (const l of list) {
+      if (l.uri !== previous && !files.has(l.uri)) files.set(l.uri, this.#fileOf(l.uri));
+      previous = l.uri;
+    }
     const read = new Map<string, { path: string; lines: LineSource } | undefined>();
     await Promise.all([...files].map(async ([uri, file]) => read.set(uri, await file)));
     const out: Location[] = [];
+    // Places come grouped by file: the previous place's file is tried before a lookup.
+    let lastUri: string | undefined;
+    let file: { path: string; lines: LineSource } | undefined;
     for (const l of list) {
-      const file = read.get(l.uri);
+      if (l.uri !== lastUri) {
+        lastUri = l.uri;
+        file = read.get(l.uri);
+      }
       if (file === undefined) continue;
       const r = fromLspRange(file.lines, l.range, server.positionEncoding);
       out.push({ path: file.path, start: r.start, end: r.end, content: file.lines.lineText(r.start.line) });

@@ -137,7 +137,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     implementation: async (args, ctx) => {
       const symbols = symbolList(args['to']);
       const { backend } = ctx.host;
-      const seen = new Set<string>();
+      const seen = new PlaceSet();
       const out: Reference[] = [];
       let total = 0;
       // With the declarations, dropped here: a server's own "declaration" may include every import
@@ -156,9 +156,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
         total += cut > 0 ? Math.max(0, cut - (own.length - (list.locations.length - uses.length))) : 0;
         if (list.total - (list.locations.length - uses.length) === 0 && (await isAssignedJsMember(ctx, s))) ctx.note(unresolvedMemberNote(s));
         for (const loc of uses) {
-          const key = formatLocation(loc);
-          if (seen.has(key)) continue;
-          seen.add(key);
+          if (!seen.add(loc)) continue;
           total++;
           if (out.length < MAX_REFERENCES) out.push(referenceOf(s, loc));
         }
@@ -400,6 +398,33 @@ function wholeFileAsFile(symbol: BackendSymbol): BackendSymbol {
  * A use of a symbol: its {@link stripReference} fields, then the place. Built property by property
  * in one order (no spread), so the thousands of a long list share one object shape.
  */
+/** Columns per line in a {@link PlaceSet} key: more than a line of a file Dialect reads can have. */
+const PLACE_COLUMNS = 2 ** 25;
+
+/**
+ * Places seen, by path and start: a number per place, not a string (a reference list keys
+ * thousands). Lines and columns stay below {@link PLACE_COLUMNS}: files past `MAX_FILE_BYTES`
+ * are not read.
+ */
+class PlaceSet {
+  readonly #byPath = new Map<string, Set<number>>();
+  #lastPath: string | undefined;
+  #last: Set<number> | undefined;
+
+  /** Adds a location's start; false when it was there already. */
+  add(location: Location): boolean {
+    if (location.path !== this.#lastPath || this.#last === undefined) {
+      this.#lastPath = location.path;
+      this.#last = this.#byPath.get(location.path);
+      if (this.#last === undefined) this.#byPath.set(location.path, (this.#last = new Set()));
+    }
+    const key = location.start.line * PLACE_COLUMNS + location.start.column;
+    if (this.#last.has(key)) return false;
+    this.#last.add(key);
+    return true;
+  }
+}
+
 function referenceOf(s: SymbolDefinition, referencedAt: Location): Reference {
   const r: { -readonly [K in keyof Reference]: Reference[K] } = { name: s.name, kind: s.kind } as Reference;
   if (s.container !== undefined) r.container = s.container;

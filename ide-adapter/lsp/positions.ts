@@ -82,19 +82,40 @@ export function toLspCharacter(lineText: string, column: number, encoding: Posit
  * character maps to that character's column; past the end clamps to the end of the line.
  */
 export function fromLspCharacter(lineText: string, character: number, encoding: PositionEncoding): number {
+  return scanTo(lineText, character, encoding, 0, 0, 1);
+}
+
+/** Where {@link scanTo} stopped: the UTF-16 index and the units counted before it (a range's end continues from its start). */
+let scannedIndex = 0;
+let scannedUnits = 0;
+
+/**
+ * The column of an LSP `character`, scanning from UTF-16 index `from` (where `units` were counted
+ * and the column was `column`); leaves where it stopped in `scannedIndex` and `scannedUnits`.
+ */
+function scanTo(lineText: string, character: number, encoding: PositionEncoding, from: number, units: number, column: number): number {
   const target = Number.isFinite(character) ? Math.max(0, Math.floor(character)) : 0;
-  let units = 0;
-  let column = 1;
+  const length = lineText.length;
+  let i = from;
   // Hot path (thousands of reference locations per query): no allocation per character.
-  for (let i = 0; i < lineText.length; column++) {
-    // codePointAt pairs surrogates and returns a lone one as is; no allocation per character.
-    const cp = lineText.codePointAt(i) as number;
-    const width = cp > 0xffff ? 2 : 1;
+  for (; i < length; column++) {
+    // A surrogate pair is one code point; a lone surrogate counts as itself (as `codePointAt`).
+    let cp = lineText.charCodeAt(i);
+    let width = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < length) {
+      const low = lineText.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    }
     const next = units + (cp < 0x80 ? 1 : unitsOf(cp, encoding));
     if (next > target) break;
     units = next;
     i += width;
   }
+  scannedIndex = i;
+  scannedUnits = units;
   return column;
 }
 
@@ -110,10 +131,17 @@ export function fromLspPosition(lineText: string, position: LspPosition, encodin
 
 /** LSP range → Dialect range, reading line texts from `lines`. */
 export function fromLspRange(lines: LineSource, range: LspRange, encoding: PositionEncoding): TextRange {
-  return {
-    start: fromLspPosition(lines.lineText(range.start.line + 1), range.start, encoding),
-    end: fromLspPosition(lines.lineText(range.end.line + 1), range.end, encoding),
-  };
+  const { start, end } = range;
+  const text = lines.lineText(start.line + 1);
+  const column = scanTo(text, start.character, encoding, 0, 0, 1);
+  const from = { line: Math.max(0, start.line) + 1, column };
+  // An end on the same line, after the start (a name: most ranges), continues the start's scan.
+  const endTarget = Number.isFinite(end.character) ? Math.max(0, Math.floor(end.character)) : 0;
+  const startTarget = Number.isFinite(start.character) ? Math.max(0, Math.floor(start.character)) : 0;
+  if (end.line === start.line && endTarget >= startTarget) {
+    return { start: from, end: { line: from.line, column: scanTo(text, endTarget, encoding, scannedIndex, scannedUnits, column) } };
+  }
+  return { start: from, end: fromLspPosition(lines.lineText(end.line + 1), end, encoding) };
 }
 
 /**

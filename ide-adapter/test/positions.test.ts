@@ -115,6 +115,20 @@ describe('positions', () => {
     );
   });
 
+  it('converts a range as its two ends apart, an end on the start\'s line continuing the start\'s scan', () => {
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 3 }), encodingArb, fc.nat(2), fc.nat(40), fc.nat(2), fc.nat(40), (texts, encoding, l1, c1, l2, c2) => {
+        const doc = new TextLines(texts.join('\n'));
+        const range = { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } };
+        expect(fromLspRange(doc, range, encoding)).toEqual({
+          start: fromLspPosition(doc.lineText(l1 + 1), range.start, encoding),
+          end: fromLspPosition(doc.lineText(l2 + 1), range.end, encoding),
+        });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('clamps columns past the end for any line', () => {
     fc.assert(
       fc.property(lineArb, encodingArb, fc.integer({ min: 1, max: 50 }), (line, encoding, extra) => {
