@@ -165,11 +165,19 @@ async function typeScriptScale(base: string): Promise<string> {
     }
     await session.shutdown();
   }
-  // Warm: the raw request and the function on one warm server, interleaved.
+  // A ready server (a name defined once answered), then the capped name's first lookup beside
+  // the raw request's first answer for it: what completing the cap adds (a text search, outlines).
   const session = await IdeSession.open({ workspaceRoot: root, readyTimeoutMs: TIMEOUT_MS });
-  await value(session, program);
-  const server = await (session.backend as unknown as { pool: { server(id: string): Promise<LanguageServer> } }).pool.server('typescript');
   const fewName = 'use_1_1';
+  await value(session, `findDefinitions("${fewName}")`);
+  const server = await (session.backend as unknown as { pool: { server(id: string): Promise<LanguageServer> } }).pool.server('typescript');
+  let t0 = performance.now();
+  await server.request(WorkspaceSymbolRequest.type, { query: REPEATED_NAME });
+  const rawFirstCapped = performance.now() - t0;
+  t0 = performance.now();
+  await value(session, program);
+  const firstCapped = performance.now() - t0;
+  // Warm: the raw request and the function on one warm server, interleaved.
   const warm = await interleaved(
     {
       raw: () => server.request(WorkspaceSymbolRequest.type, { query: fewName }),
@@ -186,12 +194,13 @@ async function typeScriptScale(base: string): Promise<string> {
   return [
     `### Scale: tsgo on a ${fmt.int(generated.files)}-file TypeScript monorepo`,
     '',
-    `${TS_PACKAGES} packages with a root tsconfig referencing each; \`${REPEATED_NAME}\` is defined ${generated.definitions} times (tsgo's \`workspace/symbol\` returns at most 256). Cold: ${COLD_RUNS} runs each, alternated; warm: ${WARM_RUNS} interleaved runs on one server. Targets: first answer ≤ raw + 0.3 s; a lookup ≤ the raw request + 10% or 5 ms.`,
+    `${TS_PACKAGES} packages with a root tsconfig referencing each; \`${REPEATED_NAME}\` is defined ${generated.definitions} times (tsgo's \`workspace/symbol\` returns at most 256). Cold: ${COLD_RUNS} runs each, alternated; first on a ready server: one run (the server answered a name defined once; the raw request first, then the function, each the first of its name); warm: ${WARM_RUNS} interleaved runs on one server. Targets: first answer ≤ raw + 0.3 s; a lookup ≤ the raw request + 10% or 5 ms.`,
     '',
     table(
       ['what', 'baseline', 'Dialect', 'difference'],
       [
         ['first answer, cold', `raw tsgo (one file per package opened, first \`workspace/symbol\`) ${s(raw)}`, `\`${program}\` ${s(product)}`, `${summarize(product).median >= summarize(raw).median ? '+' : ''}${fmt.ms((summarize(product).median - summarize(raw).median) / 1000)} s`],
+        [`\`${program}\`, first on a ready server`, `\`workspace/symbol\` (first) ${fmt.ms(rawFirstCapped)} ms`, `${fmt.ms(firstCapped)} ms`, `+${fmt.ms(firstCapped - rawFirstCapped)} ms`],
         [`\`findDefinitions("${fewName}")\`, warm`, `\`workspace/symbol\` ${ms(w('raw'))}`, ms(w('dialect')), adds(w('dialect'), w('raw'))],
         [`\`${program}\`, warm`, `\`workspace/symbol\` ${ms(w('rawMany'))}`, ms(w('dialectMany')), adds(w('dialectMany'), w('rawMany'))],
       ],
