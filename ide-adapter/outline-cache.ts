@@ -18,7 +18,7 @@ import type { BackendCallOptions, OutlineSymbol } from './backend.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 
 /** Outlines kept (least recently used dropped beyond it): a few MB for large monorepos. */
-export const MAX_KEPT_OUTLINES = 5000;
+const MAX_KEPT_OUTLINES = 5000;
 
 /** Where the cache gets the disk's stamp and the outlines it does not have. */
 export interface OutlineSource<S extends DiskStamp> {
