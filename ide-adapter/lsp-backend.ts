@@ -552,23 +552,26 @@ export class LspBackend implements IdeBackend {
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
     const files = [...new Set(matches.map((m) => m.path))];
-    const found: BackendSymbol[] = [];
     let unread = 0;
-    await Promise.all(
+    // In the files' order, whichever outline comes first: the same answer every time.
+    const perFile = await Promise.all(
       files.map(async (path) => {
         const outline = await this.#documentSymbols(path, options).catch(() => {
           unread++;
           return [] as OutlineSymbol[];
         });
+        const named: BackendSymbol[] = [];
         const visit = (entries: readonly OutlineSymbol[]): void => {
           for (const o of entries) {
-            if (o.name === query) found.push({ ...o, children: undefined } as unknown as BackendSymbol);
+            if (o.name === query) named.push({ ...o, children: undefined } as unknown as BackendSymbol);
             visit(o.children);
           }
         };
         visit(outline);
+        return named;
       }),
     );
+    const found = perFile.flat();
     const symbols = found.map(({ name, kind, container, language, location, range, precise }) => ({
       name,
       kind,
