@@ -78,8 +78,11 @@ async function rawColdStart(binary: string, root: string, dbDir: string, name: s
     }
     throw new Error(`raw clangd never found ${name}`);
   } finally {
+    // Waited for: a clangd still writing its index would race the removal of the folder.
+    const gone = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill();
     connection.dispose();
+    await gone;
   }
 }
 
