@@ -14,6 +14,7 @@ import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
 import { canHaveImplementations } from '../kinds.js';
 import { importExplanation } from './imported.js';
+import { splitQualifiedName } from './qualified.js';
 
 /** An absolute path, POSIX or Windows (a server's name for a whole file). */
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
@@ -81,9 +82,10 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
           // The name exists: say which filter left it out, and what it left out.
           ctx.note(`${JSON.stringify(args['of'])} exists, but not with ${filtersOf(args).join(', ')}; left out: ${listPlaces(unfiltered)}`);
         } else {
-          // Names are exact; an empty answer says which names do exist.
-          const similar = await similarNames(ctx, args['of']);
-          ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+          // Names are exact; an empty answer says where the last name is defined, or which names do exist.
+          const miss = await qualifierMiss(ctx, args['of']);
+          const similar = miss === undefined ? await similarNames(ctx, args['of']) : [];
+          ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${miss !== undefined ? `; ${miss}` : similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
         }
       }
       return defs;
@@ -283,6 +285,20 @@ async function similarNames(ctx: CallContext<IdeHost>, name: string): Promise<st
   return closest(last, names, 5);
 }
 
+/**
+ * For a qualified name that found nothing, where its last name is defined, when it is: the
+ * qualifier names nothing those definitions are in (an import alias such as zod's `z` in
+ * `z.object`, a guessed module), and the program that lists them.
+ */
+async function qualifierMiss(ctx: CallContext<IdeHost>, name: string): Promise<string | undefined> {
+  const { qualifiers, name: last } = splitQualifiedName(name);
+  if (qualifiers.length === 0) return undefined;
+  const found = await lookupSymbols(ctx.host.backend, { name: last }, ctx.signal, ctx.host.trace).catch(() => undefined);
+  if (found === undefined || found.definitions.length === 0) return undefined;
+  const qualifier = name.slice(0, name.length - last.length).replace(/(::|\.|#)$/, '');
+  return `${JSON.stringify(last)} is defined as ${listPlaces(found.definitions)}, none of them in ${JSON.stringify(qualifier)} (a qualifier names a class, namespace, module or crate, not an import alias): findDefinitions(${JSON.stringify(last)})`;
+}
+
 async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>, unfiltered: readonly SymbolDefinition[]): Promise<never> {
   const filters = filtersOf(args);
   const message = `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`;
@@ -294,6 +310,8 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
   }
   const imported = await importExplanation(ctx, name);
   if (imported !== undefined) throw new DialectError({ code: SymbolCode.NotFound, message: `${message}: ${imported.message}`, hint: imported.hint });
+  const miss = await qualifierMiss(ctx, name);
+  if (miss !== undefined) throw new DialectError({ code: SymbolCode.NotFound, message, hint: miss });
   const suggestions = await similarNames(ctx, name);
   throw new DialectError({
     code: SymbolCode.NotFound,
