@@ -19,7 +19,6 @@ import { isInside } from '../../confine.js';
 import { packageFile } from '../../package-files.js';
 import type { ServerDefinition } from '../../lsp/servers.js';
 import { pythonEnvironmentWarnings } from './problems.js';
-import { pyrightScopeWarnings } from './scope.js';
 import { searchPathFolders } from '../../search-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -80,7 +79,7 @@ export function untrustedPyright(definition: ServerDefinition): ServerDefinition
       const interpreter = systemInterpreter(root, env) ?? noInterpreter();
       return Promise.resolve({
         settings: { section: 'python', patch: { pythonPath: interpreter } },
-        warnings: [...pythonEnvironmentWarnings(undefined, true), ...pyrightScopeWarnings(root)],
+        warnings: pythonEnvironmentWarnings(undefined, true),
       });
     },
   };
