@@ -15,7 +15,7 @@ import { PYTHON_IMPORTS } from './imports.js';
 import { pythonKind } from './kinds.js';
 import { pythonModulePath } from './module-path.js';
 import { pythonEnvironmentWarnings } from './problems.js';
-import { pyrightScope } from './scope.js';
+import { pyrightScopeWarnings } from './scope.js';
 import { untrustedPyright } from './trust.js';
 
 /** The variable naming another pyright language server (its `langserver.index.js`). */
@@ -100,13 +100,8 @@ export const pythonServer: ServerDefinition = {
     const environment = findPythonEnvironment(root);
     return Promise.resolve({
       ...(environment?.interpreter !== undefined ? { settings: { section: 'python', patch: { pythonPath: environment.interpreter } } } : {}),
-      warnings: pythonEnvironmentWarnings(environment, false),
+      warnings: [...pythonEnvironmentWarnings(environment, false), ...pyrightScopeWarnings(root)],
     });
-  },
-  // The Python files the project's own pyright include leaves out: pyright searches them once open.
-  projectAnchors: (root) => {
-    const scope = pyrightScope(root);
-    return Promise.resolve({ files: scope.outside.map((p) => join(root, ...p.split('/'))), warnings: scope.warnings.map((w) => w.text) });
   },
   untrusted: untrustedPyright,
 };

@@ -3,10 +3,8 @@
  * `[tool.pyright]` table in `pyproject.toml` with `include` makes pyright's program those paths
  * only (psf/requests: `include = ["src/requests"]`; python-attrs/attrs: one file): its index,
  * references and call hierarchy then miss the tests and everything else, and an answer would look
- * complete. Pyright offers no setting that overrides a configuration file, but it searches the
- * files that are open as well as its program: the files left out are opened (at most
- * {@link MAX_OPENED_OUTSIDE}, pinned, as project anchors), and only those past that bound are
- * counted (by top folder) and said once, as a warning.
+ * complete. Pyright offers no setting that overrides a configuration file, so the files left out
+ * are counted (by top folder) and said once, as a warning.
  *
  * Only the workspace is read: the two configuration files, and a walk of its folders that follows
  * no symbolic link, skips what pyright skips by default (dot folders, `node_modules`,
@@ -46,52 +44,31 @@ export function pyrightInclude(root: string): PyrightInclude | undefined {
   return include === undefined ? undefined : { source: 'pyproject.toml [tool.pyright]', include };
 }
 
-/** Python files left out by a pyright include that are opened, at most (the rest are named in a warning). */
-export const MAX_OPENED_OUTSIDE = 500;
-
-/** What a pyright include leaves out: the files to open, and a warning when not all of them are. */
-export interface PyrightScope {
-  /** Workspace paths of the Python files the include leaves out, at most the limit. */
-  readonly outside: readonly string[];
-  /** Set when files left out are not opened (past the limit, or past the walk's bound). */
-  readonly warnings: readonly KeyedWarning[];
-}
-
-/** The Python files the workspace's own pyright `include` leaves out, to be opened; a warning for those that are not. */
-export function pyrightScope(root: string, limit = MAX_OPENED_OUTSIDE): PyrightScope {
+/** The warning that pyright's own `include` leaves Python files of the workspace out, or none. */
+export function pyrightScopeWarnings(root: string): KeyedWarning[] {
   const config = pyrightInclude(root);
-  if (config === undefined || config.include.length === 0) return { outside: [], warnings: [] };
+  if (config === undefined || config.include.length === 0) return [];
   const specs = config.include.map(specPattern);
-  const opened: string[] = [];
-  const notOpened = new Map<string, number>();
+  const outside = new Map<string, number>();
   let total = 0;
   let left = 0;
   const cut = walkPython(root, (path) => {
     total++;
     if (specs.some((s) => s.test(path))) return;
     left++;
-    if (opened.length < limit) {
-      opened.push(path);
-      return;
-    }
     const top = path.includes('/') ? `${path.slice(0, path.indexOf('/'))}/` : path;
-    notOpened.set(top, (notOpened.get(top) ?? 0) + 1);
+    outside.set(top, (outside.get(top) ?? 0) + 1);
   });
-  if (left === opened.length && !cut) return { outside: opened, warnings: [] };
-  const folders = [...notOpened].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (left === 0) return [];
+  const folders = [...outside].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const named = folders.slice(0, MAX_NAMED_FOLDERS).map(([f, n]) => `${f} ${n}`);
   const more = folders.length > MAX_NAMED_FOLDERS ? ` and ${folders.length - MAX_NAMED_FOLDERS} more` : '';
-  const rest = named.length > 0 ? `, not ${named.join(', ')}${more}` : '';
-  const unread = cut ? `; folders past the first ${MAX_SCOPE_ENTRIES.toLocaleString('en')} entries were not read` : '';
-  return {
-    outside: opened,
-    warnings: [
-      {
-        key: 'python:pyright-include',
-        text: `pyright searches ${total - left + opened.length} of ${total} Python files${rest}: the project's pyright include (${config.include.join(', ')} in ${config.source}) leaves out ${left}, of which the first ${opened.length} are opened (MAX_OPENED_OUTSIDE)${unread}`,
-      },
-    ],
-  };
+  return [
+    {
+      key: 'python:pyright-include',
+      text: `pyright sees ${total - left} of ${cut ? 'the first ' : ''}${total} Python files, not ${named.join(', ')}${more}: the project's pyright include (${config.include.join(', ')} in ${config.source}) leaves them out; answers miss the definitions and uses there`,
+    },
+  ];
 }
 
 function readSmall(path: string): string | undefined {

@@ -19,6 +19,7 @@ import { isInside } from '../../confine.js';
 import { packageFile } from '../../package-files.js';
 import type { ServerDefinition } from '../../lsp/servers.js';
 import { pythonEnvironmentWarnings } from './problems.js';
+import { pyrightScopeWarnings } from './scope.js';
 import { searchPathFolders } from '../../search-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -79,7 +80,7 @@ export function untrustedPyright(definition: ServerDefinition): ServerDefinition
       const interpreter = systemInterpreter(root, env) ?? noInterpreter();
       return Promise.resolve({
         settings: { section: 'python', patch: { pythonPath: interpreter } },
-        warnings: pythonEnvironmentWarnings(undefined, true),
+        warnings: [...pythonEnvironmentWarnings(undefined, true), ...pyrightScopeWarnings(root)],
       });
     },
   };
