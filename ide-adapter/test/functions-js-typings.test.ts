@@ -30,6 +30,9 @@ describe('which JavaScript a configured project takes in', () => {
       await writeFile(join(copy.root, 'config', 'base.json'), '{ "compilerOptions": { "allowJs": true } }');
       await writeFile(join(copy.root, 'tsconfig.json'), '{ "extends": "./config/base.json" }');
       expect(await loose()).toEqual([]);
+      // More patterns than are matched: its JavaScript is opened (the safe side).
+      await writeFile(join(copy.root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { allowJs: true }, include: Array.from({ length: 100 }, (_, i) => `dir${i}/**/*`) }));
+      expect(await loose()).toHaveLength(4);
       await writeFile(join(copy.root, 'jsconfig.json'), '{ "include": ["lib/**/*"] }');
       await writeFile(join(copy.root, 'tsconfig.json'), '{ "files": ["index.d.ts"] }');
       // tsconfig.json wins over jsconfig.json in one folder, as in TypeScript.

@@ -55,6 +55,13 @@ export async function looseScripts(root: string, projectDirs: readonly string[],
 /** A configuration's `extends` chain is followed at most this deep. */
 const MAX_EXTENDS_DEPTH = 8;
 
+/**
+ * `include`/`exclude` patterns matched at most per configuration: each file is matched against
+ * each, so more would make a workspace's configuration the cost of the walk. A configuration
+ * with more counts as taking in no JavaScript (its files are opened: the safe side).
+ */
+const MAX_PATTERNS = 64;
+
 /** Which JavaScript files a project folder's configuration takes in. */
 interface JavaScriptScope {
   /** The project's folder, workspace-relative (`''` for the root). */
@@ -100,6 +107,7 @@ function javaScriptScope(root: string, dir: string): JavaScriptScope {
   const include = field('include');
   const exclude = field('exclude');
   if (files === undefined && include === undefined && exclude === undefined) return { folder, covers: 'all' };
+  if ((include?.values.length ?? 0) + (exclude?.values.length ?? 0) > MAX_PATTERNS) return { folder, covers: 'none' };
   const listed = new Set((files?.values ?? []).map((f) => workspacePath(root, resolve(files?.dir ?? dir, f))));
   const included = files !== undefined && include === undefined ? [] : matchers(root, include ?? { dir, values: ['**/*'] });
   const excluded = exclude === undefined ? [] : matchers(root, exclude);
