@@ -332,12 +332,33 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   else if (items.length === 0 && symbols.length > 0) {
     ctx.note('the language server offered no call hierarchy here; findReferences gives every use instead');
   }
+  const outlined = outlineNaming(ctx);
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
     const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
-    return onePerFunction(found).map((e) => ({ ...toDefinition(wholeFileAsFile(e.item.symbol)), callSites: distinctSites(e.callSites), of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+    return mapLimit(onePerFunction(found), REQUEST_CONCURRENCY, async (e) => ({ ...toDefinition(await outlined(wholeFileAsFile(e.item.symbol))), callSites: distinctSites(e.callSites), of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
   });
   return edges.flat();
+}
+
+/**
+ * A call item named as its file's outline names it, where the item says less: a `function` with no
+ * owner may be a method (pyright's call items say `function` for every `def`, with no class), and
+ * a lookup of the same symbol says `method describe (Shape)`. One outline per file per call.
+ */
+function outlineNaming(ctx: CallContext<IdeHost>): (symbol: BackendSymbol) => Promise<BackendSymbol> {
+  const outlines = new Map<string, Promise<readonly BackendSymbol[]>>();
+  return async (symbol) => {
+    if (symbol.kind !== 'function' || (symbol.container ?? '') !== '') return symbol;
+    const { path, start } = symbol.location;
+    let outline = outlines.get(path);
+    if (outline === undefined) {
+      outline = ctx.host.backend.documentSymbols(path, { signal: ctx.signal }).then(flatten, () => []);
+      outlines.set(path, outline);
+    }
+    const entry = (await outline).find((o) => o.name === symbol.name && o.location.start.line === start.line && o.location.start.column === start.column);
+    return entry === undefined ? symbol : { ...symbol, kind: entry.kind, ...(entry.container !== undefined ? { container: entry.container } : {}) };
+  };
 }
 
 /**

@@ -185,13 +185,20 @@ async function inheritedCandidates(
 }
 
 /**
- * The direct supertypes of a class, interface or struct as its declaration writes them (the
- * bases in its header, a Go struct's embedded types), those declared in the workspace: the type
+ * Kinds whose declaration writes all their supertypes: a class's header, an interface's `extends`
+ * or embedded interfaces. A struct's are not written (the interfaces a Go struct satisfies, the
+ * traits a Rust struct implements; embedding is not subtyping).
+ */
+const DECLARED_SUPERTYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface']);
+
+/**
+ * The direct supertypes of a class or interface as its declaration writes them (the bases in its
+ * header, a Go interface's embedded interfaces), those declared in the workspace: the type
  * hierarchy of a server that has none (pyright, tsgo, gopls). Undefined for a symbol that is no
  * such type in its file's outline.
  */
 export async function declaredSupertypes(backend: IdeBackend, symbol: SymbolDefinition, signal: AbortSignal): Promise<SymbolDefinition[] | undefined> {
-  if (!INHERITING_KINDS.has(symbol.kind)) return undefined;
+  if (!DECLARED_SUPERTYPE_KINDS.has(symbol.kind)) return undefined;
   const outlines = new LookupCache(backend, signal);
   const type = await outlineType(symbol, outlines);
   if (type === undefined) return undefined;

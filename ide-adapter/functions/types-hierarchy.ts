@@ -47,7 +47,7 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
       aliases: direction === 'super' ? ['superTypes'] : ['subTypes'],
       description:
         direction === 'super'
-          ? 'The direct supertypes of a type (type hierarchy): the classes it extends, the interfaces or traits it implements.'
+          ? "The direct supertypes of a type (type hierarchy): the classes it extends, the interfaces or traits it implements. Where the server has no type hierarchy (pyright, tsgo, gopls), a class's or interface's are the bases its declaration writes that are declared in the workspace."
           : 'The direct subtypes of a type (type hierarchy): the classes that extend it, the types that implement an interface or trait.',
       of: 'a class, interface, struct, enum or trait (or its name)',
       examples: [{ program: `${name}("${direction === 'super' ? 'MemoryRepository' : 'Repository'}")` }],

@@ -119,14 +119,6 @@ describe.runIf(goAvailable)('promoted members (real gopls, fixtures/go-embedded)
     expect(places(await f.value('findDefinitions("Triangle.Label")'))).toEqual([`base/root.go:${label.line}:${label.column}`]);
   });
 
-  it('supertypes of a struct are the types it embeds', async () => {
-    const polygon = await f.nameIn('shape/polygon.go', 'type Polygon struct', 'Polygon');
-    const root = await f.nameIn('base/root.go', 'type Root struct', 'Root');
-    expect(places(await f.value('supertypes("Polygon")'))).toEqual([`base/root.go:${root.line}:${root.column}`]);
-    const namer = await f.nameIn('shape/polygon.go', 'type Namer interface', 'Namer');
-    expect(places(await f.value('supertypes("Triangle")')).sort()).toEqual([`shape/polygon.go:${namer.line}:${namer.column}`, `shape/polygon.go:${polygon.line}:${polygon.column}`].sort());
-  });
-
   it('still answers nothing, with its note, for a member no embedded type has', async () => {
     const outcome = await f.outcome('findDefinitions("Triangle.nothing")');
     expect(outcome.kind === 'value' && outcome.value).toEqual([]);
