@@ -81,9 +81,9 @@ export async function inheritedMembers(owner: OutlineType, name: string, sources
 
 /**
  * The direct bases of a type: the types of its embedded fields, else the server's type
- * hierarchy, else the names its header writes.
+ * hierarchy, else the names its header writes; those declared in the workspace.
  */
-async function basesOf(type: OutlineType, sources: InheritanceSources): Promise<OutlineType[]> {
+export async function basesOf(type: OutlineType, sources: InheritanceSources): Promise<OutlineType[]> {
   const at = type.node.location.start;
   const embedded = type.node.children.filter((c) => c.embedded === true).map((c) => c.location.start);
   const fromHierarchy = embedded.length > 0 ? undefined : await sources.supertypes(type.path, at);

@@ -14,6 +14,7 @@ import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
 import { canHaveImplementations } from '../kinds.js';
 import { importExplanation } from './imported.js';
+import { splitQualifiedName } from './qualified.js';
 
 /** An absolute path, POSIX or Windows (a server's name for a whole file). */
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
@@ -81,9 +82,10 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
           // The name exists: say which filter left it out, and what it left out.
           ctx.note(`${JSON.stringify(args['of'])} exists, but not with ${filtersOf(args).join(', ')}; left out: ${listPlaces(unfiltered)}`);
         } else {
-          // Names are exact; an empty answer says which names do exist.
-          const similar = await similarNames(ctx, args['of']);
-          ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
+          // Names are exact; an empty answer says where the last name is defined, or which names do exist.
+          const miss = await qualifierMiss(ctx, args['of']);
+          const similar = miss === undefined ? await similarNames(ctx, args['of']) : [];
+          ctx.note(`no definition is named exactly ${JSON.stringify(args['of'])}${miss !== undefined ? `; ${miss}` : similar.length > 0 ? `; similar names: ${similar.join(', ')}` : ''}`);
         }
       }
       return defs;
@@ -281,6 +283,20 @@ async function similarNames(ctx: CallContext<IdeHost>, name: string): Promise<st
   return closest(last, names, 5);
 }
 
+/**
+ * For a qualified name that found nothing, where its last name is defined, when it is: the
+ * qualifier names nothing those definitions are in (an import alias such as zod's `z` in
+ * `z.object`, a guessed module), and the program that lists them.
+ */
+async function qualifierMiss(ctx: CallContext<IdeHost>, name: string): Promise<string | undefined> {
+  const { qualifiers, name: last } = splitQualifiedName(name);
+  if (qualifiers.length === 0) return undefined;
+  const found = await lookupSymbols(ctx.host.backend, { name: last }, ctx.signal, ctx.host.trace).catch(() => undefined);
+  if (found === undefined || found.definitions.length === 0) return undefined;
+  const qualifier = name.slice(0, name.length - last.length).replace(/(::|\.|#)$/, '');
+  return `${JSON.stringify(last)} is defined as ${listPlaces(found.definitions)}, none of them in ${JSON.stringify(qualifier)} (a qualifier names a class, namespace, module or crate, not an import alias): findDefinitions(${JSON.stringify(last)})`;
+}
+
 async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<Record<string, unknown>>, unfiltered: readonly SymbolDefinition[]): Promise<never> {
   const filters = filtersOf(args);
   const message = `no definition of ${JSON.stringify(name)}${filters.length > 0 ? ` with ${filters.join(', ')}` : ''} was found`;
@@ -292,6 +308,8 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
   }
   const imported = await importExplanation(ctx, name);
   if (imported !== undefined) throw new DialectError({ code: SymbolCode.NotFound, message: `${message}: ${imported.message}`, hint: imported.hint });
+  const miss = await qualifierMiss(ctx, name);
+  if (miss !== undefined) throw new DialectError({ code: SymbolCode.NotFound, message, hint: miss });
   const suggestions = await similarNames(ctx, name);
   throw new DialectError({
     code: SymbolCode.NotFound,
@@ -312,12 +330,33 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   else if (items.length === 0 && symbols.length > 0) {
     ctx.note('the language server offered no call hierarchy here; findReferences gives every use instead');
   }
+  const outlined = outlineNaming(ctx);
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
     const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
-    return onePerFunction(found).map((e) => ({ ...toDefinition(wholeFileAsFile(e.item.symbol)), callSites: distinctSites(e.callSites), of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+    return mapLimit(onePerFunction(found), REQUEST_CONCURRENCY, async (e) => ({ ...toDefinition(await outlined(wholeFileAsFile(e.item.symbol))), callSites: distinctSites(e.callSites), of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
   });
   return edges.flat();
+}
+
+/**
+ * A call item named as its file's outline names it, where the item says less: a `function` with no
+ * owner may be a method (pyright's call items say `function` for every `def`, with no class), and
+ * a lookup of the same symbol says `method describe (Shape)`. One outline per file per call.
+ */
+function outlineNaming(ctx: CallContext<IdeHost>): (symbol: BackendSymbol) => Promise<BackendSymbol> {
+  const outlines = new Map<string, Promise<readonly BackendSymbol[]>>();
+  return async (symbol) => {
+    if (symbol.kind !== 'function' || (symbol.container ?? '') !== '') return symbol;
+    const { path, start } = symbol.location;
+    let outline = outlines.get(path);
+    if (outline === undefined) {
+      outline = ctx.host.backend.documentSymbols(path, { signal: ctx.signal }).then(flatten, () => []);
+      outlines.set(path, outline);
+    }
+    const entry = (await outline).find((o) => o.name === symbol.name && o.location.start.line === start.line && o.location.start.column === start.column);
+    return entry === undefined ? symbol : { ...symbol, kind: entry.kind, ...(entry.container !== undefined ? { container: entry.container } : {}) };
+  };
 }
 
 /**

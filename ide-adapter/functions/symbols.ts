@@ -13,7 +13,7 @@ import type { Workspace } from '../workspace.js';
 import { searchWorkspace } from '../search.js';
 import { walkFiles } from '../search.js';
 import { SKIPPED_DIRS } from '../skipped-dirs.js';
-import { inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources } from './inherited.js';
+import { basesOf, inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources, type OutlineType } from './inherited.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
 
@@ -168,7 +168,55 @@ async function inheritedCandidates(
   trace?: TraceSink,
 ): Promise<{ located: Located[]; cut: boolean }> {
   const owners = (await lookupSymbols(backend, { name: qualifiers.join('.') }, signal)).definitions.filter((d) => INHERITING_KINDS.has(d.kind));
-  const sources: InheritanceSources = {
+  const sources = inheritanceSources(backend, outlines, signal);
+  const located: Located[] = [];
+  let cut = false;
+  for (const owner of owners) {
+    const type = await outlineType(owner, outlines);
+    if (type === undefined) continue;
+    const found = await inheritedMembers(type, name, sources);
+    cut ||= found.cut;
+    for (const m of found.members) {
+      trace?.keep(describe(m.member), `inherited by ${owner.name} from ${m.base.node.name}`);
+      located.push({ symbol: m.member, ancestors: m.ancestors });
+    }
+  }
+  return { located: dedupeLocated(located), cut };
+}
+
+/**
+ * Kinds whose declaration writes all their supertypes: a class's header, an interface's `extends`
+ * or embedded interfaces. A struct's are not written (the interfaces a Go struct satisfies, the
+ * traits a Rust struct implements; embedding is not subtyping).
+ */
+const DECLARED_SUPERTYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface']);
+
+/**
+ * The direct supertypes of a class or interface as its declaration writes them (the bases in its
+ * header, a Go interface's embedded interfaces), those declared in the workspace: the type
+ * hierarchy of a server that has none (pyright, tsgo, gopls). Undefined for a symbol that is no
+ * such type in its file's outline.
+ */
+export async function declaredSupertypes(backend: IdeBackend, symbol: SymbolDefinition, signal: AbortSignal): Promise<SymbolDefinition[] | undefined> {
+  if (!DECLARED_SUPERTYPE_KINDS.has(symbol.kind)) return undefined;
+  const outlines = new LookupCache(backend, signal);
+  const type = await outlineType(symbol, outlines);
+  if (type === undefined) return undefined;
+  const bases = await basesOf(type, inheritanceSources(backend, outlines, signal));
+  return bases.map((b) => toDefinition(b.node));
+}
+
+/** A type's entry in its file's outline, with its ancestors. */
+async function outlineType(type: SymbolDefinition, outlines: LookupCache): Promise<OutlineType | undefined> {
+  const outline = await outlines.get(type.definedAt.path);
+  const path = outlinePath(outline, (o) => INHERITING_KINDS.has(o.kind) && samePosition(o.location.start, type.definedAt.start));
+  const node = path?.[path.length - 1];
+  return path === undefined || node === undefined ? undefined : { path: type.definedAt.path, node, ancestors: path.slice(0, -1) };
+}
+
+/** What the walk over a type's bases reads, through one lookup's caches. */
+function inheritanceSources(backend: IdeBackend, outlines: LookupCache, signal: AbortSignal): InheritanceSources {
+  return {
     outline: (path) => outlines.get(path),
     lines: outlines.lines,
     definition: (path, at) => backend.definition(path, at, { signal }).catch(() => []),
@@ -191,21 +239,6 @@ async function inheritedCandidates(
       return found;
     },
   };
-  const located: Located[] = [];
-  let cut = false;
-  for (const owner of owners) {
-    const outline = await outlines.get(owner.definedAt.path);
-    const path = outlinePath(outline, (o) => INHERITING_KINDS.has(o.kind) && samePosition(o.location.start, owner.definedAt.start));
-    const node = path?.[path.length - 1];
-    if (path === undefined || node === undefined) continue;
-    const found = await inheritedMembers({ path: owner.definedAt.path, node, ancestors: path.slice(0, -1) }, name, sources);
-    cut ||= found.cut;
-    for (const m of found.members) {
-      trace?.keep(describe(m.member), `inherited by ${owner.name} from ${m.base.node.name}`);
-      located.push({ symbol: m.member, ancestors: m.ancestors });
-    }
-  }
-  return { located: dedupeLocated(located), cut };
 }
 
 /**

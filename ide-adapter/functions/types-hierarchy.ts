@@ -5,12 +5,13 @@
  * an alternative.
  */
 import type { CallContext, Registry } from '../../dialect/index.js';
-import type { TypeItem } from '../backend.js';
+import { DialectError } from '../../dialect/index.js';
+import { CapabilityCode, type TypeItem } from '../backend.js';
 import type { Location, SymbolDefinition } from '../model.js';
 import type { IdeHost } from './host.js';
 import { symbolForTarget } from './positions.js';
 import { askAtEach, registerRelation, REQUEST_CONCURRENCY, uniquePlaces } from './relations.js';
-import { mapLimit, toDefinition } from './symbols.js';
+import { declaredSupertypes, mapLimit, toDefinition } from './symbols.js';
 
 /** Registers `typeDefinition`, `supertypes` and `subtypes`. */
 export function registerTypeFunctions(registry: Registry<IdeHost>): void {
@@ -46,7 +47,7 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
       aliases: direction === 'super' ? ['superTypes'] : ['subTypes'],
       description:
         direction === 'super'
-          ? 'The direct supertypes of a type (type hierarchy): the classes it extends, the interfaces or traits it implements.'
+          ? "The direct supertypes of a type (type hierarchy): the classes it extends, the interfaces or traits it implements. Where the server has no type hierarchy (pyright, tsgo, gopls), a class's or interface's are the bases its declaration writes that are declared in the workspace."
           : 'The direct subtypes of a type (type hierarchy): the classes that extend it, the types that implement an interface or trait.',
       of: 'a class, interface, struct, enum or trait (or its name)',
       examples: [{ program: `${name}("${direction === 'super' ? 'MemoryRepository' : 'Repository'}")` }],
@@ -57,9 +58,24 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
 
 async function hierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<IdeHost>, direction: 'super' | 'sub'): Promise<SymbolDefinition[]> {
   const { backend } = ctx.host;
-  const items = (await askAtEach(ctx, symbols, (path, at, options) => backend.prepareTypeHierarchy(path, at, options))).flat();
+  const answers = await mapLimit(symbols, REQUEST_CONCURRENCY, async (symbol): Promise<TypeItem[] | SymbolDefinition[]> => {
+    try {
+      return await backend.prepareTypeHierarchy(symbol.definedAt.path, symbol.definedAt.start, { signal: ctx.signal });
+    } catch (error) {
+      // A server without a type hierarchy (pyright, tsgo, gopls): a type's supertypes are what its declaration writes.
+      const declared = direction === 'super' && unsupported(error) ? await declaredSupertypes(backend, symbol, ctx.signal) : undefined;
+      if (declared === undefined) throw error;
+      return declared;
+    }
+  });
+  const items = answers.flatMap((a) => a.filter((x): x is TypeItem => 'handle' in x));
+  const declared = answers.flatMap((a) => a.filter((x): x is SymbolDefinition => !('handle' in x)));
   const related = (await mapLimit(items, REQUEST_CONCURRENCY, (item: TypeItem) => backend.typeHierarchy(item, direction, { signal: ctx.signal }))).flat();
-  return uniquePlaces(related.map((r) => toDefinition(r.symbol)));
+  return uniquePlaces([...declared, ...related.map((r) => toDefinition(r.symbol))]);
+}
+
+function unsupported(error: unknown): boolean {
+  return error instanceof DialectError && error.code === CapabilityCode.UnsupportedByServer;
 }
 
 /** Kinds that are types themselves: a type definition pointing at them is right. */

@@ -62,7 +62,7 @@ describe('the private compilation database', () => {
     expect(await treeOf(root)).toEqual(before);
   });
 
-  it('describes a layout without a database (root and header folders as include folders) and says so with the fix', async () => {
+  it('describes a layout without a database (root, header folders and the folders above them as include folders) and says so with the fix', async () => {
     const root = join(dir, 'plain');
     await mkdir(join(root, 'lib', 'inc'), { recursive: true });
     await writeFile(join(root, 'lib', 'inc', 'x.h'), 'int x(void);\n');
@@ -72,7 +72,7 @@ describe('the private compilation database', () => {
     expect(db.warning).toMatch(/no compilation database.*Fix: cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make/);
     const written = JSON.parse(await readFile(join(db.dir, 'compile_commands.json'), 'utf8')) as { file: string; arguments: string[] }[];
     expect(written.map((c) => c.file)).toEqual([join(root, 'lib', 'x.c')]);
-    expect(written[0]?.arguments).toEqual(['clang', '-I', root, '-I', join(root, 'lib', 'inc'), '-c', join(root, 'lib', 'x.c')]);
+    expect(written[0]?.arguments).toEqual(['clang', '-I', root, '-I', join(root, 'lib', 'inc'), '-I', join(root, 'lib'), '-c', join(root, 'lib', 'x.c')]);
   });
 });
 

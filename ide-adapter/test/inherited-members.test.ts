@@ -21,8 +21,31 @@ interface Def {
 const places = (defs: unknown): string[] => (defs as Def[]).map((d) => `${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}`);
 
 const cases = [
-  { language: 'Python', server: pythonServer, fixture: 'py-inherited', root: 'src/figures/root.py', middle: 'src/figures/middle.py', outline: 'def outline(self)', size: 'def size' },
-  { language: 'TypeScript', server: typeScriptServer, fixture: 'ts-inherited', root: 'src/root.ts', middle: 'src/middle.ts', outline: '  outline(): string {', size: 'size(): number' },
+  {
+    language: 'Python',
+    server: pythonServer,
+    fixture: 'py-inherited',
+    root: 'src/figures/root.py',
+    middle: 'src/figures/middle.py',
+    outline: 'def outline(self)',
+    size: 'def size',
+    // `middle.Polygon`, not the metaclass.
+    bases: [{ file: 'src/figures/middle.py', declaration: 'class Polygon', name: 'Polygon' }],
+  },
+  {
+    language: 'TypeScript',
+    server: typeScriptServer,
+    fixture: 'ts-inherited',
+    root: 'src/root.ts',
+    middle: 'src/middle.ts',
+    outline: '  outline(): string {',
+    size: 'size(): number',
+    // The class it extends and the interface it implements, not its type argument's constraint.
+    bases: [
+      { file: 'src/middle.ts', declaration: 'export class Polygon', name: 'Polygon' },
+      { file: 'src/leaf.ts', declaration: 'export interface Labelled', name: 'Labelled' },
+    ],
+  },
 ] as const;
 
 for (const c of cases) {
@@ -44,6 +67,14 @@ for (const c of cases) {
     it('finds the nearest override, not the member it overrides', async () => {
       const at = await f.nameIn(c.middle, c.size, 'size');
       expect(places(await f.value('findDefinitions("Triangle.size")'))).toEqual([`${c.middle}:${at.line}:${at.column}`]);
+    });
+
+    it('supertypes, without a type hierarchy in the server, are the bases the class header writes', async () => {
+      const expected = await Promise.all(c.bases.map(async (b) => {
+        const at = await f.nameIn(b.file, b.declaration, b.name);
+        return `${b.file}:${at.line}:${at.column}`;
+      }));
+      expect(places(await f.value('supertypes("Triangle")')).sort()).toEqual(expected.sort());
     });
 
     it('still answers nothing, with its note, for a member no base has', async () => {

@@ -8,8 +8,9 @@
  * 1. the workspace's own `compile_commands.json` (in the root or a direct subfolder such as
  *    `build/`), copied with relative `directory` entries made absolute: exact, and complete;
  * 2. its `compile_flags.txt`: those flags for every C/C++ source below its folder;
- * 3. neither: the layout described from the files (every source, with the workspace root and each
- *    folder holding headers as include folders). A guess, said once with the fix.
+ * 3. neither: the layout described from the files (every source, with the workspace root, each
+ *    folder holding headers and the folders above those as include folders). A guess, said once
+ *    with the fix.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -150,14 +151,16 @@ async function compileFlags(root: string): Promise<{ origin: string; dir: string
 /**
  * One command per C/C++ source (outside dependency, build and hidden folders, and .gitignored
  * ones), bounded by {@link MAX_DESCRIBED_SOURCES}. With `flags` (compile_flags.txt) those are the
- * flags; else include folders are the root and every folder holding headers.
+ * flags; else include folders are the root, every folder holding headers, then the folders above them.
  */
 async function describeLayout(root: string, flags: readonly string[] | undefined, flagsDir: string | undefined): Promise<{ commands: CompileCommand[]; cut: boolean }> {
   const extensions = [...C_SOURCE_EXTENSIONS, ...CPP_SOURCE_EXTENSIONS, ...HEADER_EXTENSIONS];
   const walk = await runFileJob({ kind: 'walk', root, start: '', limit: MAX_DESCRIBED_SOURCES * 4, extensions }, { overrun: (stopped) => new DialectError({ code: SearchCode.WalkTimeout, message: `listing the C/C++ sources ${stopped}` }) }).catch(() => ({ files: [] as string[] }));
   const files = walk.files.filter((f) => !f.split('/').slice(0, -1).some((part) => SKIPPED_DIRS.has(part) || part.startsWith('.')));
   const sources = files.filter((f) => !isHeader(f));
-  const includeDirs = [...new Set(['', ...files.filter(isHeader).map((f) => f.split('/').slice(0, -1).join('/'))])].slice(0, MAX_INCLUDE_DIRS);
+  const headerDirs = [...new Set(files.filter(isHeader).map((f) => f.split('/').slice(0, -1).join('/')))];
+  // The folders above them too, after them: `include/spdlog/logger.h` is written `"spdlog/logger.h"`.
+  const includeDirs = [...new Set(['', ...headerDirs, ...headerDirs.flatMap(foldersAbove)])].slice(0, MAX_INCLUDE_DIRS);
   const includes = includeDirs.flatMap((d) => ['-I', d === '' ? root : join(root, ...d.split('/'))]);
   const cut = sources.length > MAX_DESCRIBED_SOURCES;
   const commands = sources.slice(0, MAX_DESCRIBED_SOURCES).map((f) => {
@@ -169,6 +172,12 @@ async function describeLayout(root: string, flags: readonly string[] | undefined
     return { directory: flagsDir ?? dirname(file), file, arguments: [driver, ...args, '-c', file] };
   });
   return { commands, cut };
+}
+
+/** The folders above a workspace folder (`a/b/c` → `a/b`, `a`), nearest first. */
+function foldersAbove(dir: string): string[] {
+  const parts = dir.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, parts.length - 1 - i).join('/'));
 }
 
 function isHeader(path: string): boolean {

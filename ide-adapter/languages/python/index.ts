@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { packageRequire } from '../../package-files.js';
 import type { ServerDefinition, WarmUp } from '../../lsp/servers.js';
 import { findPythonEnvironment } from './environment.js';
+import { tidyPyrightHover } from './hover.js';
 import { PYTHON_IMPORTS } from './imports.js';
 import { pythonKind } from './kinds.js';
 import { pythonModulePath } from './module-path.js';
@@ -93,6 +94,7 @@ export const pythonServer: ServerDefinition = {
   installHint: 'npm install (Dialect pins pyright as an npm dependency)',
   modulePath: pythonModulePath,
   symbolKind: pythonKind,
+  hoverDocumentation: tidyPyrightHover,
   // pyright answers no implementation request: subclasses come from the references in class headers.
   implementationsFromBases: true,
   imports: PYTHON_IMPORTS,

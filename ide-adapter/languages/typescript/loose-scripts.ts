@@ -1,12 +1,19 @@
 /**
- * JavaScript outside any configured project (no `jsconfig.json`/`tsconfig.json` above it): a plain
- * CommonJS or ESM package. tsgo builds such files into an inferred project only as they are
- * opened, so its index, and every answer built on it, knows only the files that happened to be
- * open. Opening all of them (bounded) makes the inferred project the whole package.
+ * JavaScript outside any configured project: no `jsconfig.json`/`tsconfig.json` above it (a plain
+ * CommonJS or ESM package), or only one that takes in no JavaScript (a library's tsconfig that
+ * checks its hand-written `index.d.ts`: `files`/`include` that leave it out, or no `allowJs`).
+ * tsgo builds such files into an inferred project only as they are opened, so its index, and
+ * every answer built on it, knows only the files that happened to be open. Opening all of them
+ * (bounded) makes the inferred project the whole package. Opening a file a project does take in
+ * costs little, and leaving out one it does not loses answers: where a configuration cannot be
+ * read, its folder counts as covered only when it is unreadable altogether.
  */
-import { relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DialectError } from '../../../dialect/outcome.js';
+import { isInside, readConfined } from '../../confine.js';
 import { runFileJob } from '../../file-jobs.js';
+import { compileGlob, type GlobMatcher } from '../../lsp/glob.js';
+import { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas } from '../../lsp/project-files.js';
 import { SearchCode } from '../../search.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 
@@ -30,17 +37,127 @@ export interface LooseScripts {
  * file worker like every walk that matches `.gitignore` rules.
  */
 export async function looseScripts(root: string, projectDirs: readonly string[], limit = MAX_LOOSE_SCRIPTS): Promise<LooseScripts> {
-  const covered = projectDirs.map((d) => relative(root, d).split(sep).join('/')).filter((d) => d !== '');
-  if (projectDirs.some((d) => relative(root, d) === '')) return { files: [] }; // the root's own project covers everything
+  const scopes = projectDirs.map((d) => javaScriptScope(root, d));
+  if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
   // A few more than the limit, so that files skipped below do not hide that the bound was reached.
   const walk = await runFileJob(
     { kind: 'walk', root, start: '', limit: limit * 2, glob: SCRIPT_GLOB },
     { overrun: (stopped) => new DialectError({ code: SearchCode.WalkTimeout, message: `listing the JavaScript files ${stopped}` }) },
   );
-  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !covered.some((d) => f === d || f.startsWith(`${d}/`)));
+  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
   const cut = loose.length > limit || walk.files.length >= limit * 2;
   const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
   return cut
     ? { files, warning: `loaded the first ${files.length} JavaScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
     : { files };
+}
+
+/** A configuration's `extends` chain is followed at most this deep. */
+const MAX_EXTENDS_DEPTH = 8;
+
+/**
+ * `include`/`exclude` patterns matched at most per configuration: each file is matched against
+ * each, so more would make a workspace's configuration the cost of the walk. A configuration
+ * with more counts as taking in no JavaScript (its files are opened: the safe side).
+ */
+const MAX_PATTERNS = 64;
+
+/** Which JavaScript files a project folder's configuration takes in. */
+interface JavaScriptScope {
+  /** The project's folder, workspace-relative (`''` for the root). */
+  readonly folder: string;
+  /** `all` below the folder, `none`, or the files its `files`/`include`/`exclude` select (workspace-relative). */
+  readonly covers: 'all' | 'none' | ((path: string) => boolean);
+}
+
+/** Whether `scope` takes in the workspace file `path`. */
+function takesIn(scope: JavaScriptScope, path: string): boolean {
+  if (scope.folder !== '' && !path.startsWith(`${scope.folder}/`)) return false;
+  return scope.covers === 'all' || (scope.covers !== 'none' && scope.covers(path));
+}
+
+/** The compiler options and file lists of one configuration file that matter here, with the folder they are relative to. */
+interface ConfigFields {
+  readonly dir: string;
+  readonly json: Record<string, unknown>;
+}
+
+/**
+ * What the configuration in `dir` takes in of the JavaScript below it, as TypeScript reads it:
+ * `tsconfig.json` before `jsconfig.json` (which allows JavaScript by itself); JavaScript only
+ * with `allowJs` or `checkJs`; `files`, `include` and `exclude`, each from the nearest
+ * configuration of the `extends` chain (relative paths only) that sets it; no `files` and no
+ * `include` is everything. A configuration that cannot be read at all covers its folder (the
+ * server reports it broken).
+ */
+function javaScriptScope(root: string, dir: string): JavaScriptScope {
+  const folder = relative(root, dir).split(sep).join('/');
+  const ts = readConfig(root, join(dir, 'tsconfig.json'));
+  const chain = ts !== undefined ? extendsChain(root, ts) : [];
+  const js = ts === undefined ? readConfig(root, join(dir, 'jsconfig.json')) : undefined;
+  if (ts === undefined && js === undefined) return { folder, covers: 'all' };
+  const configs = js !== undefined ? [js] : chain;
+  const option = (name: string): unknown => configs.map((c) => (c.json['compilerOptions'] as Record<string, unknown> | undefined)?.[name]).find((v) => v !== undefined);
+  if (js === undefined && option('allowJs') !== true && option('checkJs') !== true) return { folder, covers: 'none' };
+  const field = (name: string): { dir: string; values: string[] } | undefined => {
+    const from = configs.find((c) => Array.isArray(c.json[name]));
+    return from === undefined ? undefined : { dir: from.dir, values: (from.json[name] as unknown[]).filter((v): v is string => typeof v === 'string') };
+  };
+  const files = field('files');
+  const include = field('include');
+  const exclude = field('exclude');
+  if (files === undefined && include === undefined && exclude === undefined) return { folder, covers: 'all' };
+  if ((include?.values.length ?? 0) + (exclude?.values.length ?? 0) > MAX_PATTERNS) return { folder, covers: 'none' };
+  const listed = new Set((files?.values ?? []).map((f) => workspacePath(root, resolve(files?.dir ?? dir, f))));
+  const included = files !== undefined && include === undefined ? [] : matchers(root, include ?? { dir, values: ['**/*'] });
+  const excluded = exclude === undefined ? [] : matchers(root, exclude);
+  return { folder, covers: (path) => listed.has(path) || (included.some((m) => m(path)) && !excluded.some((m) => m(path))) };
+}
+
+/** A configuration file inside the workspace, parsed; undefined when it is missing or unreadable. */
+function readConfig(root: string, path: string): ConfigFields | undefined {
+  const read = readConfined(root, path, MAX_PROJECT_FILE_BYTES);
+  if (!read.ok) return undefined;
+  try {
+    const json = JSON.parse(withoutCommentsAndTrailingCommas(read.text)) as unknown;
+    return typeof json === 'object' && json !== null && !Array.isArray(json) ? { dir: dirname(path), json: json as Record<string, unknown> } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A configuration and those it `extends` by a relative path, nearest first (packages are not followed). */
+function extendsChain(root: string, first: ConfigFields): ConfigFields[] {
+  const chain = [first];
+  for (let at = first; chain.length <= MAX_EXTENDS_DEPTH; ) {
+    const spec = at.json['extends'];
+    const target = typeof spec === 'string' ? spec : Array.isArray(spec) && typeof spec[spec.length - 1] === 'string' ? (spec[spec.length - 1] as string) : undefined;
+    if (target === undefined || !(target.startsWith('.') || isAbsolute(target))) break;
+    const path = resolve(at.dir, target);
+    const next = readConfig(root, path) ?? (path.endsWith('.json') ? undefined : readConfig(root, `${path}.json`));
+    if (next === undefined) break;
+    chain.push(next);
+    at = next;
+  }
+  return chain;
+}
+
+/**
+ * Matchers of TypeScript's `include`/`exclude` patterns against workspace paths: relative to the
+ * configuration's folder; a last segment without a wildcard or a dot is a folder (everything below
+ * it); patterns leading outside the workspace match nothing here.
+ */
+function matchers(root: string, patterns: { dir: string; values: readonly string[] }): GlobMatcher[] {
+  return patterns.values.flatMap((pattern) => {
+    const path = workspacePath(root, resolve(patterns.dir, pattern));
+    if (path === undefined) return [];
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    const folder = !/[*?.]/.test(last);
+    return [compileGlob(folder ? (path === '' ? '**/*' : `${path}/**/*`) : path)];
+  });
+}
+
+/** `/`-separated and relative to the workspace root, or undefined outside it. */
+function workspacePath(root: string, absolute: string): string | undefined {
+  return isInside(root, absolute) ? relative(root, absolute).split(sep).join('/') : undefined;
 }
