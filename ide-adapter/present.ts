@@ -55,7 +55,6 @@ function valueText(value: unknown, options: PresentOptions): string {
   if (isPage(value)) return pageText(value, options, s);
   if (Array.isArray(value)) {
     if (value.length === 0) return '(none)';
-    if (value.every(isSymbolDefinition) && value.some(isCallEdge)) return callsText(value.slice(0, LIST_BUDGET.items), s, value.length, LIST_BUDGET.items);
     // Plain data (numbers, objects, mixed) reads best as the JSON-like value it is, while it fits the budget.
     if (!isListOfPlaces(value) && value.length <= (options.maxItems ?? LIST_BUDGET.items)) {
       const whole = printValue(value, { width: 100 });
@@ -85,10 +84,6 @@ function where(l: Location): string {
   return field(formatLocation(l));
 }
 
-function capped(lines: string[], total: number, max: number): string {
-  return total > max ? [...lines, `… and ${total - max} more`].join('\n') : lines.join('\n');
-}
-
 /**
  * The first items of a list that fit the budget (`maxItems` items, about `maxChars` characters;
  * at least one), as text, and how many that is.
@@ -98,6 +93,8 @@ function listText(items: readonly unknown[], options: PresentOptions, s: Style):
   const maxChars = options.maxChars ?? LIST_BUDGET.chars;
   const separator = items.every(isDiffFile) || (items.every(isSymbolDefinition) && items.some((d) => 'signature' in d || 'documentation' in d)) ? '\n\n' : '\n';
   const one = itemFormatter(items, s);
+  // Callers and callees are cut like any list (so a cut one names its next page), shown grouped.
+  const calls = items.every(isSymbolDefinition) && items.some(isCallEdge);
   const parts: string[] = [];
   let chars = 0;
   for (const item of items) {
@@ -108,6 +105,7 @@ function listText(items: readonly unknown[], options: PresentOptions, s: Style):
     chars += text.length + separator.length;
   }
   if (items.every(isReference)) return { text: referencesText(items.slice(0, parts.length), s, items).join('\n'), shown: parts.length };
+  if (calls) return { text: callsText(items.slice(0, parts.length) as SymbolDefinition[], s), shown: parts.length };
   return { text: parts.join(separator), shown: parts.length };
 }
 
@@ -120,6 +118,7 @@ function isListOfPlaces(items: readonly unknown[]): boolean {
 /** How one item of a list is shown. */
 function itemFormatter(items: readonly unknown[], s: Style): (item: unknown) => string {
   if (items.every(isReference)) return (r) => `  ${locationLine((r as Reference).referencedAt, s)}`;
+  if (items.every(isSymbolDefinition) && items.some(isCallEdge)) return (e) => callEdgeLines(e as SymbolDefinition, '  ', s).join('\n');
   if (items.every(isSymbolDefinition)) return items.some((d) => 'signature' in d || 'documentation' in d) ? (d) => symbolBlock(d as SymbolDefinition, s) : (d) => symbolLine(d as SymbolDefinition, s);
   if (items.every(isDiagnostic)) return (d) => diagnosticText(d as Diagnostic, s);
   if (items.every(isLocation)) return (l) => locationLine(l as Location, s);
@@ -229,7 +228,7 @@ function isCallEdge(v: unknown): v is CallEdgeValue {
 }
 
 /** Callers or callees grouped by the function asked about, each with its call sites. */
-function callsText(edges: readonly SymbolDefinition[], s: Style, total: number, max: number): string {
+function callsText(edges: readonly SymbolDefinition[], s: Style): string {
   const groups = new Map<string, SymbolDefinition[]>();
   for (const e of edges) {
     const of = isCallEdge(e) ? e.of : undefined;
@@ -240,13 +239,15 @@ function callsText(edges: readonly SymbolDefinition[], s: Style, total: number, 
   for (const [header, group] of groups) {
     const indent = groups.size > 1 || header !== '' ? '  ' : '';
     if (indent !== '' && header !== '') out.push(`for ${s.kind(header)}:`);
-    for (const e of group) {
-      out.push(`${indent}${symbolLine(e, s)}`);
-      const sites = isCallEdge(e) ? e.callSites : [];
-      for (const site of sites) out.push(`${indent}    call at ${locationLine(site, s)}`);
-    }
+    for (const e of group) out.push(...callEdgeLines(e, indent, s));
   }
-  return capped(out, total, max); // `total` and `max` count callers, not lines
+  return out.join('\n');
+}
+
+/** A caller or callee's line, then one line per call site. */
+function callEdgeLines(e: SymbolDefinition, indent: string, s: Style): string[] {
+  const sites = isCallEdge(e) ? e.callSites : [];
+  return [`${indent}${symbolLine(e, s)}`, ...sites.map((site) => `${indent}    call at ${locationLine(site, s)}`)];
 }
 
 function excerpt(l: Location, text: string, s: Style): string {
