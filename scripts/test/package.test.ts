@@ -147,7 +147,8 @@ describe(`the npm package ${manifest.name}, installed`, () => {
       const entry = tarball.files.find((f) => f.path === `ide-adapter/languages/rust/untrusted-toolchain/${shim}`);
       expect(entry?.mode, shim).toBe(0o755);
     }
-    expect(paths.filter((p) => /(^|\/)test\/|\.test\.|\.ts$/.test(p))).toEqual([]);
+    // pyright is bundled (its own files, stubs included, under node_modules/): the rest is ours.
+    expect(paths.filter((p) => !p.startsWith('node_modules/pyright/') && /(^|\/)test\/|\.test\.|\.ts$/.test(p))).toEqual([]);
     expect(paths).not.toContain('dist/bundle/meta.json');
   });
 
@@ -222,6 +223,33 @@ describe(`the npm package ${manifest.name}, installed`, () => {
     const listed = await codeServer(['--list-extensions', '--show-versions']);
     expect(listed.stdout).toContain(`${extension.publisher}.${extension.name}@${extension.version}`);
   });
+
+  it("installs as a project's local dependency without replacing the project's own commands (tsc stays the project's TypeScript)", async () => {
+    // A project with its own TypeScript, as the checkout pins it (in the npm cache: this install is offline-friendly).
+    const project = join(base, 'projects', 'local');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'local-project', version: '1.0.0', private: true }));
+    const typescript = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['typescript'] ?? 'latest';
+    const npm = (args: readonly string[]): Promise<Run> => run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env: process.env, timeoutMs: INSTALL_TIMEOUT_MS });
+    const own = await npm(['install', '--save-dev', `typescript@${typescript}`]);
+    expect(own.code, own.stderr).toBe(0);
+    const installed = await npm(['install', '--save-dev', join(base, tarball.filename)]);
+    expect(installed.code, installed.stderr).toBe(0);
+    // Only the project's commands and ours are linked: TypeScript 7's `tsc` and pyright's commands are not.
+    expect(readdirSync(join(project, 'node_modules', '.bin')).sort()).toEqual(['dialect', 'tsc', 'tsserver']);
+    const tsc = await run(join(project, 'node_modules', '.bin', 'tsc'), ['--version'], { cwd: project, env });
+    expect(tsc.stdout.trim()).toBe(`Version ${typescript}`);
+    // The local command answers TypeScript (tsgo) and Python (the bundled pyright) questions.
+    const local = join(project, 'node_modules', '.bin', 'dialect');
+    const ts = await run(local, ['eval', 'findDefinitions("User")'], { cwd: app, env });
+    expect(ts.code, ts.stderr).toBe(0);
+    expect(ts.stdout).toContain(`src/model.ts:${userLine}:`);
+    const python = join(base, 'projects', 'py');
+    cpSync(join(repoRoot, 'fixtures', 'py-app'), python, { recursive: true });
+    const py = await run(local, ['eval', 'findDefinitions("Circle")', '--quiet'], { cwd: python, env });
+    expect(py.code, py.stderr).toBe(0);
+    expect(py.stdout).toMatch(/^class Circle {2}\S+\.py:\d+:\d+ /m);
+  }, 2 * INSTALL_TIMEOUT_MS);
 
   describe('dialect mcp through a real MCP client', () => {
     /** A client over stdio to the installed `dialect mcp ARGS`, started in `cwd`; with `roots`, it declares the capability and lists them. */

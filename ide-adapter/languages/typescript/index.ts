@@ -1,5 +1,5 @@
 /**
- * TypeScript and JavaScript: tsgo's definition (the bundled `tsnative` server), its detection and
+ * TypeScript and JavaScript: tsgo's definition (TypeScript 7's bundled native server), its detection and
  * project anchors (one file per project, and the JavaScript no project covers: `loose-scripts.ts`),
  * project files, and its untrusted form (`trust.ts`).
  */
@@ -22,39 +22,51 @@ export const TYPESCRIPT_PROJECT_FILES: ProjectFileRule = {
   extendsIn: ['tsconfig.json', 'jsconfig.json'],
 };
 
+/** TypeScript 7's package of this platform: its `lib/` holds the tsgo binary and the TypeScript libraries. */
+const PLATFORM_PACKAGE = `@typescript/typescript-${process.platform}-${process.arch}`;
+
 /**
- * The tsgo executable from this package's `tsnative` dependency: the platform binary itself when it
- * can be resolved (so our process-group kill and RSS reading see the real server), else the Node
- * launcher `tsnative/bin/tsc`.
+ * TypeScript 7's platform package is a dependency of this package itself (optional, one per
+ * platform, as `typescript@7` lists them), not `typescript@7`: that package's `tsc` command would
+ * be linked into a project that installs Dialect locally, replacing the project's own `tsc`. The
+ * checkout also has `tsnative` (`typescript@7`, a dev dependency), whose launcher is the fallback.
  */
-export function bundledTypeScriptServer(): string[] {
-  try {
-    const packageJson = packageRequire().resolve('tsnative/package.json');
-    const found: string[] = [];
+function platformPackageJson(): string | undefined {
+  for (const require of [packageRequire(), ...launcherPackageJson().map((launcher) => createRequire(launcher))]) {
     try {
-      const platformPackage = createRequire(packageJson).resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);
-      found.push(join(dirname(platformPackage), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc'));
+      return require.resolve(`${PLATFORM_PACKAGE}/package.json`);
     } catch {
-      // No platform package: the launcher below reports the problem itself.
+      // Not installed beside this package: try the next place.
     }
-    found.push(join(dirname(packageJson), 'bin', 'tsc'));
-    return found;
+  }
+  return undefined;
+}
+
+/** The `tsnative` launcher package, where installed (a checkout's dev dependency). */
+function launcherPackageJson(): string[] {
+  try {
+    return [packageRequire().resolve('tsnative/package.json')];
   } catch {
     return [];
   }
 }
 
+/**
+ * The tsgo executable: the platform binary itself (so our process-group kill and RSS reading see
+ * the real server), then, in a checkout, the Node launcher `tsnative/bin/tsc`.
+ */
+export function bundledTypeScriptServer(): string[] {
+  const platform = platformPackageJson();
+  return [
+    ...(platform !== undefined ? [join(dirname(platform), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc')] : []),
+    ...launcherPackageJson().map((launcher) => join(dirname(launcher), 'bin', 'tsc')),
+  ];
+}
+
 /** The folders of the bundled server's packages: its TypeScript libraries are installed sources (`installedSources`). */
 function bundledTypeScriptSources(): string[] {
-  const roots: string[] = [];
-  for (const spec of ['tsnative/package.json', `@typescript/typescript-${process.platform}-${process.arch}/package.json`]) {
-    try {
-      roots.push(dirname(packageRequire().resolve(spec)));
-    } catch {
-      // Not installed: nothing of it to allow.
-    }
-  }
-  return roots;
+  const platform = platformPackageJson();
+  return [...launcherPackageJson(), ...(platform !== undefined ? [platform] : [])].map((p) => dirname(p));
 }
 
 /** The files that make a TypeScript/JavaScript folder a project. */
@@ -90,7 +102,7 @@ export const typeScriptServer: ServerDefinition = {
   // is ready when it answers a request sent after the anchors, with no settle delay.
   readiness: 'in-order',
   installedSources: bundledTypeScriptSources,
-  installHint: 'npm install (Dialect bundles TypeScript 7 as the `tsnative` package)',
+  installHint: `npm install (Dialect bundles TypeScript 7's server as ${PLATFORM_PACKAGE}; reinstall dialect-ide if it is missing)`,
   projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
   projectFiles: TYPESCRIPT_PROJECT_FILES,
