@@ -218,8 +218,10 @@ export class ServerPool {
       const memoryBytes = memory ? server.memory() : undefined;
       return { ...server.status, ...(memoryBytes !== undefined ? { memoryBytes } : {}) };
     }
-    if (entry.starting !== undefined) return { ...base, state: 'starting' };
+    // The error first: a failed start reports it while its promise (`starting`) is still being unwound,
+    // and a new start clears it, so listeners never keep hearing `starting` of a start that failed.
     if (entry.error !== undefined) return { ...base, state: 'unavailable', detail: entry.error.message };
+    if (entry.starting !== undefined) return { ...base, state: 'starting' };
     return { ...base, state: 'idle' };
   }
 

@@ -122,6 +122,8 @@ describe('ServerPool with custom and missing servers', () => {
     expect(byId['rust-analyzer']?.state).toBe('unavailable');
     expect(byId['rust-analyzer']?.detail).toContain('apt-get install -y rust-web-analyzer');
     expect(statusLine(byId['rust-analyzer'] as ServerStatus)).toBe('rust-analyzer: unavailable (rust-analyzer was not found or does not work)');
+    // A listener (a background server's clients, a progress reporter) last hears what the listing says, not `starting`.
+    expect(events.filter((e) => e.startsWith('rust-analyzer:')).at(-1)).toBe('rust-analyzer: unavailable (rust-analyzer was not found or does not work)');
     await expect(pool.serverFor(join(root, 'src', 'lib.rs'))).rejects.toMatchObject({ code: 'server-not-found' });
 
     const server = await pool.serverFor(join(root, 'main.fake'));
