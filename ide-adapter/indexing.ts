@@ -9,7 +9,7 @@ import { displayState, isIncomplete, statusLine, type ServerStatus } from './sta
 
 /** Whether the servers had finished indexing, as an answer reports it. */
 export interface IndexingState {
-  /** No server was starting, indexing or degraded: the answer is complete. */
+  /** No server was starting, indexing, degraded, unavailable or crashed: the answer is complete. */
   readonly complete: boolean;
   /** One status line per server that was busy or degraded. */
   readonly pending: string[];
@@ -25,13 +25,15 @@ export interface IndexingState {
 export function indexingOf(backend: Pick<IdeBackend, 'servers' | 'answeredBy'>, started: boolean): IndexingState {
   const servers = backend.servers();
   const answeredBy = backend.answeredBy ?? 'spawned';
-  // A degraded server (e.g. rust-analyzer could not load part of the workspace) is not "ready".
-  const busy = servers.filter(isIncomplete);
+  // A degraded server (e.g. rust-analyzer could not load part of the workspace) is not "ready",
+  // nor is one the workspace needs that could not start (its files get text search only): neither
+  // is complete, and neither gets better by asking again.
+  const busy = servers.filter((s) => isIncomplete(s) || s.state === 'unavailable' || s.state === 'crashed');
   const lines = servers.map((s) => statusLine(s));
   if (!started && busy.length === 0) {
     return { complete: false, pending: ['language servers: starting'], servers: lines, stillIndexing: true, backend: answeredBy };
   }
-  return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state !== 'ready'), backend: answeredBy };
+  return { complete: busy.length === 0, pending: busy.map((s) => statusLine(s)), servers: lines, stillIndexing: busy.some((s) => s.state === 'idle' || s.state === 'starting' || s.state === 'indexing'), backend: answeredBy };
 }
 
 /**

@@ -37,10 +37,10 @@ const outcomeErrorSchema = z.object({
 /** What the language servers were doing when the answer was made. */
 export const indexingSchema = z
   .object({
-    complete: z.boolean().describe('true when no language server was still starting or indexing, or reported itself degraded; otherwise results may be incomplete'),
+    complete: z.boolean().describe('true when no language server was still starting or indexing, reported itself degraded, or could not start (unavailable, crashed); otherwise results may be incomplete'),
     pending: z.array(z.string()).describe('one status line per server that was still busy or degraded, e.g. "rust-analyzer: indexing 45% (Indexing 12/40)"'),
     servers: z.array(z.string()).describe('the status line of every language server of the workspace'),
-    stillIndexing: z.boolean().describe('true while a server is still starting or indexing (ask again shortly); false when nothing is pending or the only incomplete servers report themselves degraded'),
+    stillIndexing: z.boolean().describe('true while a server is still starting or indexing (ask again shortly); false when nothing is pending or the only incomplete servers are degraded, unavailable or crashed (asking again does not help: status() says why and how to fix it)'),
     backend: z.enum(['vscode', 'spawned']).describe('who answered: "vscode" (the language features of the VS Code window that has the workspace open, through the Dialect extension) or "spawned" (language servers Dialect started)'),
   })
   .describe('whether the language servers had finished indexing');
