@@ -105,7 +105,7 @@ function listText(items: readonly unknown[], options: PresentOptions, s: Style):
     chars += text.length + separator.length;
   }
   if (items.every(isReference)) return { text: referencesText(items.slice(0, parts.length), s, items).join('\n'), shown: parts.length };
-  if (calls) return { text: callsText(items.slice(0, parts.length) as SymbolDefinition[], s), shown: parts.length };
+  if (calls) return { text: callsText(items.slice(0, parts.length), s), shown: parts.length };
   return { text: parts.join(separator), shown: parts.length };
 }
 

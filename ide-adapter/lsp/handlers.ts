@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { lookupSetting } from './capabilities.js';
 import type { FileWatchRegistry } from './file-watch.js';
+import { isRequestToken } from './request-progress.js';
 import type { ServerDefinition } from './servers.js';
 import type { Session } from './session.js';
 import { pathToUri } from './uris.js';
@@ -91,6 +92,8 @@ export function installHandlers(session: Session, host: HandlerHost): void {
     connection.onRequest(`workspace/${view}/refresh`, () => null);
   }
   connection.onNotification('$/progress', (params: { token?: string | number; value?: unknown }) => {
+    // A request's own progress (on a token of ours) is not the server's work.
+    if (isRequestToken(params.token)) return;
     // Progress during `initialize` belongs to the launch in flight.
     if (host.isCurrent(session) || !session.initialized) host.onProgress(params.token, params.value);
   });

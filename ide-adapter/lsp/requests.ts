@@ -12,6 +12,7 @@ import { onAbort } from './abort.js';
 import { killGroup } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import { SERVER_MEMORY_ENV } from './memory-bound.js';
+import { withRequestToken } from './request-progress.js';
 import type { ServerDefinition } from './servers.js';
 import { sleep, type RequestErrors, type Session } from './session.js';
 import { TIMEOUTS } from '../timeouts.js';
@@ -91,12 +92,14 @@ export class Requests {
     const { signal } = options;
     let crashRetried = false;
     let retries = 0;
+    // Progress the server reports for this request is the request's, never indexing.
+    const sent = withRequestToken(method, params);
     for (;;) {
       const session = await this.usableSession(method, deadline, timeoutMs, signal);
       // With the caller's budget, an overdue request on a live server is kept, not cancelled.
       const overdue = options.untilCancelled === true && signal !== undefined ? () => this.#stillWorking(session, timeoutMs) : undefined;
       try {
-        return await session.send(method, params, deadline, signal, this.errors(method, timeoutMs), overdue);
+        return await session.send(method, sent, deadline, signal, this.errors(method, timeoutMs), overdue);
       } catch (error) {
         if (isLspClientError(error, 'request-timeout')) throw await this.#timeoutVerdict(session, error, timeoutMs, signal);
         // Not retried: what made it grow may well make the restarted server grow again.
