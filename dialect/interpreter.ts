@@ -462,7 +462,8 @@ async function coerce<Host>(
     const usable = error.ambiguity.candidates.filter((c) => prefers(c.value));
     if (usable.length === 1) return (usable[0] as { value: unknown }).value;
     if (usable.length === 0 || usable.length === error.ambiguity.candidates.length) throw error;
-    const narrowed = new Ambiguity(error.ambiguity.message, usable);
+    // The message counted every candidate; the list holds only those this function applies to.
+    const narrowed = new Ambiguity(`${error.ambiguity.message}, ${usable.length} of which \`${fn.name}\` applies to`, usable);
     narrowed.node = error.ambiguity.node;
     throw new AmbiguitySignal(narrowed);
   }

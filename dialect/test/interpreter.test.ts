@@ -168,6 +168,30 @@ describe('three outcomes', () => {
     ]);
   });
 
+  it('an ambiguity narrowed to the candidates a parameter prefers says how many it lists, not only how many there were', async () => {
+    const r = createRegistry();
+    r.registerType({ name: 'shape', description: 'a shape', is: (v) => typeof v === 'object' && v !== null && 'sides' in v });
+    const shapes = [{ sides: 3 }, { sides: 4 }, { sides: 0 }];
+    r.registerConversion({
+      from: 'string',
+      to: 'shape',
+      description: 'the shape with that name',
+      convert: (_v, ctx) => ctx.ambiguous(`"Poly" names ${shapes.length} shapes`, shapes.map((sh) => ({ label: `${sh.sides} sides`, value: sh, replacement: build.literal(`${sh.sides}`) }))),
+    });
+    r.registerFunction({
+      name: 'corners',
+      description: 'the corners of a shape',
+      parameters: [{ name: 'of', type: 'shape', description: 'a shape with corners', prefers: (v) => (v as { sides: number }).sides > 0 }],
+      returns: 'number',
+      examples: [{ program: 'corners("Poly")' }],
+      implementation: ({ of }) => (of as { sides: number }).sides,
+    });
+    const o = await new Interpreter(r).evaluate('corners("Poly")', { host: undefined });
+    if (o.kind !== 'ambiguity') throw new Error('expected an ambiguity');
+    expect(o.refinements).toHaveLength(2);
+    expect(o.message).toBe('"Poly" names 3 shapes, 2 of which `corners` applies to');
+  });
+
   it('pick and only resolve lists and ambiguities without another round trip', async () => {
     expect(await value('describe(pick(findThing("validateToken"), file: "src/util.rs"))')).toBe('validateToken is a function at src/util.rs:40');
     expect(await value('describe(pick(findThing("validateToken"), file: "util.rs"))')).toContain('src/util.rs');
