@@ -15,7 +15,7 @@ import { DialectError } from '../dialect/index.js';
 import { statusLine } from '../ide-adapter/index.js';
 import { writeFileSafelySync } from '../ide-adapter/safe-write.js';
 import { environmentFor, renderWalkthrough, WalkthroughError, WalkthroughErrorCode, type WalkthroughJson, type WalkthroughLimits } from '../walkthrough/index.js';
-import { indexingLine, indexingSchema, indexingState } from './ide-operation.js';
+import { indexingLine, indexingSchema, indexingState, type IndexingState } from './ide-operation.js';
 import type { PresentResult } from '../walkthrough/editor-protocol.js';
 import type { EditorPresenter } from './editor-presenter.js';
 import { progressReporter, type ToolExtra } from './progress.js';
@@ -134,7 +134,7 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     const indexing = indexingState(session);
     const structured: PresentWalkthroughResult = { shownIn: null, path, uri, title: rendered.json.title, workspace: root, counts: countsOf(rendered.json), problems: problemsOf(rendered.json), warnings: warningsOf(rendered.json), indexing };
     const notShown = inEditor !== undefined && inEditor.shown === false && inEditor.tried ? [`(No editor showed it: ${inEditor.reason})`] : [];
-    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, ...notShown, '', rendered.summary + fixHint(structured.problems.length), '', indexingLine(indexing)].join('\n');
+    const text = [`The walkthrough page is written to ${path}`, `Open it: ${uri}`, ...notShown, '', rendered.summary + fixHint(structured.problems.length), ...incompleteLines(indexing)].join('\n');
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (error) {
     if (error instanceof ToolInputError) return toolError(error.message);
@@ -149,6 +149,15 @@ export async function runPresentWalkthrough(ctx: WalkthroughToolContext, content
     unsubscribe?.();
     progress.dispose();
   }
+}
+
+/**
+ * The servers' state in the text only when it matters: a walkthrough made while they were not
+ * complete says so in one line; a complete one says nothing (its `indexing` carries the state), so
+ * an agent presenting again and again does not read the same line each time.
+ */
+function incompleteLines(indexing: IndexingState): string[] {
+  return indexing.complete ? [] : ['', indexingLine(indexing)];
 }
 
 /** What to do about problems, for the text of a result. */
@@ -178,8 +187,7 @@ function editorResult(result: PresentResult, root: string): CallToolResult {
     `The walkthrough is shown in ${shown.editor}: the panel "${shown.panel}" beside the code, with ${placed} comment${placed === 1 ? '' : 's'} placed as comment threads on their lines${shown.opened !== null ? ` (${shown.opened.path}:${shown.opened.line} is open beside it)` : ''}. Replies the reader writes in a thread and action buttons come back to you as <dialect-ref id="…"/> tags: read them with expand_reference.`,
     '',
     result.summary + fixHint(structured.problems.length),
-    '',
-    indexingLine(result.indexing),
+    ...incompleteLines(result.indexing),
   ].join('\n');
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
