@@ -81,13 +81,17 @@ export class NotesLedger {
     this.#told.delete(key);
   }
 
-  /** The lines of facts not told yet (or changed since), in the order they were seen; they count as told from now on. */
-  take(): string[] {
+  /**
+   * The lines of facts not told yet (or changed since), in the order they were seen; they count as
+   * told from now on. A fact the answer states itself (`said`: an error's message saying why a name
+   * cannot be looked up) is told by it: its line is not added to say it twice.
+   */
+  take(said = ''): string[] {
     const out: string[] = [];
     for (const fact of this.#current.values()) {
       if (this.#told.get(fact.key) === fact.line) continue;
       this.#told.set(fact.key, fact.line);
-      out.push(fact.line);
+      if (!statedIn(said, fact)) out.push(fact.line);
     }
     return out;
   }
@@ -96,4 +100,16 @@ export class NotesLedger {
   facts(): SessionFact[] {
     return [...this.#current.values()];
   }
+}
+
+/** Shortest part of a fact that counts as stating it when an answer quotes it. */
+const MIN_STATED_CHARS = 40;
+
+/** Whether `text` states the fact: its whole detail, or the detail after its leading clause (`X is unavailable…: WHY`). */
+function statedIn(text: string, fact: SessionFact): boolean {
+  if (text === '') return false;
+  const detail = fact.detail.replace(/\.$/, '');
+  const colon = detail.indexOf(': ');
+  const why = colon >= 0 ? detail.slice(colon + 2) : detail;
+  return text.includes(detail) || (why.length >= MIN_STATED_CHARS && text.includes(why));
 }

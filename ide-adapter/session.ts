@@ -131,7 +131,8 @@ export class IdeSession {
   async answer(program: string, options: SessionEvaluateOptions = {}): Promise<SessionAnswer> {
     const completeness: Completeness[] = [];
     const outcome = await this.interpreter.evaluate(program, { ...options, host: { ...this.host, answer: { completeness } } });
-    const news = this.host.ledger.take();
+    // A fact the error states itself (why a name cannot be looked up) is not repeated as a note.
+    const news = this.host.ledger.take(outcome.kind === 'error' ? `${outcome.error.message}\n${outcome.error.hint ?? ''}` : '');
     return { outcome: news.length > 0 ? { ...outcome, notes: [...outcome.notes, ...news] } : outcome, completeness };
   }
 

@@ -6,7 +6,7 @@ import { DialectError, truncate, type CallContext, type RequirementHandler } fro
 import type { Completeness, IdeBackend } from '../backend.js';
 import { isLocation, isSymbolDefinition } from '../model.js';
 import { factOf, MAX_NOTE_LINE, STATUS_POINTER, type NotesLedger } from '../notes-ledger.js';
-import { degradedSummary } from '../status.js';
+import { degradedSummary, type ServerStatus } from '../status.js';
 import type { TraceSink } from '../trace.js';
 import type { Workspace } from '../workspace.js';
 
@@ -140,21 +140,27 @@ export function observeFacts(ledger: NotesLedger, completeness: Completeness, ro
   }
 }
 
-/** One line per server that could not load its workspace at all (its answers are empty, not "nothing found"). */
-export function unloadedServers(completeness: Completeness): string[] {
-  return completeness.servers.filter((s) => s.health?.level === 'error').map((s) => `${s.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`);
+/**
+ * One line per server that could not load its workspace at all, or that the workspace needs but
+ * could not start (`listing`: the backend's servers; unavailable ones say why and how to fix it):
+ * an empty answer then says nothing about a name, it is not "nothing found".
+ */
+export function unloadedServers(completeness: Completeness, listing: readonly ServerStatus[] = []): string[] {
+  const unloaded = completeness.servers.filter((s) => s.health?.level === 'error').map((s) => `${s.displayName}: ${s.health?.message ?? 'the workspace could not be loaded'}`);
+  const unavailable = listing.filter((s) => s.state === 'unavailable').map((s) => (s.detail !== undefined && s.detail.startsWith(s.displayName) ? s.detail : `${s.displayName} is unavailable${s.detail !== undefined ? `: ${s.detail}` : ''}`));
+  return [...unloaded, ...unavailable];
 }
 
 /**
  * The error for a name lookup that found nothing while a server could not load its workspace:
  * the empty answer says nothing about the name, so it must not read as "not found".
  */
-export function workspaceNotLoaded(name: string, completeness: Completeness): DialectError {
+export function workspaceNotLoaded(name: string, completeness: Completeness, listing: readonly ServerStatus[] = []): DialectError {
   const trim = (text: string): string => text.trim().replace(/\.+$/, '');
-  const unloaded = unloadedServers(completeness).map(trim);
+  const unloaded = unloadedServers(completeness, listing).map(trim);
   // The one-time warnings usually say why (e.g. no working cargo); repeat them here, where it
-  // matters, leaving out the ones that only restate the server's own message.
-  const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers') && !unloaded.some((u) => u.includes(trim(w))));
+  // matters, leaving out the ones that only restate (or merely quote) the server's own message.
+  const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers') && !unloaded.some((u) => u.includes(trim(w)) || trim(w).includes(u)));
   return new DialectError({
     code: IndexCode.WorkspaceNotLoaded,
     message: `${JSON.stringify(name)} cannot be looked up: ${unloaded.join('; ')}${why.length > 0 ? ` — ${why.join(' ')}` : ''}`,

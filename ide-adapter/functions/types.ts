@@ -47,7 +47,8 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       const completeness = await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
       const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal, ctx.host.trace);
       if (defs.length === 1) return defs[0];
-      if (defs.length === 0 && unloadedServers(completeness).length > 0) throw workspaceNotLoaded(name, completeness);
+      const listing = ctx.host.backend.servers();
+      if (defs.length === 0 && unloadedServers(completeness, listing).length > 0) throw workspaceNotLoaded(name, completeness, listing);
       if (defs.length === 0) {
         const imported = await importExplanation(ctx, name);
         if (imported !== undefined) {

@@ -36,6 +36,19 @@ describe('factOf', () => {
 });
 
 describe('NotesLedger', () => {
+  it('does not repeat, as a note, a fact the answer states itself, and counts it as told', () => {
+    const ledger = new NotesLedger();
+    const why = 'gopls was not started: no go command outside this untrusted workspace is on PATH (gopls runs `go`); install golang-go';
+    ledger.observe(factOf('warning:gopls', `gopls is unavailable, so its files get text search only: ${why}`));
+    ledger.observe(factOf('untrusted', 'untrusted workspace: gopls runs without cgo'));
+    expect(ledger.take(`"Widget" cannot be looked up: ${why}`)).toEqual(['untrusted workspace: gopls runs without cgo']);
+    expect(ledger.take()).toEqual([]);
+    // An answer that does not state it gets the note.
+    const other = new NotesLedger();
+    other.observe(factOf('warning:gopls', `gopls is unavailable, so its files get text search only: ${why}`));
+    expect(other.take('"Widget" cannot be looked up: something else')).toHaveLength(1);
+  });
+
   it('tells a fact once, and again only when its line changes', () => {
     const ledger = new NotesLedger();
     ledger.observe(factOf('health', 'rust-analyzer is degraded'));

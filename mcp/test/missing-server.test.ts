@@ -2,9 +2,10 @@
  * A language server the workspace needs but cannot start, as an agent meets it: the built
  * `dialect mcp` over stdio through a real MCP client, on a Go module whose `go` command is not on
  * PATH (untrusted, gopls refuses to start without a `go` outside the workspace), in process and
- * through a background server. The answer says once that gopls is unavailable and where the
- * details are; its structured `indexing` never says complete, nor "ask again shortly" (asking again
- * does not help), nor `starting`; `dialect://status` says how to fix it.
+ * through a background server. A name lookup is an error at the name saying why and how to fix
+ * it (never an empty "not found"); text search still answers; the structured `indexing` never says
+ * complete, nor "ask again shortly" (asking again does not help), nor `starting`;
+ * `dialect://status` says how to fix it.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
@@ -54,28 +55,36 @@ describe('a Go workspace whose go command is missing (untrusted): gopls unavaila
     ['in process', '1'],
     ['through a background server', '0'],
   ] as const) {
-    it(`says so once, with the way to the fix, and never reads as complete or still starting (${mode})`, async () => {
+    it(`is an error with the fix for a name lookup, and never reads as complete or still starting (${mode})`, async () => {
       const transport = new StdioClientTransport({ command: process.execPath, args: [packageFile('bin', 'dialect.js'), 'mcp', '--workspace', root], env: { ...env, DIALECT_NO_SERVER: noServer }, stderr: 'pipe', cwd: base });
       transport.stderr?.on('data', () => undefined);
       const client = new Client({ name: 'dialect-missing-server-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const ask = async (program: string): Promise<{ text: string; indexing: Indexing }> => {
+        const ask = async (program: string): Promise<{ text: string; isError: boolean; indexing: Indexing }> => {
           const result = (await client.callTool({ name: 'ide_operation', arguments: { program } }, undefined, { timeout: 120_000 })) as CallToolResult;
           const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-          return { text, indexing: (result.structuredContent as { indexing: Indexing }).indexing };
+          return { text, isError: result.isError === true, indexing: (result.structuredContent as { indexing: Indexing }).indexing };
         };
+        // A name lookup cannot answer: an error saying why and how to fix it, at the name, never "(none)".
         const first = await ask('findDefinitions("Widget")');
-        const unavailable = first.text.split('\n').filter((l) => l.startsWith('note: gopls is unavailable'));
-        expect(unavailable, first.text).toHaveLength(1);
-        expect(unavailable[0]).toContain('status()');
-        for (const answer of [first, await ask('findReferences("Widget")')]) {
+        expect(first.isError, first.text).toBe(true);
+        expect(first.text).toContain('error[workspace-not-loaded]: "Widget" cannot be looked up: gopls was not started: no go command');
+        expect(first.text).toContain('install golang-go');
+        expect(first.text).toMatch(/^1 \| findDefinitions\("Widget"\)\n\s+\|\s+\^+/m);
+        expect(first.text).toContain('search(".", "…") finds text');
+        expect(first.text.match(/no go command/g), 'the reason once').toHaveLength(1);
+        const references = await ask('findReferences("Widget")');
+        expect(references.isError, references.text).toBe(true);
+        for (const answer of [first, references]) {
           expect(answer.indexing.complete, JSON.stringify(answer.indexing)).toBe(false);
           expect(answer.indexing.stillIndexing).toBe(false);
           expect(answer.indexing.pending).toEqual([expect.stringMatching(/^gopls: unavailable \(/)]);
         }
-        const second = await ask('search(".", "Widget")');
-        expect(second.text).not.toContain('gopls is unavailable');
+        // Text search still answers.
+        const found = await ask('search(".", "type Widget")');
+        expect(found.isError, found.text).toBe(false);
+        expect(found.text).toContain('widgets.go:4:1  type Widget struct{ Name string }');
         const { contents } = await client.readResource({ uri: 'dialect://status' });
         const status = contents.map((c) => ('text' in c ? c.text : '')).join('\n');
         expect(status).toContain('gopls: unavailable');
