@@ -146,6 +146,30 @@ describe.runIf(available)('the background server', () => {
   );
 
   it(
+    'status() as the first question of a polyglot workspace lists the servers it needs, not started yet (not "none")',
+    async () => {
+      // TypeScript and Python (both come with Dialect): a polyglot workspace starts each server
+      // when a question first needs it, so at first none runs, and the client hears of them only
+      // from the background server's status notifications.
+      const polyglot = await tempDir('dialect-server-polyglot-');
+      try {
+        writeFileSync(join(polyglot.path, 'app.ts'), 'export const answer = 42;\n');
+        writeFileSync(join(polyglot.path, 'tsconfig.json'), '{}\n');
+        writeFileSync(join(polyglot.path, 'tool.py'), 'def answer():\n    return 42\n');
+        const r = await runDialect(['eval', 'status()', '--workspace', polyglot.path], { env });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).not.toContain('servers: none');
+        expect(r.stdout).toMatch(/^server TypeScript.*\n {2}state: not started yet/m);
+        expect(r.stdout).toMatch(/^server Python.*\n {2}state: not started yet/m);
+      } finally {
+        await runDialect(['server', 'stop', '--workspace', polyglot.path], { env }).catch(() => undefined);
+        await polyglot.dispose();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a file added between two calls is seen by the warm server',
     async () => {
       await evaluate();

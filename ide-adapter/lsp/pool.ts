@@ -57,9 +57,11 @@ export class ServerPool {
     this.#detection ??= detectServers(this.workspaceRoot, this.#definitions, nearRoot).then((found) => {
       for (const { definition } of found) {
         const entry = this.#entries.get(definition.id);
-        if (entry !== undefined) {
-          entry.detected = true;
-        }
+        if (entry === undefined || entry.detected) continue;
+        entry.detected = true;
+        // Listeners hear of a server the workspace needs before it starts (a background
+        // server's clients list servers from what they hear: without this, none until one starts).
+        if (entry.server === undefined && entry.starting === undefined && entry.error === undefined) this.#emit(this.#info(entry, false));
       }
       return found;
     });
