@@ -67,6 +67,9 @@ const DEFAULT_MAX_PENDING = 10_000;
 /** Entries read from a folder per `getdents` while walking (the most of a listing held at once). */
 const LISTING_BUFFER_ENTRIES = 256;
 
+/** Entries handled between two turns of the event loop while one folder is listed. */
+const WALK_TURN_ENTRIES = 4096;
+
 /** A folder's identity on disk. */
 interface FolderIdentity {
   readonly dev: number;
@@ -196,7 +199,13 @@ export class DirectoryWatcher {
         // What `join(current, name)` gives, without normalizing every path: an entry's name has no separator.
         const normal = normalize(current);
         const prefix = normal.endsWith(sep) ? normal : `${normal}${sep}`;
+        let read = 0;
         for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
+          // A folder of a million files still lets the event loop run between its reads.
+          if (++read % WALK_TURN_ENTRIES === 0) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            if (this.#closed) break;
+          }
           const path = `${prefix}${entry.name}`;
           if (entry.isDirectory()) {
             if (this.#ignore.has(entry.name)) continue;
