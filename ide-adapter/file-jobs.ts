@@ -27,13 +27,26 @@ const MAX_WORKERS = FILE_JOB_WORKERS;
 async function startWorker(): Promise<Worker> {
   // Loaded on first use: most programs search no files.
   const { Worker } = await import('node:worker_threads');
-  const worker = packageModule('ide-adapter/file-worker');
-  if (!worker.endsWith('.ts')) return new Worker(worker);
-  // From source (tests), the worker registers a TypeScript loader (tsx, a dev dependency) first.
-  const tsx = pathToFileURL(join(dirname(packageRequire().resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
-  const entry = pathToFileURL(worker).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true });
+  const module = packageModule('ide-adapter/file-worker');
+  let worker: Worker;
+  if (!module.endsWith('.ts')) worker = new Worker(module);
+  else {
+    // From source (tests), the worker registers a TypeScript loader (tsx, a dev dependency) first.
+    const tsx = pathToFileURL(join(dirname(packageRequire().resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+    const entry = pathToFileURL(module).href;
+    const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+    worker = new Worker(bootstrap, { eval: true });
+  }
+  // A worker that fails or ends while idle (its module did not load, it ran out of memory) leaves
+  // the idle ones, so no job is given a dead thread; its error is not the process's to crash on
+  // (a job running on it hears it through its own listener).
+  const forget = (): void => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  };
+  worker.on('error', forget);
+  worker.once('exit', forget);
+  return worker;
 }
 
 /** How a job is bounded, and the error its overrun becomes. */
@@ -56,7 +69,44 @@ function cancelled(): DialectError {
   return new DialectError({ code: EvalCode.Cancelled, message: 'the file search was cancelled' });
 }
 
+/** A worker being started ahead of its first job ({@link prewarmFileWorker}), with the slot it holds for it. */
+let warming: Promise<Worker | undefined> | undefined;
+
+/**
+ * Starts a worker ahead of the first job, when none runs, waits or is starting: a thread takes
+ * tens of milliseconds to boot and load its modules (more on a loaded machine), which the next job
+ * (the project scan of a server's start) then does not wait for. The next job takes it; until then
+ * it waits among the idle workers and, like them, never keeps the process alive.
+ */
+export function prewarmFileWorker(): void {
+  if (warming !== undefined || idle.length > 0 || busy > 0) return;
+  busy++;
+  const started: Promise<Worker | undefined> = startWorker().then(
+    (worker) => {
+      // Not taken by a job while it was made: it joins the idle ones and frees its slot.
+      if (warming === started) {
+        warming = undefined;
+        releaseWorker(worker, true);
+      }
+      return worker;
+    },
+    () => {
+      if (warming === started) warming = undefined;
+      freeSlot();
+      return undefined;
+    },
+  );
+  warming = started;
+}
+
 async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
+  const ahead = warming;
+  if (ahead !== undefined) {
+    // The worker started ahead is this job's, with its slot; if it could not be made, its slot is free again.
+    warming = undefined;
+    const worker = await ahead;
+    if (worker !== undefined) return worker;
+  }
   while (busy >= MAX_WORKERS) {
     await new Promise<void>((resolve) => waiting.push(resolve));
     if (signal?.aborted === true) throw cancelled();

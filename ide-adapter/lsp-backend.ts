@@ -200,7 +200,8 @@ export class LspBackend implements IdeBackend {
     this.#outlines = new OutlineCache(workspace, { diskNow: () => this.#diskNow(), fetch: (path, real, disk, mtimeMs, options) => this.#outlineOf(path, real, disk, mtimeMs, options) });
     this.#trusted = trusted;
     this.#skipped = options.skippedServers ?? [];
-    this.#sources = new SourcePolicy(workspace.root, trusted, allowedSourceRoots(all, { ...process.env, ...(options.env ?? {}) }));
+    const env = { ...process.env, ...(options.env ?? {}) };
+    this.#sources = new SourcePolicy(workspace.root, trusted, () => allowedSourceRoots(all, env));
   }
 
   /** What text from outside the workspace its servers may show (`lsp/outside-sources.ts`). */

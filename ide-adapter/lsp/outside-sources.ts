@@ -48,14 +48,24 @@ function real(path: string): string {
 
 /** The policy of one workspace: which files' text its servers may show. */
 export class SourcePolicy {
-  readonly #allowed: readonly string[];
+  #allowed: readonly string[] | (() => readonly string[]);
 
+  /**
+   * `allowed` are the installed roots whose text may be shown, or how to find them: found on first
+   * use, as only an untrusted workspace asks (finding them resolves packages and toolchains, time a
+   * server's start should not wait for).
+   */
   constructor(
     readonly root: string,
     readonly trusted: boolean,
-    allowed: readonly string[],
+    allowed: readonly string[] | (() => readonly string[]),
   ) {
     this.#allowed = allowed;
+  }
+
+  #roots(): readonly string[] {
+    if (typeof this.#allowed === 'function') this.#allowed = this.#allowed();
+    return this.#allowed;
   }
 
   /** Whether text from the file at `absPath` may be shown. */
@@ -64,7 +74,7 @@ export class SourcePolicy {
     // The workspace by the real location (a path inside may lead out through a symlink); the
     // installed roots by either (the workspace controls neither their paths nor their links).
     const resolved = real(absPath);
-    return isInside(this.root, resolved) || this.#allowed.some((r) => isInside(r, absPath) || isInside(r, resolved));
+    return isInside(this.root, resolved) || this.#roots().some((r) => isInside(r, absPath) || isInside(r, resolved));
   }
 
   /** The note that replaces withheld text. */

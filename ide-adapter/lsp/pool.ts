@@ -8,6 +8,7 @@ import type { Disposable, LanguageServer, ServerStatus, StartOptions } from './c
 import { isLspClientError, LspClientError } from './errors.js';
 import { detectServers, languageFor, type DetectedServer, type ServerDefinition } from './servers.js';
 import { startChecks, type StartChecks } from './start-checks.js';
+import { prewarmFileWorker } from '../file-jobs.js';
 
 /** Options of a {@link ServerPool}. */
 export interface PoolOptions extends Omit<StartOptions, 'binary'> {
@@ -91,10 +92,13 @@ export class ServerPool {
    * dropped. Failures do not throw (see {@link start}).
    */
   async startSole(): Promise<void> {
-    void import('./client.js').catch(() => undefined);
+    // The file worker boots while the top levels are read: the deeper look and the checks are its jobs.
+    prewarmFileWorker();
     const detected = await this.#detect((near) => {
       const sole = near.length === 1 ? this.#entries.get(near[0]?.definition.id ?? '') : undefined;
       if (sole !== undefined && sole.server === undefined && sole.starting === undefined) sole.checks = startChecks(sole.definition, this.workspaceRoot);
+      // Compiled while the worker looks deeper, not while the top levels are read (the same thread).
+      void import('./client.js').catch(() => undefined);
     });
     const started = detected.length === 1 ? detected[0]?.definition.id : undefined;
     for (const entry of this.#entries.values()) if (entry.definition.id !== started) entry.checks = undefined;

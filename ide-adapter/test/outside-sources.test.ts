@@ -16,6 +16,7 @@ import { rustOfflineEnv } from './support/rust-offline.js';
 import { positionOf, requireServer } from './support/servers.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
 import { serversAvailable } from './support/session.js';
+import { SourcePolicy } from '../lsp/outside-sources.js';
 
 const available = await serversAvailable('rust');
 const offline = await rustOfflineEnv();
@@ -144,4 +145,21 @@ describe.runIf(tsAvailable)('hover of a symbol defined outside the workspace (re
     const h = await hovers(true);
     expect(h.outside?.documentation).toContain('Outside-ts-doc-5a7e');
   }, 120_000);
+});
+
+describe('the installed roots a policy allows', () => {
+  it('are found on first use (only an untrusted workspace asks), once', () => {
+    let found = 0;
+    const roots = (): readonly string[] => {
+      found++;
+      return ['/opt/toolchain'];
+    };
+    const trusted = new SourcePolicy('/work/app', true, roots);
+    expect(trusted.mayShow('/opt/elsewhere/x.rs')).toBe(true);
+    expect(found).toBe(0);
+    const untrusted = new SourcePolicy('/work/app', false, roots);
+    expect(found).toBe(0);
+    expect([untrusted.mayShow('/opt/toolchain/lib.rs'), untrusted.mayShow('/opt/elsewhere/x.rs'), untrusted.mayShow('/work/app/src/a.rs')]).toEqual([true, false, true]);
+    expect(found).toBe(1);
+  });
 });

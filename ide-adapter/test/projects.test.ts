@@ -81,6 +81,33 @@ describe('findProjects', () => {
     expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
   });
 
+  it("each project's anchor is its first source by name (declarations skipped): in src/, else lib/, else a folder below", async () => {
+    const tree = await mkdtemp(join(tmpdir(), 'dialect-anchors-'));
+    try {
+      const files: Record<string, string> = {
+        'tsconfig.json': '{}',
+        'src/zeta.ts': '',
+        'src/alpha.ts': '',
+        'src/Beta.ts': '',
+        'src/aaa.d.ts': '',
+        'lib/tsconfig.json': '{}',
+        'lib/lib/only.ts': '',
+        'tools/tsconfig.json': '{}',
+        'tools/notes.md': '',
+        'tools/b/second.ts': '',
+        'tools/a/first.mts': '',
+      };
+      for (const [path, text] of Object.entries(files)) {
+        await mkdir(join(tree, path, '..'), { recursive: true });
+        await writeFile(join(tree, path), text);
+      }
+      const anchors = await typeScriptServer.projectAnchors?.(tree);
+      expect(anchors?.files.map((a) => a.slice(tree.length + 1))).toEqual(['src/alpha.ts', 'lib/lib/only.ts', 'tools/a/first.mts']);
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+
   it('a workspace whose only TypeScript project is three levels down still gets the TypeScript server', async () => {
     const deep = await mkdtemp(join(tmpdir(), 'dialect-deep-'));
     try {

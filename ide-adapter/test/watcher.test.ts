@@ -126,6 +126,23 @@ describe('DirectoryWatcher', () => {
     }
   });
 
+  it('given its root with a trailing separator, knows the files by the paths its events name (a write is a change, not a creation)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-slash-'));
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'src', 'a.ts'), 'a');
+    let heard: (changes: FileChange[]) => void = () => undefined;
+    const watcher = new DirectoryWatcher(`${dir}/`, (changes) => heard(changes), { debounceMs: 50 });
+    try {
+      await watcher.start();
+      const changes = new Promise<FileChange[]>((resolve) => (heard = resolve));
+      await writeFile(join(dir, 'src', 'a.ts'), 'changed');
+      expect(await changes).toEqual([{ path: join(dir, 'src', 'a.ts'), type: 2 }]);
+    } finally {
+      watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('past its file cap still reports a change to a file it does not remember (as created) and its deletion', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dialect-watch-unremembered-'));
     for (let i = 0; i < 20; i++) await writeFile(join(dir, `f${i}.ts`), '');

@@ -12,7 +12,7 @@ import { findProjects } from '../../lsp/projects.js';
 import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
 import { COMMONJS_EXPORTS } from './commonjs.js';
-import { looseScripts } from './loose-scripts.js';
+import { looseScripts, type LooseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
 
 /** TypeScript's and JavaScript's project files. */
@@ -127,22 +127,26 @@ const TS_SOURCE = /\.(m|c)?tsx?$/;
  */
 async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
   const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
-  const anchors: string[] = [];
-  for (const dir of projectDirs) {
-    for (const sub of ['src', 'lib', '.']) {
-      const found = await firstSource(join(dir, sub), 2);
-      if (found !== undefined) {
-        anchors.push(found);
-        break;
-      }
-    }
-  }
-  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded).
-  const loose = await looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). Listed
+  // (by the file worker) while the projects' anchors are looked for, all at once: a start waits for both.
+  const listing = looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
+  const anchors = found.filter((file): file is string => file !== undefined);
+  const loose: LooseScripts = await listing;
   const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
   return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete, loose: loose.files };
 }
 
+/** The first source of a project folder: in its `src/`, else `lib/`, else the folder itself. */
+async function projectAnchor(dir: string): Promise<string | undefined> {
+  for (const sub of ['src', 'lib', '.']) {
+    const found = await firstSource(join(dir, sub), 2);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first source file by name in `dir`, else in its folders by name, `depth` levels down. */
 async function firstSource(dir: string, depth: number): Promise<string | undefined> {
   let entries;
   try {
@@ -150,14 +154,21 @@ async function firstSource(dir: string, depth: number): Promise<string | undefin
   } catch {
     return undefined;
   }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  const file = entries.find((e) => e.isFile() && TS_SOURCE.test(e.name) && !e.name.endsWith('.d.ts'));
+  // The least name in one pass, not a sort of the whole folder (hundreds of files in a package's `src/`).
+  const file = firstByName(entries.filter((e) => e.isFile() && TS_SOURCE.test(e.name) && !e.name.endsWith('.d.ts')));
   if (file !== undefined) return join(dir, file.name);
   if (depth <= 0) return undefined;
-  for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
+  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of folders) {
     const found = await firstSource(join(dir, entry.name), depth - 1);
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** The entry whose name sorts first (`localeCompare`); of equal names, the earliest, as a stable sort would put it. */
+function firstByName<T extends { readonly name: string }>(entries: readonly T[]): T | undefined {
+  let first: T | undefined;
+  for (const entry of entries) if (first === undefined || entry.name.localeCompare(first.name) < 0) first = entry;
+  return first;
 }
