@@ -90,7 +90,7 @@ export async function answerAndPrint(cli: CliSession, program: string, parsed: P
       live.clear();
     }
     const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - options.startedAt));
-    const { outcome, completeness } = await cli.session.answer(program, { signal, deadlineMs: remaining });
+    const { outcome, completeness } = await cli.session.answer(program, { signal, deadlineMs: remaining, moreTime: 'dialect eval --timeout SECONDS' });
     // The servers' state (and who answered) as MCP answers carry it, for programs that asked them.
     print(outcome, cli.notices, options, usesServers ? indexingOf(cli.backend, true) : undefined, incompleteMarker(completeness));
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;

@@ -4,7 +4,8 @@
  */
 import { packageVersion } from '../ide-adapter/package-files.js';
 import type { EvalOptions } from './eval.js';
-import { evalOptionsOf, workspaceOf } from './options.js';
+import { evalOptionsOf, timeoutOf, workspaceOf } from './options.js';
+import { TIMEOUTS } from '../ide-adapter/timeouts.js';
 import { IDLE_ENV, SERVER_TIMEOUTS } from './server/defaults.js';
 import type { ReplOptions } from './repl.js';
 import { processIo, styles, useColor, type Io } from './terminal.js';
@@ -60,7 +61,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'mcp': {
       const { runMcp } = await import('./mcp.js'); // the MCP SDK loads only for this command
       // Without --workspace: the client's roots, else the current folder (never / or the home folder).
-      return runMcp({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, noServer });
+      const deadlineMs = timeoutOf(values['timeout'], TIMEOUTS.mcp.deadlineMs);
+      return runMcp({ workspace: workspaceOption === undefined ? undefined : workspaceOf(workspaceOption), trust, noServer, deadlineMs });
     }
     case 'trust': {
       const { runTrust } = await import('./trust.js');

@@ -42,8 +42,8 @@ export function workspaceOf(option: string | undefined): string {
 }
 
 /** `--timeout SECONDS` in milliseconds, else the default. */
-function timeoutOf(value: string | boolean | undefined): number {
-  if (value === undefined || typeof value === 'boolean') return TIMEOUTS.cli.evalTimeoutMs;
+export function timeoutOf(value: string | boolean | undefined, defaultMs: number = TIMEOUTS.cli.evalTimeoutMs): number {
+  if (value === undefined || typeof value === 'boolean') return defaultMs;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout must be a number of seconds, not "${value}"`, 'e.g. --timeout 30');
   return Math.round(seconds * 1000);

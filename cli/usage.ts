@@ -160,8 +160,8 @@ read, a limit, the page could not be written); 3 a usage error; 130 interrupted,
   {
     name: 'mcp',
     summary: 'serve the workspace to AI agents over MCP (stdio)',
-    usage: 'dialect mcp [--workspace DIR] [--trust] [--no-server]',
-    options: { workspace: WORKSPACE, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
+    usage: 'dialect mcp [--workspace DIR] [--timeout SECONDS] [--trust] [--no-server]',
+    options: { workspace: WORKSPACE, timeout: { type: 'string' }, trust: TRUST, 'no-server': NO_SERVER, help: HELP },
     positionals: [0, 0],
     help: `Runs a Model Context Protocol server on stdin/stdout that answers Dialect programs about
 the workspace. Without --workspace, the workspaces are the client's roots (a tool call names one
@@ -173,6 +173,9 @@ workspace whenever the agent starts the server). Agents cannot grant trust: no t
 
 Options:
   -w, --workspace DIR   the workspace folder (default: the client's roots, else the current directory)
+      --timeout SECONDS the longest one tool call may take, waiting for the index included
+                          (default 50, below the 60 s most clients wait): raise it together with
+                          your client's tool timeout for questions on large workspaces
 ${TRUST_HELP}
 ${NO_SERVER_HELP}
   -h, --help            show this help`,

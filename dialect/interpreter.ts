@@ -30,6 +30,8 @@ export interface EvaluateOptions<Host> {
   readonly signal?: AbortSignal;
   /** Ends the evaluation with a `deadline-exceeded` error after this many milliseconds. */
   readonly deadlineMs?: number;
+  /** How the user of this host raises `deadlineMs` (`--timeout SECONDS`), for the error's hint. */
+  readonly moreTime?: string;
   /** Values for bare names, such as the REPL's `_`. */
   readonly bindings?: Readonly<Record<string, unknown>>;
   /** What the evaluation's values may hold (default `DEFAULT_EVALUATION_BUDGET`). */
@@ -133,7 +135,7 @@ export class Interpreter<Host = undefined> {
           const error = new DialectError({
             code: EvalCode.DeadlineExceeded,
             message: `the evaluation did not finish within ${options.deadlineMs} ms`,
-            hint: 'narrow the query (a file: or kind: argument), or allow more time',
+            hint: `narrow the query (a file: or kind: argument), or allow more time${options.moreTime !== undefined ? ` (${options.moreTime})` : ''}`,
             notes: still.length > 0 ? [`still running: ${still.join('; ')}`] : [],
           });
           controller.abort(error);

@@ -25,7 +25,7 @@ export { incompleteMarker, indexingOf, type IndexingState } from './indexing.js'
 export { capAnswer, LIST_BUDGET, MAX_ANSWER_CHARS, nextPageProgram } from './paging.js';
 export { CapabilityCode, noEditor, SelectionCode, unsupportedByServer, type BackendKind, type DiagnosticReport, type TypeItem } from './backend.js';
 export { IDE_CODE_DOCS, type IdeCode } from './codes.js';
-export { TIMEOUTS } from './timeouts.js';
+export { mcpReadyWaitMs, TIMEOUTS } from './timeouts.js';
 export { packageFile, packageVersion } from './package-files.js';
 export { createIdeRegistry, type IdeHost } from './functions/index.js';
 export { readSelection } from './functions/selection.js';

@@ -62,6 +62,8 @@ export async function configuredServers(root: string, trusted?: boolean, env: Re
 export interface SessionEvaluateOptions {
   readonly signal?: AbortSignal;
   readonly deadlineMs?: number;
+  /** How the user raises `deadlineMs`, named by a deadline's error (see `EvaluateOptions.moreTime`). */
+  readonly moreTime?: string;
   readonly bindings?: Readonly<Record<string, unknown>>;
 }
 

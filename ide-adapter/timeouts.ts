@@ -31,6 +31,14 @@ const LSP_SHUTDOWN_MS = 3 * SECOND;
 /** How long the client waits for a server process to exit after `exit`, and again after SIGTERM. */
 const LSP_EXIT_WAIT_MS = 1 * SECOND;
 
+/**
+ * How long an MCP query waits for the index within a tool call's `deadlineMs` (`dialect mcp
+ * --timeout`): the deadline less the query's own share, and at least half the deadline.
+ */
+export function mcpReadyWaitMs(deadlineMs: number): number {
+  return Math.max(deadlineMs - MCP_QUERY_SHARE_MS, Math.round(deadlineMs / 2));
+}
+
 /** The time budgets, grouped by front end. */
 export const TIMEOUTS = {
   /** The MCP server (`mcp/`). */
@@ -40,7 +48,7 @@ export const TIMEOUTS = {
     /** Default deadline of one `ide_operation` evaluation: below the client's timeout. */
     deadlineMs: MCP_DEADLINE_MS,
     /** How long a query waits for indexing before it answers (with a note): within the deadline. */
-    readyWaitMs: MCP_DEADLINE_MS - MCP_QUERY_SHARE_MS,
+    readyWaitMs: mcpReadyWaitMs(MCP_DEADLINE_MS),
   },
   /** The CLI (`cli/`). */
   cli: {

@@ -13,6 +13,8 @@ import { progressReporter, type ToolExtra } from './progress.js';
 
 /** Default largest program, in characters. Real programs are a line or two. */
 export const DEFAULT_MAX_PROGRAM_LENGTH = 1_000_000;
+/** How an agent's user gives a tool call more time: the server's deadline, and the client's own timeout above it. */
+const MCP_MORE_TIME = "dialect mcp --timeout SECONDS in the agent's MCP configuration, with the client's tool timeout raised to match";
 /** Lists longer than this are cut in the structured content, as in the text (`LIST_BUDGET`), with the program of the next part. */
 export const MAX_STRUCTURED_ITEMS = LIST_BUDGET.items;
 
@@ -182,7 +184,7 @@ export async function runIdeOperation(ctx: IdeOperationContext, program: string,
   let outcome: Outcome;
   let marker: string | undefined;
   try {
-    const answer = await session.answer(program, { signal: extra.signal, deadlineMs: ctx.deadlineMs });
+    const answer = await session.answer(program, { signal: extra.signal, deadlineMs: ctx.deadlineMs, moreTime: MCP_MORE_TIME });
     outcome = answer.outcome;
     marker = incompleteMarker(answer.completeness);
   } catch (error) {

@@ -80,7 +80,7 @@ const HINTS: Readonly<Record<LspErrorCode, string>> = {
   'server-refused': 'the message says why the server was not started; search(path, regex) and lines(path, start, end) still work',
   'spawn-failed': 'check that the language server runs from a shell; until then search(path, regex) finds text',
   'initialize-failed': 'check that the language server runs from a shell; until then search(path, regex) finds text',
-  'request-timeout': 'the server did not answer in time: allow more time (dialect eval --timeout) or ask about a narrower target',
+  'request-timeout': 'the server did not answer in time: allow more time (dialect eval --timeout, dialect mcp --timeout) or ask about a narrower target',
   'server-unresponsive': 'the server was restarted: ask again',
   'server-memory-exceeded': 'the server was restarted: ask again; raise DIALECT_SERVER_MEMORY_MB if the workspace needs more',
   'request-cancelled': 'run the program again',

@@ -170,7 +170,7 @@ export class Requests {
           // The truth about why: a ready server is slow on this request, asking again will not help.
           hint: host.indexing()
             ? 'the server is still indexing: ask again when it is ready (its progress shows in .servers), or ask about a narrower target'
-            : 'the server is ready but this request takes longer: allow more time (dialect eval --timeout, the MCP call\'s deadline) or ask about a narrower target',
+            : 'the server is ready but this request takes longer: allow more time (dialect eval --timeout; for an agent, dialect mcp --timeout with its client\'s tool timeout) or ask about a narrower target',
         }),
       dead: (reason) =>
         host.stopping() ? stopped() : new LspClientError('server-crashed', `${name} ${reason} while handling ${method}${host.stderrHint()}`, { serverId, method }),
