@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, requireFreshBuild, tempDir } from '../../cli/test/support/cli.js';
+import { childEnv, requireFreshBuild, tempDir } from './support/cli.js';
 import { packageFile } from '../../ide-adapter/package-files.js';
 import { fakeServerScript } from '../../ide-adapter/test/support/servers.js';
 
