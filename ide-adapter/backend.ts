@@ -234,6 +234,11 @@ export interface Completeness {
    * workspace has turned off, and the command that trusts it).
    */
   readonly notes: readonly string[];
+  /**
+   * Whether the backend runs the workspace as trusted; absent where the backend does not decide
+   * trust (the VS Code window: the editor's own workspace trust).
+   */
+  readonly trusted?: boolean;
 }
 
 /** Options of {@link IdeBackend.waitUntilReady}. */

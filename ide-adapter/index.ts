@@ -40,7 +40,7 @@ export { Workspace, WorkspaceCode } from './workspace.js';
 export { presentOutcome, presentValue, type PresentOptions } from './present.js';
 export { CONFIG_FILE, loadWorkspaceConfig, type WorkspaceConfig } from './config.js';
 export { isTrusted, listTrusted, trustedBy, trustFolder, trustStorePath, untrustFolder, TrustCode } from './trust.js';
-export { trustCommand } from './lsp/untrusted.js';
+export { trustCommand } from './trust.js';
 export { PROTOCOL_VERSION, RemoteMethod, RemoteNotification, type RemoteMethodName } from './remote/methods.js';
 export type { HelloInfo, LanguageInfo, ServerInfo } from './remote/protocol.js';
 export { RemoteCode } from './remote/errors.js';

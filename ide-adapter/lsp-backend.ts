@@ -1097,6 +1097,7 @@ export class LspBackend implements IdeBackend {
       complete: statuses.every((s) => s.state === 'ready' && s.health === undefined),
       servers: statuses,
       waitedMs: Date.now() - started,
+      trusted: this.#trusted,
       warnings: [...none, ...unavailable, ...all.flatMap((s) => s.warnings), ...imports.filter((n): n is string => n !== undefined)],
       notes: note !== undefined ? [note] : [],
     };

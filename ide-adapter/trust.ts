@@ -128,3 +128,8 @@ export async function trustedBy(dir: string, env: Env = process.env): Promise<st
   if (real === undefined) return undefined;
   return (await listTrusted(env)).find((t) => within(real, t));
 }
+
+/** The command that trusts a folder, for notes and errors (the folder quoted for a shell when it must be). */
+export function trustCommand(root: string): string {
+  return `dialect trust ${/^[\w@%+=:,./-]+$/.test(root) ? root : `'${root.replace(/'/g, `'\\''`)}'`}`;
+}

@@ -6,8 +6,19 @@
  */
 import { EvalCode, printExpr, type Registry } from '../../dialect/index.js';
 import { LIST_BUDGET, type Page } from '../paging.js';
+import { trustCommand } from '../trust.js';
 import { displayState, degradedReason, statusLine } from '../status.js';
 import { observeFacts, type IdeHost } from './host.js';
+
+/**
+ * The trust line of `status()` when no restriction of an untrusted workspace is in force (a
+ * restriction is a note of its own, with the command that lifts it).
+ */
+function trustLine(trusted: boolean | undefined, root: string): string {
+  if (trusted === true) return 'trust: trusted';
+  if (trusted === false) return `trust: untrusted (none of its programs run; nothing in use now is restricted by that). To trust it: ${trustCommand(root)}`;
+  return 'trust: decided by the editor (nothing of the workspace is restricted now)';
+}
 
 /** Registers `status`, `page` and `explain`. */
 export function registerSessionFunctions(registry: Registry<IdeHost>): void {
@@ -32,14 +43,18 @@ export function registerSessionFunctions(registry: Registry<IdeHost>): void {
       const lines = [`workspace ${workspace.root}${backend.answeredBy === 'vscode' ? ' (answered by VS Code)' : ''}`];
       if (servers.length === 0) lines.push('servers: none (no language of this workspace has a server; search, findFiles, lines and gitdiff work)');
       for (const s of servers) {
-        lines.push(`server ${statusLine(s, { memory: true })}`);
-        lines.push(s.state === 'idle' ? '  state: not started yet (it starts when a question needs its language)' : `  state: ${displayState(s)}${s.pid !== undefined ? `, pid ${s.pid}` : ''}`);
+        const line = statusLine(s, { memory: true });
+        lines.push(`server ${line}`);
+        const state = s.state === 'unavailable' ? 'unavailable: its files get text search only' : displayState(s);
+        lines.push(s.state === 'idle' ? '  state: not started yet (it starts when a question needs its language)' : `  state: ${state}${s.pid !== undefined ? `, pid ${s.pid}` : ''}`);
         if (s.health !== undefined) lines.push(`  why degraded: ${degradedReason(s.health.message)}`, ...s.health.message.split('\n').map((l) => `    ${l}`));
-        else if (s.detail !== undefined && s.state !== 'ready' && s.state !== 'indexing') lines.push(`  why: ${s.detail}`);
+        else if (s.detail !== undefined && s.state !== 'ready' && s.state !== 'indexing' && !line.includes(s.detail)) lines.push(`  why: ${s.detail}`);
       }
-      const facts = ledger.facts();
+      // Each thing is said once: a note whose reason a server's lines above already give is left out.
+      const said = servers.flatMap((s) => (s.detail !== undefined && s.detail !== '' ? [s.detail] : []));
+      const facts = ledger.facts().filter((f) => !said.some((reason) => f.detail.includes(reason)));
       if (facts.length > 0) lines.push('notes:', ...facts.map((f) => `- ${f.detail}`));
-      if (!facts.some((f) => f.key === 'untrusted')) lines.push('trust: trusted, or nothing of the workspace is restricted');
+      if (!facts.some((f) => f.key === 'untrusted')) lines.push(trustLine(now.trusted, workspace.root));
       return lines.join('\n');
     },
   });

@@ -51,4 +51,4 @@ export {
 } from './servers.js';
 export type { CustomServerConfig } from './server-config.js';
 export { pathToUri, uriToPath } from './uris.js';
-export { restrictServers, trustCommand, untrustedNote, type UntrustedLimits } from './untrusted.js';
+export { restrictServers, untrustedNote, type UntrustedLimits } from './untrusted.js';

@@ -12,12 +12,8 @@
  * - the note names what each running server gives up, in the one line its definition supplies
  *   (`untrustedLimits`).
  */
+import { trustCommand } from '../trust.js';
 import type { ServerDefinition } from './servers.js';
-
-/** The command that trusts a folder, for notes and errors. */
-export function trustCommand(root: string): string {
-  return `dialect trust ${/^[\w@%+=:,./-]+$/.test(root) ? root : `'${root.replace(/'/g, `'\\''`)}'`}`;
-}
 
 /**
  * The server definitions for a workspace: unchanged when trusted; untrusted, each one's

@@ -83,6 +83,7 @@ const CompletenessSchema = z.object({
   waitedMs: z.number(),
   warnings: z.array(z.string()),
   notes: z.array(z.string()),
+  trusted: z.boolean().optional(),
 }) satisfies z.ZodType<Completeness>;
 
 // The handshake and the server's own requests.

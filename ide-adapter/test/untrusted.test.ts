@@ -92,6 +92,8 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
   }
 
   const evaluate = (session: IdeSession, program: string): Promise<Outcome> => session.evaluate(program, { deadlineMs: 120_000 });
+  /** Everything an outcome tells its reader: an error's message and hint, and the notes. */
+  const told = (o: Outcome): string => [...(o.kind === 'error' ? [o.error.message, o.error.hint ?? ''] : []), ...o.notes].join('\n');
   const referencesOfUser = async (session: IdeSession): Promise<Outcome> => {
     const o = await evaluate(session, 'findReferences(findDefinition("User"))');
     expect(o.kind, JSON.stringify(o)).toBe('value');
@@ -180,9 +182,10 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     const session = await IdeSession.open({ workspaceRoot: root, env: offline, readyTimeoutMs: 60_000 });
     try {
       const o = await evaluate(session, 'findDefinitions("User")');
-      // One short line in the answer, which keeps the fix; the whole story is behind status().
-      const text = o.notes.join('\n');
-      expect(text).toContain('rust-analyzer is unavailable');
+      // A lookup its server cannot answer is an error saying why, which keeps the fix; the whole story is behind status().
+      expect(o.kind === 'error' && o.error.code).toBe('workspace-not-loaded');
+      const text = told(o);
+      expect(text).toContain('rust-analyzer was not started: this untrusted workspace has');
       expect(text).toContain(`dialect trust ${root}`);
       const status = await evaluate(session, 'status()');
       const details = status.kind === 'value' ? String(status.value) : status.kind;
@@ -204,8 +207,10 @@ describe.runIf(available)('untrusted Rust workspaces (real rust-analyzer, cargo,
     const session = await IdeSession.open({ workspaceRoot: root, definitions: [missing], trusted: true, readyTimeoutMs: 10_000 });
     try {
       const o = await evaluate(session, 'findDefinitions("User")');
-      const text = o.notes.join('\n');
-      expect(text).toContain('rust-analyzer is unavailable, so its files get text search only: rust-analyzer was not found');
+      expect(o.kind === 'error' && o.error.code).toBe('workspace-not-loaded');
+      const text = told(o);
+      expect(text).toContain('rust-analyzer was not found');
+      expect(text).toContain('search(".", "…") finds text');
       const status = await evaluate(session, 'status()');
       const details = status.kind === 'value' ? String(status.value) : status.kind;
       expect(details).toContain('apt-get install -y rust-web-analyzer');

@@ -89,6 +89,10 @@ describe('a Go workspace whose go command is missing (untrusted): gopls unavaila
         const status = contents.map((c) => ('text' in c ? c.text : '')).join('\n');
         expect(status).toContain('gopls: unavailable');
         expect(status).toContain('install golang-go');
+        // The reason once (it was in the server's line, its "why" and a note), and the trust as it is.
+        expect(status.match(/no go command/g), status).toHaveLength(1);
+        expect(status).toContain('state: unavailable: its files get text search only');
+        expect(status).toContain(`trust: untrusted (none of its programs run; nothing in use now is restricted by that). To trust it: dialect trust ${root}`);
       } finally {
         await client.close();
       }

@@ -28,7 +28,7 @@ import { packageFile } from '../../package-files.js';
 import { resolveCandidate } from '../../lsp/discovery.js';
 import { confineProjectFiles } from '../../lsp/project-files.js';
 import { withSettings, type ServerDefinition } from '../../lsp/servers.js';
-import { trustCommand } from '../../lsp/untrusted.js';
+import { trustCommand } from '../../trust.js';
 import { searchPathFolders } from '../../search-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
