@@ -7,7 +7,7 @@
 import type { MacroBinding, MacroExpansion } from '../../lsp/servers.js';
 
 /** Expansion text read at most (larger: the binding stays unknown, the item is kept as generated). */
-export const MAX_EXPANSION_CHARS = 500_000;
+const MAX_EXPANSION_CHARS = 500_000;
 
 /**
  * Tokens of an expansion, in one left-to-right pass: string literals and comments (skipped), the
@@ -21,7 +21,7 @@ const TOKEN = /"(?:[^"\\]|\\.)*"|\/\/[^\n]*|\b(pub(?:\s*\([^)\n;]{0,40}\))?\s+)?
  * never names it in a `use`; else `'reexport'` when a `pub use` names it, `'import'` when only a
  * private `use` does, with the path that `use` names as written (`serde_core::Deserialize`).
  */
-export function expansionBinding(expansion: string, name: string): MacroBinding | undefined {
+function expansionBinding(expansion: string, name: string): MacroBinding | undefined {
   let use: { binding: 'import' | 'reexport'; start: number; names: boolean } | undefined;
   let bound: MacroBinding | undefined;
   const text = expansion.slice(0, MAX_EXPANSION_CHARS);
@@ -46,7 +46,7 @@ export function expansionBinding(expansion: string, name: string): MacroBinding 
  * The path a `use` tree (the text after `use`, without its `;`) binds `name` to: `serde_core::{de,
  * Deserialize}` → `serde_core::Deserialize`, `a::B as name` → `a::B`. One pass over its tokens.
  */
-export function usePathTo(tree: string, name: string): string | undefined {
+function usePathTo(tree: string, name: string): string | undefined {
   const prefixes: string[] = [];
   let current = '';
   let alias = false;
