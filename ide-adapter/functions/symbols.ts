@@ -520,7 +520,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       continue;
     }
     if ((leadsElsewhere && !isModuleFile) || binding !== undefined) {
-      trace?.drop(describe(l.symbol), binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
+      trace?.drop(describe(l.symbol), macroBinding(l) ? `a \`use\` the macro call writes (${binding}${l.symbol.boundPath !== undefined ? ` of ${l.symbol.boundPath}` : ''})` : binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
       // it) names what the re-export leads to, as the language resolves it; an import does not.
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
