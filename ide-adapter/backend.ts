@@ -140,6 +140,13 @@ export interface BackendSymbol {
   /** True when `location` is the name itself (a selection range), not the declaration's start. */
   readonly precise: boolean;
   /**
+   * Set for an item a macro call writes as an import or re-export binding (a `pub use` in the
+   * expansion of `crate_root!();`): never a definition, whatever its kind says.
+   */
+  readonly binding?: 'import' | 'reexport';
+  /** The path that binding's `use` names, as written (`serde_core::Deserialize`), when read. */
+  readonly boundPath?: string;
+  /**
    * The server's language says a declaration of this kind never merges with another file's and,
    * at its own name, is never a binding to something else (`ServerDefinition.standaloneKinds`):
    * alone with its name in its file's code (comments aside) and outside an import statement, it needs no go-to-definition

@@ -66,7 +66,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
+import { languageFor, type MacroBinding, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
 import { keptDiagnostics } from './lsp/published-diagnostics.js';
 import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from './lsp/answer-depth.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
@@ -148,6 +148,8 @@ const IMPORT_LOOKUP_MAX_MATCHES = 20;
 
 /** Diagnostic pulls in flight at once per server when covering every analysed file. */
 const PULL_CONCURRENCY = 8;
+/** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
+const MAX_MACRO_EXPANSIONS = 32;
 
 /** LSP's numeric severities; a diagnostic without one is an error (the client decides, we choose the safe side). */
 const SEVERITIES: Readonly<Record<number, DiagnosticSeverity>> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
@@ -387,6 +389,8 @@ export class LspBackend implements IdeBackend {
       }),
     );
     const files: FileLines = new Map();
+    // Macro calls expanded for this answer, by place (several names may come from one call).
+    const expansions = new Map<string, Promise<string | undefined>>();
     let whole = true;
     /** Per server whose capped answer was completed: the places of the completed answer. */
     const completed = new Map<LanguageServer, Set<string>>();
@@ -406,6 +410,8 @@ export class LspBackend implements IdeBackend {
           const named = ownedName(server.definition, s.name, kindName(s.kind), location.content, s.containerName);
           const declared = await this.#declaredKind(server.definition, location, s.name, kindName(s.kind));
           const kind = declared ?? this.#kind(location.path, language, kindName(s.kind), location.content, named.name);
+          // Asked for the name looked up only (explain() lists the fuzzy hits too).
+          const bound = declared === undefined && named.name === query ? await this.#macroBinding(server, location, named.name, expansions, options) : undefined;
           out.push({
             ...named,
             kind,
@@ -413,6 +419,7 @@ export class LspBackend implements IdeBackend {
             location,
             // The server places a declared symbol (a derive macro at its function) where its name is not written: that place is the symbol's.
             precise: declared !== undefined,
+            ...(bound !== undefined ? { binding: bound.binding, ...(bound.path !== undefined ? { boundPath: bound.path } : {}) } : {}),
             ...(standaloneKind(server, kind) ? { standalone: true } : {}),
           });
         }
@@ -488,6 +495,36 @@ export class LspBackend implements IdeBackend {
   /** Whether the watchers that tell servers about changes cover a workspace-relative path (not outside, not a dependency or build folder they skip). */
   #watchedPlace(path: string): boolean {
     return !path.split('/').some((part) => SKIPPED_DIRS.has(part));
+  }
+
+  /**
+   * How the macro call at `location` binds `name`, for a symbol listed there whose name is not
+   * written there (an item of the call's expansion): `'reexport'`/`'import'` when the expansion
+   * only binds it by a `use` (with the path it names). At most {@link MAX_MACRO_EXPANSIONS} calls per answer are expanded;
+   * beyond, or when the server cannot expand, the item stays what it was (a generated item).
+   */
+  async #macroBinding(server: LanguageServer, location: Location, name: string, expansions: Map<string, Promise<string | undefined>>, options: BackendCallOptions): Promise<MacroBinding | undefined> {
+    const expansion = server.definition.macroExpansion;
+    if (expansion === undefined || location.content.includes(name)) return undefined;
+    const at = `${location.path}:${location.start.line}:${location.start.column}`;
+    let text = expansions.get(at);
+    if (text === undefined) {
+      if (expansions.size >= MAX_MACRO_EXPANSIONS) return undefined;
+      text = (async () => {
+        try {
+          const abs = this.workspace.resolve(location.path);
+          const lines = await server.lines(abs);
+          // The call's name: the first word of its line at or after the server's place (`crate_root!();`).
+          const start = { line: location.start.line, column: location.start.column + Math.max(0, location.content.slice(location.start.column - 1).search(/\S/)) };
+          return expansion.text(await server.request(expansion.method, { textDocument: { uri: pathToUri(abs) }, position: server.toLspPosition(lines, start) }, patient(options)));
+        } catch {
+          return undefined;
+        }
+      })();
+      expansions.set(at, text);
+    }
+    const expanded = await text;
+    return expanded === undefined ? undefined : expansion.bindingOf(expanded, name);
   }
 
   /** The definition's `declaredKind` of a symbol whose name is not written at its place (a derive macro at its function). */

@@ -100,6 +100,9 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
         rest.push(l);
       }
     }
+    // A path through a re-export a macro call writes (serde's `crate_root!();` `pub use`s
+    // `serde_core::Deserialize`) names what the `use` names: no go-to-definition leads there.
+    if (qualifiers.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
     return [...withoutLocals(out, trace), ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
 
@@ -484,14 +487,17 @@ async function filesMatching(backend: IdeBackend, file: string): Promise<string[
 async function mergeDeclarations(backend: IdeBackend, located: readonly Located[], outlines: LookupCache, signal: AbortSignal, throughBindings: boolean, trace?: TraceSink): Promise<SymbolDefinition[]> {
   // A generated item (its name is not written where the server puts it: a macro call) is no
   // binding, and go-to-definition there answers for the macro, not for the item.
-  const generated = (l: Located): boolean => !l.symbol.precise;
+  const generated = (l: Located): boolean => !l.symbol.precise && l.symbol.binding === undefined;
+  // A `use` a macro call writes (its expansion says so): a binding, and go-to-definition at the
+  // call answers for the macro, not for what it binds.
+  const macroBinding = (l: Located): boolean => !l.symbol.precise && l.symbol.binding !== undefined;
   // A declaration that can neither merge with another file's nor be a binding (the server's
   // language says so by its kind), whose name is written nowhere else in its file's code (no overload,
   // no class merged with a namespace; comments do not count), is confirmed by its text: no
   // request per candidate.
   const selfEvident = async (l: Located): Promise<boolean> => l.symbol.standalone === true && (await writtenOnce(outlines, l.symbol)) && (await bindingOf(l.symbol, outlines.lines)) === undefined;
   const targets = await mapLimit(located, DEFINITION_CONCURRENCY, async (l) =>
-    generated(l) ? ([] as Location[]) : (await selfEvident(l)) ? [l.symbol.location] : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
+    generated(l) || macroBinding(l) ? ([] as Location[]) : (await selfEvident(l)) ? [l.symbol.location] : backend.definition(l.symbol.location.path, l.symbol.location.start, { signal }).catch(() => [] as Location[]),
   );
   for (const t of targets.flat()) outlines.touched.add(t.path);
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
@@ -514,7 +520,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       continue;
     }
     if ((leadsElsewhere && !isModuleFile) || binding !== undefined) {
-      trace?.drop(describe(l.symbol), binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
+      trace?.drop(describe(l.symbol), macroBinding(l) ? `a \`use\` the macro call writes (${binding}${l.symbol.boundPath !== undefined ? ` of ${l.symbol.boundPath}` : ''})` : binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
       // it) names what the re-export leads to, as the language resolves it; an import does not.
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
@@ -537,6 +543,28 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     return !duplicate;
   });
   return Promise.all(overloadsMerged(backend, groupedByTargets(unique)).map((g) => definitionOf(g, outlines)));
+}
+
+/**
+ * The candidates the re-exports a macro call writes lead to: for each such re-export among
+ * `matched`, those of `others` whose path fits the path its `use` writes (`crate` standing for
+ * the call's crate; `self`, `super` and skipped modules as in any written path).
+ */
+async function macroReexportTargets(matched: readonly Located[], others: readonly Located[], paths: SymbolPaths): Promise<Located[]> {
+  const targets: Located[] = [];
+  for (const m of matched) {
+    const { binding, boundPath, precise, name } = m.symbol;
+    if (binding !== 'reexport' || precise || boundPath === undefined) continue;
+    const written = splitQualifiedName(boundPath);
+    if (written.name !== name) continue; // `use a::B as Name`: B is another name's lookup
+    const crate = [...((await paths.of(m.symbol, m.ancestors))[0]?.names ?? [])].find((n) => n !== 'crate');
+    const qualifiers = written.qualifiers.map((q) => (q === 'crate' && crate !== undefined ? crate : q));
+    for (const o of others) {
+      if (o.symbol.binding !== undefined || targets.includes(o)) continue;
+      if (qualifiersMatch(qualifiers, await paths.of(o.symbol, o.ancestors), paths.relativeQualifiers(o.symbol))) targets.push(o);
+    }
+  }
+  return targets;
 }
 
 /**
@@ -711,6 +739,7 @@ const BINDING_START: Readonly<Record<string, RegExp>> = {
  */
 export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
   const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
+  if (s.binding !== undefined) return s.binding;
   if (start === undefined) return undefined;
   let lines: readonly string[];
   try {

@@ -206,6 +206,11 @@ export interface ServerDefinition {
    */
   readonly declaredKind?: (name: string, lspKind: string, lines: readonly string[], line: number) => string | undefined;
   /**
+   * How to tell what a macro call writes under a name the server lists at the call (its name not
+   * written there): a `use` binding (never a definition) or a definition (`macro-bindings.ts` for Rust).
+   */
+  readonly macroExpansion?: MacroExpansion;
+  /**
    * Folders of installed sources its answers may show even from an untrusted workspace (toolchains,
    * registries, the libraries shipped with the server: public code the user installed), given the
    * environment (`outside-sources.ts`).
@@ -525,4 +530,21 @@ function deepMerge(base: unknown, patch: Readonly<Record<string, unknown>>): Rec
     out[key] = isPlainObject(value) ? deepMerge(out[key], value) : value;
   }
   return out;
+}
+
+/** A server's macro expansion request and the reading of its answer (`ServerDefinition.macroExpansion`). */
+export interface MacroExpansion {
+  /** The request, sent with a text document and the position of the macro call's name. */
+  readonly method: string;
+  /** The expansion's text from the answer; `undefined` when it has none. */
+  readonly text: (result: unknown) => string | undefined;
+  /** How the expansion binds `name`: a re-export, an import, or `undefined` (it defines it, or cannot tell). */
+  readonly bindingOf: (expansion: string, name: string) => MacroBinding | undefined;
+}
+
+/** A `use` binding a macro call writes: a re-export or an import, and the path it names when read. */
+export interface MacroBinding {
+  readonly binding: 'import' | 'reexport';
+  /** The path as the `use` writes it (`crate::de::Deserialize`). */
+  readonly path?: string;
 }

@@ -39,6 +39,8 @@ const BackendSymbolSchema = z.object({
   location: LocationSchema,
   range: z.object({ start: PositionSchema, end: PositionSchema }).optional(),
   precise: z.boolean(),
+  binding: z.enum(['import', 'reexport']).optional(),
+  boundPath: z.string().optional(),
 }) satisfies z.ZodType<BackendSymbol>;
 
 // Recursive: the annotation breaks the cycle in inference (the port's type is checked against it).

@@ -2,7 +2,8 @@
  * Exact names on a Cargo workspace with generated and re-exported items (fixtures/rust-macros)
  * against real rust-analyzer, offline and untrusted: trait impls a `macro_rules!` writes per tuple
  * arity, impls for a generic type, a blanket impl, a derive macro of a proc-macro crate, paths
- * through a re-export in another crate, and a trait sharing its name with an enum variant.
+ * through a re-export in another crate, a trait sharing its name with an enum variant, structs a
+ * macro names at its calls, and a `pub use` a macro writes (serde's `crate_root!();`).
  * Positions come from the fixture text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +92,8 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(text).toContain(`for function flip (${SHAPES}:${(await f.at(SHAPES, 'pub fn flip')).line}:`);
     expect(text).toContain(`call at ${facade}:${call.line}:${call.column}`);
     const callees = presentValue(await f.value('callees(findDefinition("show"))'));
-    expect(callees).toMatch(/function flip .*\n\s+call at crates\/facade\/src\/lib\.rs:/);
+    // Each callee as its file's outline names it: `flip` is a method of its impl.
+    expect(callees).toMatch(/method flip \(impl Either<E1, E2>\) .*\n\s+call at crates\/facade\/src\/lib\.rs:/);
   });
 
   it('a caller a macro call generates is listed once, at that macro call', async () => {
@@ -119,5 +121,28 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(presentValue(impls).split('\n')[0]).toMatch(/^impl Tracer for TextTracer\s/);
     // Both stay an ambiguity where either could be meant.
     expect((await f.outcome('findReferences("Tracer")')).kind).toBe('ambiguity');
+  });
+
+  it('a `pub use` a macro call writes is a re-export, never a definition; a path through it names its target', async () => {
+    const trait = await place('crates/shapes/src/emit.rs', 'pub trait Emit');
+    // rust-analyzer lists the re-export at `crate_root!();`: not a second definition.
+    expect(places(await defs('findDefinitions("Emit")'))).toEqual([trait]);
+    // `facade::Emit` is written through the macro's `pub use shapes::emit::Emit`.
+    expect(places(await defs('findDefinitions("facade::Emit")'))).toEqual([trait]);
+    expect((await f.outcome('findDefinition("facade::Emit")')).kind).toBe('value');
+    // A macro call's generated items stay: `draw` is written in the macro's body, at each call.
+    expect(places(await defs('findDefinitions("draw")'))).toEqual([await place(SHAPES, 'sized!(small'), await place(SHAPES, 'sized!(large')].sort());
+  });
+
+  it('a struct a macro names at its call is found there, with its name, and so are its uses', async () => {
+    const dot = await defs('findDefinitions("Dot")');
+    expect(dot.map((d) => `${d.kind} ${d.name} ${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}`)).toEqual([
+      `struct Dot ${SHAPES}:${(await f.nameIn(SHAPES, 'unit_shape!(Dot)', 'Dot')).line}:${(await f.nameIn(SHAPES, 'unit_shape!(Dot)', 'Dot')).column}`,
+    ]);
+    expect(places(await defs('findDefinitions("Blob")'))).toEqual([await place(SHAPES, 'unit_shape!(Blob)')]);
+    const facade = 'crates/facade/src/lib.rs';
+    const refs = (await f.value('findReferences("Dot")')) as { referencedAt: { path: string; start: { line: number; column: number } } }[];
+    const uses = [await f.nameIn(facade, 'pub fn dot() -> shapes::Dot', 'Dot'), await f.nameIn(facade, '    shapes::Dot', 'Dot')];
+    expect(refs.map(({ referencedAt: l }) => `${l.path}:${l.start.line}:${l.start.column}`).sort()).toEqual(uses.map((u) => `${facade}:${u.line}:${u.column}`).sort());
   });
 });

@@ -9,6 +9,7 @@ import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-fil
 import { withOverride, type ServerDefinition } from '../../lsp/servers.js';
 import { RUST_RELATIVE_QUALIFIERS, rustModulePath } from './module-paths.js';
 import { rustInstalledSources } from './outside-packages.js';
+import { RUST_MACRO_EXPANSION } from './macro-bindings.js';
 import { deriveMacroKind } from './proc-macros.js';
 import { RUST_UNTRUSTED_LIMITS, untrustedRustAnalyzer } from './trust.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './workspace.js';
@@ -55,6 +56,8 @@ export const rustAnalyzerServer: ServerDefinition = {
   relativeQualifiers: RUST_RELATIVE_QUALIFIERS,
   // A derive macro is listed at its function, named by its `proc_macro_derive` attribute.
   declaredKind: deriveMacroKind,
+  // Items a macro call expands to are listed at the call; a `pub use` among them is a re-export.
+  macroExpansion: RUST_MACRO_EXPANSION,
   installedSources: rustInstalledSources,
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),
