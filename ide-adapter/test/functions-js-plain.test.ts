@@ -30,7 +30,7 @@ describe('loose JavaScript files (no project covers them)', () => {
       const all = await looseScripts(copy.root, []);
       expect(all.files.map((f) => relative(copy.root, f).split('\\').join('/')).sort()).toEqual(await jsFiles(copy.root));
       expect(all.warning).toBeUndefined();
-      const cut = await looseScripts(copy.root, [], 2);
+      const cut = await looseScripts(copy.root, [], { limit: 2 });
       expect(cut.files.length).toBe(2);
       expect(cut.warning).toMatch(/first 2 JavaScript files.*MAX_LOOSE_SCRIPTS/);
       // A project at the root covers everything; one in a folder covers that folder.

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { packageRequire } from '../../package-files.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
-import { findProjects } from '../../lsp/projects.js';
+import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
 import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
 import { COMMONJS_EXPORTS } from './commonjs.js';
@@ -126,10 +126,13 @@ const TS_SOURCE = /\.(m|c)?tsx?$/;
  * first `.ts`-like file in its `src/`, `lib/` or the folder itself, searched shallowly.
  */
 async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
+  const started = performance.now();
   const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
+  // One budget for the start's whole look at the tree: the listing gets what the scan left.
+  const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
   // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). Listed
   // (by the file worker) while the projects' anchors are looked for, all at once: a start waits for both.
-  const listing = looseScripts(workspaceRoot, projectDirs).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  const listing = looseScripts(workspaceRoot, projectDirs, { budgetMs: left }).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
   const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
   const anchors = found.filter((file): file is string => file !== undefined);
   const loose: LooseScripts = await listing;

@@ -13,6 +13,7 @@ import { DialectError } from '../../../dialect/outcome.js';
 import { isInside, readConfined } from '../../confine.js';
 import { runFileJob } from '../../file-jobs.js';
 import { compileGlob, type GlobMatcher } from '../../lsp/glob.js';
+import { PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
 import { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas } from '../../lsp/project-files.js';
 import { SearchCode } from '../../search.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
@@ -36,14 +37,23 @@ export interface LooseScripts {
  * covers, outside gitignored, dependency and build folders; at most `limit`. The walk runs in the
  * file worker like every walk that matches `.gitignore` rules.
  */
-export async function looseScripts(root: string, projectDirs: readonly string[], limit = MAX_LOOSE_SCRIPTS): Promise<LooseScripts> {
+export async function looseScripts(root: string, projectDirs: readonly string[], options: { readonly limit?: number; readonly budgetMs?: number } = {}): Promise<LooseScripts> {
+  const { limit = MAX_LOOSE_SCRIPTS, budgetMs = PROJECT_SCAN_BUDGET_MS } = options;
   const scopes = projectDirs.map((d) => javaScriptScope(root, d));
   if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
+  if (budgetMs <= 0) return { files: [], warning: NOT_LISTED_IN_BUDGET };
   // A few more than the limit, so that files skipped below do not hide that the bound was reached.
-  const walk = await runFileJob(
-    { kind: 'walk', root, start: '', limit: limit * 2, glob: SCRIPT_GLOB },
-    { overrun: (stopped) => new DialectError({ code: SearchCode.WalkTimeout, message: `listing the JavaScript files ${stopped}` }) },
-  );
+  let walk;
+  try {
+    walk = await runFileJob(
+      { kind: 'walk', root, start: '', limit: limit * 2, glob: SCRIPT_GLOB },
+      // Within what the start's project scan left of its budget: a start waits for this listing.
+      { timeoutMs: budgetMs, overrun: () => new DialectError({ code: SearchCode.WalkTimeout, message: NOT_LISTED_IN_BUDGET }) },
+    );
+  } catch (error) {
+    if (error instanceof DialectError && error.code === SearchCode.WalkTimeout) return { files: [], warning: NOT_LISTED_IN_BUDGET };
+    throw error;
+  }
   const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
   const cut = loose.length > limit || walk.files.length >= limit * 2;
   const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
@@ -51,6 +61,9 @@ export async function looseScripts(root: string, projectDirs: readonly string[],
     ? { files, warning: `loaded the first ${files.length} JavaScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
     : { files };
 }
+
+/** Why no JavaScript outside a project was listed: the start's scan budget ran out first. */
+const NOT_LISTED_IN_BUDGET = 'the JavaScript files outside a project were not listed within the scan budget (PROJECT_SCAN_BUDGET_MS): only the ones a question opens are searched';
 
 /** A configuration's `extends` chain is followed at most this deep. */
 const MAX_EXTENDS_DEPTH = 8;
