@@ -23,6 +23,9 @@ const MAX_CONSTRAINT_CHARS = 1000;
 /** The lines that may name a release: `//go:build … go1.N …` (the `// +build` form is older than any go that reads `go1.N` alone). */
 const CONSTRAINT_LINE = '^//go:build\\s.*\\bgo1\\.\\d+';
 
+/** The program that lists the lines the note counts (with some lines it does not). */
+const LISTED_BY = ` (search(".", "^//go:build.*go1") lists them)`;
+
 /** A tag's truth: the release tags by version, every other tag as the host sets it. */
 type Tags = (tag: string) => boolean;
 
@@ -30,7 +33,7 @@ type Tags = (tag: string) => boolean;
  * The value of a `//go:build` expression (`!`, `&&`, `||`, parentheses, tags), or `undefined`
  * when it is not one. Recursive descent over at most {@link MAX_CONSTRAINT_CHARS} characters.
  */
-export function evaluateConstraint(expression: string, tags: Tags): boolean | undefined {
+function evaluateConstraint(expression: string, tags: Tags): boolean | undefined {
   const tokens = expression.match(/\(|\)|!|&&|\|\||[A-Za-z0-9_.]+|\S/g) ?? [];
   let at = 0;
   const or = (): boolean | undefined => {
@@ -116,7 +119,8 @@ export async function newerReleaseWarnings(root: string, installed: string | und
   const first = left[0];
   if (first === undefined) return [];
   const newest = Math.max(...left.map((l) => l.needed));
-  const text = (which: string): string => `Go: the installed go ${installed} leaves out ${which} built only by a newer go: their names are not found. Fix: install go 1.${newest} or newer`;
-  const named = text(left.length === 1 ? first.path : `${left.length} files (${first.path} and ${left.length - 1} more)`);
-  return [{ key: 'go-files-need-newer-go', text: named.length <= MAX_NOTE_LINE ? named : text(`${left.length} files`) }];
+  const text = (which: string): string => `Go: ${which} go > ${installed}, which leaves out ${left.length === 1 ? 'its' : 'their'} names${LISTED_BY}. Fix: install go 1.${newest} or newer`;
+  const named = text(left.length === 1 ? `1 file (${first.path}) needs` : `${left.length} files (${first.path} and ${left.length - 1} more) need`);
+  const counted = text(`${left.length} file${left.length === 1 ? ' needs' : 's need'}`);
+  return [{ key: 'go-files-need-newer-go', text: named.length <= MAX_NOTE_LINE ? named : counted }];
 }
