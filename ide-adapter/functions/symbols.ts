@@ -390,7 +390,10 @@ async function locate(s: BackendSymbol, outlines: LookupCache): Promise<Located>
   }
   // Not in the outline (tsgo lists a type alias without the members of its object type): its
   // owners are the entries whose declarations hold it.
-  return { symbol: await narrowByText(outlines.lines, s), ancestors: enclosingPath(outline, start) };
+  const ancestors = enclosingPath(outline, start);
+  const owner = ancestors.at(-1)?.name;
+  const named = (s.container ?? '') === '' && owner !== undefined ? { ...s, container: owner } : s;
+  return { symbol: await narrowByText(outlines.lines, named), ancestors };
 }
 
 /** The chain of outline entries (outermost first) whose declaration ranges hold `position`. */

@@ -32,8 +32,10 @@ describe.skipIf(!available)('members of a type alias to an object type (real tsg
 
   it('Alias.member names the member, and another alias does not', async () => {
     const at = await f.nameIn('src/instance.ts', '\textend:', 'extend');
-    const found = (await f.value('findDefinitions("Instance.extend")')) as { definedAt: { path: string; start: { line: number; column: number } } }[];
+    const found = (await f.value('findDefinitions("Instance.extend")')) as { container?: string; definedAt: { path: string; start: { line: number; column: number } } }[];
     expect(found.map((d) => d.definedAt)).toEqual([expect.objectContaining({ path: 'src/instance.ts', start: { line: at.line, column: at.column } })]);
+    // Shown with its owner, as a class member is.
+    expect(found.map((d) => d.container)).toEqual(['Instance']);
     expect(await f.value('findDefinitions("Other.extend")')).toEqual([]);
   });
 });
