@@ -10,7 +10,7 @@
  * and call hierarchies; no type hierarchy (`subtypes`/`supertypes` answer `unsupported-by-server`
  * with `implementations` as the alternative).
  */
-import type { KnownProblem, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
+import type { KeyedWarning, KnownProblem, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
 import { PROJECT_FILES_GO } from './project.js';
 import { missingModules, missingModulesWarning } from './modules.js';
 import { goEmbeddedField, goKind, goModulePath, goSymbolName } from './names.js';
@@ -61,18 +61,22 @@ const GO_ENV: Readonly<Record<string, string>> = {
  * (`-modfile`), so the rest of the workspace loads; one warning names them with the fix.
  */
 async function prepareGo(root: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerPreparation> {
-  // Files only a newer go builds are looked for while the module cache is checked.
-  const releases = newerReleaseWarnings(root, installedGoVersion(root, env));
-  const missing = missingModules(root, env).catch(() => undefined);
-  const older = [...olderGoWarnings(root, env), ...(await releases)];
-  // No private copy (temp folder not writable): gopls reports the module errors itself.
-  const modules = await missing;
-  if (modules?.modFile === undefined) return older.length > 0 ? { warnings: older } : {};
-  return {
-    // gopls would put a copy of the real go.mod after ours (`tempModfile`, for edits Dialect never asks for).
-    settings: { section: 'gopls', patch: { buildFlags: [`-modfile=${modules.modFile}`], tempModfile: false } },
-    warnings: [...older, { key: 'go-missing-modules', text: missingModulesWarning(modules.missing) }],
-  };
+  // Files only a newer go builds are looked for while gopls starts.
+  const laterWarnings = newerReleaseWarnings(root, installedGoVersion(root, env));
+  const older = olderGoWarnings(root, env);
+  const warnings = (more: readonly KeyedWarning[] = []): Pick<ServerPreparation, 'warnings' | 'laterWarnings'> => ({ laterWarnings, ...(older.length + more.length > 0 ? { warnings: [...older, ...more] } : {}) });
+  try {
+    const { missing, modFile } = await missingModules(root, env);
+    if (modFile === undefined) return warnings();
+    return {
+      // gopls would put a copy of the real go.mod after ours (`tempModfile`, for edits Dialect never asks for).
+      settings: { section: 'gopls', patch: { buildFlags: [`-modfile=${modFile}`], tempModfile: false } },
+      ...warnings([{ key: 'go-missing-modules', text: missingModulesWarning(missing) }]),
+    };
+  } catch {
+    // No private copy (temp folder not writable): gopls reports the module errors itself.
+    return warnings();
+  }
 }
 
 /** gopls. Override: `DIALECT_GOPLS`. */
