@@ -388,7 +388,24 @@ async function locate(s: BackendSymbol, outlines: LookupCache): Promise<Located>
     const symbol = { ...s, location: match.location, precise: true, ...(match.range !== undefined ? { range: match.range } : {}), ...(match.owners !== undefined ? { owners: match.owners } : {}) };
     return { symbol, ancestors: path.slice(0, -1) };
   }
-  return { symbol: await narrowByText(outlines.lines, s), ancestors: [] };
+  // Not in the outline (tsgo lists a type alias without the members of its object type): its
+  // owners are the entries whose declarations hold it.
+  const ancestors = enclosingPath(outline, start);
+  const owner = ancestors.at(-1)?.name;
+  const named = (s.container ?? '') === '' && owner !== undefined ? { ...s, container: owner } : s;
+  return { symbol: await narrowByText(outlines.lines, named), ancestors };
+}
+
+/** The chain of outline entries (outermost first) whose declaration ranges hold `position`. */
+function enclosingPath(outline: readonly OutlineSymbol[], position: Position): OutlineSymbol[] {
+  const path: OutlineSymbol[] = [];
+  let level = outline;
+  for (;;) {
+    const holder = level.find((o) => o.range !== undefined && contains(o.range, position));
+    if (holder === undefined) return path;
+    path.push(holder);
+    level = holder.children;
+  }
 }
 
 /**

@@ -233,7 +233,7 @@ export class LanguageServer {
     const givenEnv = serverEnvironment(given, options.env);
     const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
     early?.catch(() => undefined);
-    const { definition, warnings } = await prepareDefinition(given, root, options.env);
+    const { definition, warnings, laterWarnings } = await prepareDefinition(given, root, options.env);
     const env = serverEnvironment(definition, options.env);
     const sameSearch = early !== undefined && env['PATH'] === givenEnv['PATH'] && (given.overrideVar === undefined || env[given.overrideVar] === givenEnv[given.overrideVar]);
     const binary = options.binary ?? (await (sameSearch ? early : findServerBinary(definition, { env })));
@@ -243,6 +243,7 @@ export class LanguageServer {
     server.#starting = launching;
     try {
       await launching;
+      for (const warning of (await laterWarnings) ?? []) server.#status.addWarning(warning.key, warning.text);
       await server.#openAnchors(await anchors);
       // The start's documents are sent: an `in-order` server is ready once it answers after them.
       server.#readiness.documentsOpened();

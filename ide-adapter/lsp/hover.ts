@@ -10,8 +10,9 @@ import type { HoverInfo } from '../backend.js';
 import { uriToPath } from './uris.js';
 
 /**
- * Which fenced code block of a hover is the signature. rust-analyzer puts the module path first
- * and the signature last; the default is the last block too, the layout the built-in servers share.
+ * Which of the code blocks a hover opens with is the signature. rust-analyzer opens with the module
+ * path and then the signature; the default is the last of them too, the layout the built-in servers
+ * share. A hover that opens with prose has its signature as the block it closes with (clangd).
  */
 export type HoverSignature = 'first-code-block' | 'last-code-block';
 
@@ -29,8 +30,9 @@ export interface HoverReading {
 /**
  * The one reading of a hover's Markdown (language servers and the editor's hover providers alike):
  * cut to {@link MAX_HOVER_CHARS}, `file://` links into the workspace rewritten, then split into
- * the signature (one code block, chosen by the layout) and the documentation (everything else,
- * horizontal rules dropped); parts that are empty are left out.
+ * the signature (one of the code blocks the hover opens with, chosen by the layout, or the block it
+ * closes with) and the documentation (everything else, horizontal rules dropped, the doc comment's
+ * own code blocks kept in place); parts that are empty are left out.
  */
 export function readHover(markdown: string, reading: HoverReading): HoverInfo {
   return hoverInfo(workspaceLinks(capHover(markdown), reading.toWorkspacePath), reading.layout ?? 'last-code-block');
@@ -61,19 +63,47 @@ const FILE_LINK = /file:\/\/[^\s)#]+(?:#L?(\d+)(?:[,:](\d+))?[^\s)]*)?/g;
 
 function hoverInfo(markdown: string, layout: HoverSignature): HoverInfo {
   if (markdown.trim() === '') return {};
-  // One pass over the code blocks: each block's text, and the text between them.
-  const blocks: string[] = [];
-  const between: string[] = [];
+  // One pass over the code blocks: each block (its text and its fenced source) and the prose between them.
+  const blocks: { readonly text: string; readonly fenced: string }[] = [];
+  const prose: string[] = [];
+  // Whether the text before each block joins it to the header: blank, and for a block after the
+  // first, no rule either (a rule ends the header: what follows it is documentation).
+  const joins: boolean[] = [];
   let last = 0;
   for (const m of markdown.matchAll(CODE_BLOCK)) {
-    blocks.push((m[1] ?? '').trim());
-    between.push(markdown.slice(last, m.index));
+    blocks.push({ text: (m[1] ?? '').trim(), fenced: m[0] });
+    const before = markdown.slice(last, m.index);
+    prose.push(withoutRules(before));
+    joins.push((blocks.length === 1 ? (prose[0] ?? '') : before).trim() === '');
     last = m.index + m[0].length;
   }
-  between.push(markdown.slice(last));
-  const rest = withoutRules(between.join('')).trim();
-  const signature = layout === 'first-code-block' ? blocks[0] : blocks[blocks.length - 1];
+  prose.push(withoutRules(markdown.slice(last)));
+  const header = headerBlocks(joins, (prose[prose.length - 1] ?? '').trim() === '');
+  const signatureAt = header.leading > 0 ? (layout === 'first-code-block' ? 0 : header.leading - 1) : header.closing ? blocks.length - 1 : -1;
+  // The documentation is the prose with the code blocks a doc comment writes (examples) in place;
+  // the header blocks (a module path, the signature) are not repeated in it.
+  const parts: string[] = [];
+  for (let i = 0; i < prose.length; i++) {
+    parts.push(prose[i] ?? '');
+    const block = blocks[i];
+    if (block !== undefined && i >= header.leading && i !== signatureAt) parts.push(block.fenced);
+  }
+  const rest = parts.join('').trim();
+  const signature = blocks[signatureAt]?.text;
   return { ...(signature !== undefined ? { signature } : {}), ...(rest !== '' ? { documentation: rest } : {}) };
+}
+
+/**
+ * Which code blocks are the hover's header rather than its documentation: the run of blocks it
+ * opens with (`joins[i]`: only blanks before block `i`, and no rule after the first — rust-analyzer's
+ * module path and signature, pyright's, tsgo's and gopls's signature), or else the one block it
+ * closes with (`endsBlank`: clangd writes the declaration after the documentation). A doc
+ * comment's examples are neither.
+ */
+function headerBlocks(joins: readonly boolean[], endsBlank: boolean): { leading: number; closing: boolean } {
+  let leading = 0;
+  while (leading < joins.length && joins[leading] === true) leading++;
+  return { leading, closing: leading === 0 && joins.length > 0 && endsBlank };
 }
 
 /** JavaScript's `\s`. */

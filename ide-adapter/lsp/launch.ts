@@ -42,20 +42,22 @@ export function serverEnvironment(definition: ServerDefinition, callerEnv: Reado
 /**
  * Applies the definition's `prepare` step for this workspace: its settings are merged into the
  * definition, its environment goes under the caller's (an explicit caller variable wins), its
- * known problems replace the definition's. Returns the definition to launch and its warnings.
+ * known problems replace the definition's. Returns the definition to launch and its warnings (and
+ * those still being found, which never fail).
  */
 export async function prepareDefinition(
   definition: ServerDefinition,
   workspaceRoot: string,
   callerEnv: Readonly<Record<string, string | undefined>> = {},
-): Promise<{ definition: ServerDefinition; warnings: readonly KeyedWarning[] }> {
+): Promise<{ definition: ServerDefinition; warnings: readonly KeyedWarning[]; laterWarnings?: Promise<readonly KeyedWarning[]> }> {
   if (definition.prepare === undefined) return { definition, warnings: [] };
   const prepared = await definition.prepare(workspaceRoot, serverEnvironment(definition, callerEnv));
   let adjusted = prepared.settings !== undefined ? withSettings(definition, prepared.settings.section, prepared.settings.patch) : definition;
   if (prepared.knownProblems !== undefined) adjusted = { ...adjusted, knownProblems: prepared.knownProblems };
   if (prepared.env !== undefined) adjusted = { ...adjusted, env: { ...(adjusted.env ?? {}), ...prepared.env } };
   if (prepared.args !== undefined) adjusted = { ...adjusted, args: [...adjusted.args, ...prepared.args] };
-  return { definition: adjusted, warnings: prepared.warnings ?? [] };
+  const later = prepared.laterWarnings?.catch(() => [] as readonly KeyedWarning[]);
+  return { definition: adjusted, warnings: prepared.warnings ?? [], ...(later !== undefined ? { laterWarnings: later } : {}) };
 }
 
 /** What a launch needs from the client that owns the server. */

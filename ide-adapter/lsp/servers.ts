@@ -60,6 +60,11 @@ export interface ServerPreparation {
   readonly knownProblems?: readonly KnownProblem[];
   /** Warnings to report from the start. */
   readonly warnings?: readonly KeyedWarning[];
+  /**
+   * Warnings still being found (a scan of the workspace): the server starts meanwhile, and they
+   * are reported before it is ready. A failed scan reports none.
+   */
+  readonly laterWarnings?: Promise<readonly KeyedWarning[]>;
   /** Arguments added after the definition's (clangd: its private `--compile-commands-dir`). */
   readonly args?: readonly string[];
 }

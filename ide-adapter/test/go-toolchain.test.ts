@@ -4,7 +4,7 @@
  * in diagnostics and resolves nowhere — true of the installed go, misleading about the code. One
  * note says so, with both versions and the fix. The real go on PATH; go.mod asks one minor more.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { goplsServer } from '../languages/go/index.js';
 import { installedGoVersion } from '../languages/go/toolchain.js';
 import { goOutside } from '../languages/go/trust.js';
 import { requireServer } from './support/servers.js';
+import { openFixtureSession, type FixtureSession } from './support/session.js';
 
 const available = (await requireServer(goplsServer)) !== undefined && goOutside('/nonexistent', process.env) !== undefined;
 
@@ -39,5 +40,56 @@ describe.runIf(available)('a go.mod newer than the installed go (the real go on 
     expect(notes[0]?.text).toMatch(/Fix: install go 1\.\d+ or newer/);
     await writeFile(join(root, 'go.mod'), `module example.com/newer\n\ngo 1.${minor}\n`);
     expect(((await goplsServer.prepare?.(root, process.env))?.warnings ?? []).filter((w) => w.key === 'go-version-too-new')).toEqual([]);
+  });
+});
+
+/**
+ * Files whose `//go:build` asks for a newer release than the installed go are left out by it, so
+ * gopls knows none of their names (samber/lo: its whole `it` package, `//go:build go1.23`, under
+ * go 1.19). One note counts them and says which go brings them in; files a constraint leaves out
+ * for another reason (another OS, an experiment) are how the code builds here, and not counted.
+ */
+describe.runIf(available)('Go files only a newer go builds (real go and gopls)', () => {
+  const minor = Number(/^1\.(\d+)/.exec(installedGoVersion('/nonexistent', process.env) ?? '')?.[1]);
+  const newer = `go1.${minor + 1}`;
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('go-app', async (root) => {
+      await mkdir(join(root, 'later'));
+      await writeFile(join(root, 'later', 'seq.go'), `//go:build ${newer}\n\npackage later\n\n// EachLater is only built by a newer go.\nfunc EachLater() {}\n`);
+      await writeFile(join(root, 'later', 'simd.go'), `//go:build ${newer} && goexperiment.simd\n\npackage later\n\nfunc Vector() {}\n`);
+      await writeFile(join(root, 'later', 'old.go'), `//go:build !${newer}\n\npackage later\n\n// EachNow is built by this go.\nfunc EachNow() {}\n`);
+      await writeFile(join(root, 'later', 'other_os.go'), `//go:build plan9 || (windows && ${newer})\n\npackage later\n\nfunc Elsewhere() {}\n`);
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  it('are counted in one note naming a file and the go that builds them; the rest are not', async () => {
+    const outcome = await f.outcome('findDefinitions("EachNow")');
+    const notes = outcome.notes.filter((n) => n.includes('go:build'));
+    expect(notes).toEqual([`Go: 1 file (later/seq.go) needs go > ${installedGoVersion(f.root, process.env) ?? "?"}, which leaves out its names (search(".", "^//go:build.*go1") lists them). Fix: install go 1.${minor + 1} or newer`]);
+    // The note's program lists the file.
+    expect(JSON.stringify(await f.value('search(".", "^//go:build.*go1")'))).toContain('later/seq.go');
+    // What the note explains: gopls has no EachLater.
+    expect(JSON.stringify(await f.outcome('findDefinitions("EachLater")'))).not.toContain('later/seq.go');
+  });
+});
+
+describe('which release a //go:build line waits for (pure logic)', () => {
+  it.each([
+    [' go1.23', 23],
+    [' go1.23 && (linux || darwin)', 23],
+    [' !go1.23', undefined],
+    [' go1.18', undefined],
+    [' go1.26 && goexperiment.simd && amd64', undefined],
+    [' plan9 || (windows && go1.23)', undefined],
+    [' go1.21 || go1.23', 21],
+    [' go1.23 &&', undefined],
+    [' (go1.23', undefined],
+  ] as const)('%j under go 1.19 → %s', async (expression, needed) => {
+    const { releaseNeeded } = await import('../languages/go/release-tags.js');
+    expect(releaseNeeded(expression, 19)).toBe(needed);
   });
 });

@@ -28,6 +28,14 @@ describe.runIf(available)('Python hover documentation as text (real pyright, fix
     expect(doc).not.toMatch(/&(nbsp|lt|gt|amp);/);
     expect(doc).not.toMatch(/ +\n/);
   });
+
+  // Seen on encode/httpx: `Client.request`'s docstring shows its equivalent in a fenced block;
+  // the signature was that block, and the documentation lost it.
+  it('keeps a docstring\'s code block in the documentation, in place, and the signature is the declaration', async () => {
+    const info = (await f.value('getSymbolInfo("total_area")')) as { signature?: string; documentation?: string };
+    expect(info.signature).toMatch(/def total_area\(/);
+    expect(info.documentation).toMatch(/Equivalent to:\s*```python\s*sum\(shape\.area\(\) for shape in shapes\)\s*```\s*See `render`/);
+  });
 });
 
 describe('tidying pyright hover text', () => {

@@ -24,6 +24,17 @@ describe('hover text in the common layout', () => {
     expect(hoverInfo(rustHover, layout)).toEqual({ signature, documentation: 'Checks a token.' });
   });
 
+  // Seen on encode/httpx (`Client.request`): a doc comment's example was taken for the signature.
+  it('takes the signature from the blocks the hover opens with, and keeps a doc comment\'s examples in its documentation', () => {
+    const example = '```rust\nlet ok = validate_token("t");\n```';
+    expect(hoverInfo(`${rustHover}\n\n# Examples\n\n${example}`, 'last-code-block')).toEqual({
+      signature: 'pub fn validate_token(token: &str) -> bool',
+      documentation: `Checks a token.\n\n# Examples\n\n${example}`,
+    });
+    // clangd opens with prose and closes with the declaration.
+    expect(hoverInfo('### function `add`\n\n---\nAdds.\n\n---\n```cpp\nint add(int a, int b)\n```')).toEqual({ signature: 'int add(int a, int b)', documentation: '### function `add`\n\nAdds.' });
+  });
+
   it('has no parts for an empty hover, and documentation alone without code', () => {
     expect(hoverInfo('  \n')).toEqual({});
     expect(hoverInfo('Just words.')).toEqual({ documentation: 'Just words.' });

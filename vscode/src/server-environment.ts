@@ -18,5 +18,7 @@ export interface SpawnPlan {
 /** The plan to spawn `definition` for the folder `root`, over `hostEnv` (the extension host's environment when empty). */
 export async function spawnPlan(definition: ServerDefinition, root: string, hostEnv: Readonly<Record<string, string | undefined>>): Promise<SpawnPlan> {
   const prepared = await prepareDefinition(definition, root, hostEnv);
-  return { definition: prepared.definition, warnings: prepared.warnings, env: serverEnvironment(prepared.definition, hostEnv) };
+  // The editor spawns the server itself: warnings still being found are waited for here.
+  const warnings = [...prepared.warnings, ...((await prepared.laterWarnings) ?? [])];
+  return { definition: prepared.definition, warnings, env: serverEnvironment(prepared.definition, hostEnv) };
 }

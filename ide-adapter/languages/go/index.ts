@@ -1,7 +1,8 @@
 /**
  * Go through gopls (Debian's `gopls`, x/tools 0.5.0, with `golang-go`). Detection: `go.mod`,
  * `go.work` or `.go` files in the top two levels. Names: `pkg.Func`, `Type.Method`,
- * `pkg.Type.Method` (names.ts); module cache gaps (modules.ts); untrusted workspaces (trust.ts).
+ * `pkg.Type.Method` (names.ts); module cache gaps (modules.ts); files only a newer go builds
+ * (release-tags.ts); untrusted workspaces (trust.ts).
  *
  * What this gopls offers, probed from its `initialize` answer: definitions, references, hover,
  * outlines, workspace symbols, implementations (both ways: an interface's implementing types
@@ -9,11 +10,12 @@
  * and call hierarchies; no type hierarchy (`subtypes`/`supertypes` answer `unsupported-by-server`
  * with `implementations` as the alternative).
  */
-import type { KnownProblem, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
+import type { KeyedWarning, KnownProblem, ServerDefinition, ServerPreparation } from '../../lsp/servers.js';
 import { PROJECT_FILES_GO } from './project.js';
 import { missingModules, missingModulesWarning } from './modules.js';
 import { goEmbeddedField, goKind, goModulePath, goSymbolName } from './names.js';
-import { olderGoWarnings } from './toolchain.js';
+import { installedGoVersion, olderGoWarnings } from './toolchain.js';
+import { newerReleaseWarnings } from './release-tags.js';
 import { untrustedGopls } from './trust.js';
 import { projectFilesRefusal } from '../../lsp/project-files.js';
 
@@ -59,18 +61,21 @@ const GO_ENV: Readonly<Record<string, string>> = {
  * (`-modfile`), so the rest of the workspace loads; one warning names them with the fix.
  */
 async function prepareGo(root: string, env: Readonly<Record<string, string | undefined>>): Promise<ServerPreparation> {
+  // Files only a newer go builds are looked for while gopls starts.
+  const laterWarnings = newerReleaseWarnings(root, installedGoVersion(root, env));
   const older = olderGoWarnings(root, env);
+  const warnings = (more: readonly KeyedWarning[] = []): Pick<ServerPreparation, 'warnings' | 'laterWarnings'> => ({ laterWarnings, ...(older.length + more.length > 0 ? { warnings: [...older, ...more] } : {}) });
   try {
     const { missing, modFile } = await missingModules(root, env);
-    if (modFile === undefined) return older.length > 0 ? { warnings: older } : {};
+    if (modFile === undefined) return warnings();
     return {
       // gopls would put a copy of the real go.mod after ours (`tempModfile`, for edits Dialect never asks for).
       settings: { section: 'gopls', patch: { buildFlags: [`-modfile=${modFile}`], tempModfile: false } },
-      warnings: [...older, { key: 'go-missing-modules', text: missingModulesWarning(missing) }],
+      ...warnings([{ key: 'go-missing-modules', text: missingModulesWarning(missing) }]),
     };
   } catch {
     // No private copy (temp folder not writable): gopls reports the module errors itself.
-    return older.length > 0 ? { warnings: older } : {};
+    return warnings();
   }
 }
 
