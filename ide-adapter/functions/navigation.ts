@@ -259,8 +259,11 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   if (found.some((f, i) => typeof items[i] === 'string' && f.kept !== true)) await observeLateWarnings(ctx);
   // A server that could not load the workspace answers nothing: that is not "no such name".
   const missing = items.find((item, i) => typeof item === 'string' && found[i]?.unfiltered.length === 0);
-  const listing = ctx.host.backend.servers();
-  if (typeof missing === 'string' && unloadedServers(completeness, listing).length > 0) throw workspaceNotLoaded(missing, completeness, listing);
+  if (typeof missing === 'string') {
+    // Read only for a miss: the listing samples each server's memory (a walk of /proc).
+    const listing = ctx.host.backend.servers();
+    if (unloadedServers(completeness, listing).length > 0) throw workspaceNotLoaded(missing, completeness, listing);
+  }
   for (const gap of new Set(found.flatMap((f) => f.gaps ?? []))) ctx.note(gap);
   return { defs: found.flatMap((f) => f.definitions), unfiltered: found.flatMap((f) => f.unfiltered) };
 }

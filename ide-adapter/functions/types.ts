@@ -47,9 +47,10 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
       const completeness = await awaitIndex(ctx); // a name looked up before indexing ends must not come back "not found"
       const defs = await findSymbolsByName(ctx.host.backend, { name }, ctx.signal, ctx.host.trace);
       if (defs.length === 1) return defs[0];
-      const listing = ctx.host.backend.servers();
-      if (defs.length === 0 && unloadedServers(completeness, listing).length > 0) throw workspaceNotLoaded(name, completeness, listing);
       if (defs.length === 0) {
+        // Read only for a miss: the listing samples each server's memory (a walk of /proc).
+        const listing = ctx.host.backend.servers();
+        if (unloadedServers(completeness, listing).length > 0) throw workspaceNotLoaded(name, completeness, listing);
         const imported = await importExplanation(ctx, name);
         if (imported !== undefined) {
           throw new DialectError({ code: SymbolCode.NotFound, message: `no symbol named ${JSON.stringify(name)} is defined in the workspace: ${imported.message}`, hint: imported.hint });
