@@ -128,6 +128,8 @@ export class LanguageServer {
   readonly #options: StartOptions;
   readonly #stderr: RingLog;
   readonly #messages = new RingLog(32 * 1024);
+  /** The latest reading of the server's memory, for the process it was read from (see {@link LanguageServer.memory}). */
+  #memorySample: { readonly pid: number; readonly bytes: number } | undefined;
   readonly #documents: Documents;
   /** Wakes backoff sleeps when shutting down. */
   readonly #stopController = new AbortController();
@@ -336,10 +338,19 @@ export class LanguageServer {
     return this.#messages.tail(maxChars);
   }
 
-  /** Resident memory of the server process and its helpers in bytes (from /proc), `undefined` where unavailable. */
+  /**
+   * Resident memory of the server process and its helpers in bytes, `undefined` where unavailable:
+   * the memory bound's latest reading (at most `MEMORY_POLL_MS` old), else read from /proc
+   * once. Listings of the servers ask for it often (every status event a background server
+   * forwards): each must not walk /proc again.
+   */
   memory(): number | undefined {
     const pid = this.pid;
-    return pid === undefined ? undefined : treeResidentBytes(pid);
+    if (pid === undefined) return undefined;
+    if (this.#memorySample?.pid === pid) return this.#memorySample.bytes;
+    const bytes = treeResidentBytes(pid);
+    if (bytes !== undefined) this.#memorySample = { pid, bytes };
+    return bytes;
   }
 
   /**
@@ -606,7 +617,10 @@ export class LanguageServer {
       track: (session) => {
         this.#sessions.add(session);
         const bound = serverMemoryBound(this.#options.maxMemoryBytes, { ...process.env, ...this.#options.env });
-        const stop = watchMemory(session.child.pid, bound, (used) => this.#overMemory(session, memoryReason(used, bound)));
+        const pid = session.child.pid;
+        const stop = watchMemory(pid, bound, (used) => this.#overMemory(session, memoryReason(used, bound)), (bytes) => {
+          if (pid !== undefined) this.#memorySample = { pid, bytes };
+        });
         session.child.once('exit', stop);
       },
       overMemory: (session, reason) => this.#overMemory(session, reason),

@@ -84,14 +84,15 @@ export function treeResidentBytes(pid: number): number | undefined {
 
 /**
  * Polls the memory of the process tree of `pid` every {@link MEMORY_POLL_MS} until stopped (or
- * the process is gone) and calls `exceeded` once with the bytes used when they pass `bound`.
- * The timer never keeps the process alive. Returns the stop function.
+ * the process is gone), hands each reading to `sampled`, and calls `exceeded` once with the bytes
+ * used when they pass `bound`. The timer never keeps the process alive. Returns the stop function.
  */
-export function watchMemory(pid: number | undefined, bound: number, exceeded: (usedBytes: number) => void): () => void {
+export function watchMemory(pid: number | undefined, bound: number, exceeded: (usedBytes: number) => void, sampled?: (usedBytes: number) => void): () => void {
   if (pid === undefined) return () => undefined;
   const timer = setInterval(() => {
     const used = treeResidentBytes(pid);
     if (used === undefined) return clearInterval(timer);
+    sampled?.(used);
     if (used <= bound) return;
     clearInterval(timer);
     exceeded(used);
