@@ -331,9 +331,11 @@ async function rawTsgoAnswer(root: string, packages: number, query: string): Pro
 }
 
 /**
- * Dialect's first answer in a fresh Node process, as a `dialect` command starts: from
- * `IdeSession.open` (modules already loaded) to the answer of `program`; its probe answers come
- * from the cache folder of `env`, as on a machine that started Dialect before.
+ * Dialect's first answer in a fresh Node process, as the shipped command gives it: `dialect eval
+ * PROGRAM --json --no-server` run by the bundle's `runCli` (`dist/bundle/`, what `bin/dialect.js`
+ * loads), timed from the call (modules already loaded, as the raw client's are) to the answer's
+ * first byte on stdout. Its probe answers come from the cache folder of `env`, as on a machine
+ * that started Dialect before.
  */
 function dialectFirstAnswer(script: string, root: string, program: string, env: Readonly<Record<string, string>>): Promise<{ ms: number; found: number }> {
   return new Promise((resolvePromise, reject) => {
@@ -349,17 +351,23 @@ function dialectFirstAnswer(script: string, root: string, program: string, env: 
 
 /** Writes the script {@link dialectFirstAnswer} runs into `dir`; returns its path. */
 function firstAnswerScript(dir: string): string {
-  const session = pathToFileURL(fileURLToPath(new URL('../ide-adapter/index.js', import.meta.url))).href;
+  const cli = pathToFileURL(fileURLToPath(new URL('../bundle/cli/main.js', import.meta.url))).href;
   const code = `
-    const { IdeSession } = await import(${JSON.stringify(session)});
+    import { PassThrough } from 'node:stream';
+    const { runCli } = await import(${JSON.stringify(cli)});
     const [root, program, env] = [process.argv[2], process.argv[3], JSON.parse(process.argv[4])];
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    let answeredAt;
+    stdout.on('data', (chunk) => { answeredAt ??= performance.now(); out += chunk; });
+    stderr.on('data', (chunk) => (err += chunk));
     const t0 = performance.now();
-    const session = await IdeSession.open({ workspaceRoot: root, env, readyTimeoutMs: ${TIMEOUT_MS} });
-    const outcome = await session.evaluate(program, { deadlineMs: ${TIMEOUT_MS} });
-    const ms = performance.now() - t0;
-    await session.shutdown();
-    if (outcome.kind !== 'value') { process.stderr.write(JSON.stringify(outcome).slice(0, 400)); process.exit(1); }
-    process.stdout.write(JSON.stringify({ ms, found: outcome.value.length }));
+    const code = await runCli(['eval', program, '--workspace', root, '--json', '--no-server', '--timeout', '${TIMEOUT_MS / 1000}'], { stdin: new PassThrough(), stdout, stderr, env: { ...process.env, ...env } });
+    const outcome = code === 0 ? JSON.parse(out) : undefined;
+    if (outcome?.kind !== 'value') { process.stderr.write(\`exit \${code}: \${out.slice(0, 300)} \${err.slice(0, 300)}\`); process.exit(1); }
+    process.stdout.write(JSON.stringify({ ms: answeredAt - t0, found: outcome.value.length }));
     process.exit(0);`;
   const script = join(dir, 'first-answer.mjs');
   writeFileSync(script, code);
@@ -443,7 +451,7 @@ function coldTable(rows: readonly string[][], loads: readonly number[]): string 
   return [
     '### Scale: start-up by itself (a cheap first question)',
     '',
-    `The first answer to a name defined once, from a cold start, against the raw server's first answer to the same request (\`workspace/symbol\`, which the server answers once it has loaded what it was opened with). Raw tsgo is a bare JSON-RPC client: spawned, initialized, one file per package opened, then the request; raw rust-analyzer is spawned with the same environment (std through the offline aid) and asked once its \`serverStatus\` is quiescent. Dialect runs in a fresh Node process per start, timed from \`IdeSession.open\` (modules loaded) to the answer: detection, trust, the preflight, probes (answers kept in Dialect's cache folder from earlier starts), \`prepare\` (rust-analyzer: \`cargo metadata\`, std's graph), the launch, the anchors, readiness and the lookup. ${COLD_START_RUNS} starts each, alternated, medians; load average ${fmt.ratio(load.min)}–${fmt.ratio(load.p90)} (median ${fmt.ratio(load.median)}) on the shared 2-core machine.`,
+    `The first answer to a name defined once, from a cold start, against the raw server's first answer to the same request (\`workspace/symbol\`, which the server answers once it has loaded what it was opened with). Raw tsgo is a bare JSON-RPC client: spawned, initialized, one file per package opened, then the request; raw rust-analyzer is spawned with the same environment (std through the offline aid) and asked once its \`serverStatus\` is quiescent. Dialect is the shipped command, \`dialect eval PROGRAM --json --no-server\` run by the bundle's \`runCli\` in a fresh Node process per start, timed from the call (modules loaded, as the raw client's are) to the answer's first byte: detection, trust, the preflight, probes (answers kept in Dialect's cache folder from earlier starts), \`prepare\` (rust-analyzer: \`cargo metadata\`, std's graph), the launch, the anchors, readiness and the lookup. ${COLD_START_RUNS} starts each, alternated, medians; load average ${fmt.ratio(load.min)}–${fmt.ratio(load.p90)} (median ${fmt.ratio(load.median)}) on the shared 2-core machine.`,
     '',
     table(['workspace', 'raw server, first answer', 'Dialect, first answer', 'difference', 'target'], rows),
   ].join('\n');

@@ -40,8 +40,11 @@ export async function runEval(options: EvalOptions): Promise<number> {
   // Listen before anything starts, so a signal during set-up still ends the way it should.
   const interrupt = listenForInterrupt();
   // A program that asks no language server (help(), search, lines) neither starts nor needs the background server.
-  const server = options.noServer !== true && parsed.ok && programNeedsServers(parsed.ast);
-  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: false, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env, server }).catch((error: unknown) => {
+  const needsServers = parsed.ok && programNeedsServers(parsed.ast);
+  const server = options.noServer !== true && needsServers;
+  // A program that needs a server starts it at open, as the REPL does: detection's early start
+  // (`ServerPool.startSole`) then overlaps the checks of a start with the rest of detection.
+  const cli = await CliSession.open({ workspaceRoot: options.workspace, eager: needsServers, readyTimeoutMs: options.timeoutMs, trust: options.trust === true, env: options.io.env, server }).catch((error: unknown) => {
     interrupt.dispose();
     throw error;
   });

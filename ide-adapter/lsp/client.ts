@@ -226,12 +226,19 @@ export class LanguageServer {
     const root = resolve(workspaceRoot);
     // Independent start-up work runs at once. The search for project anchors (our own confined
     // reads, nothing runs) goes on while the preflight checks the project files; nothing of the
-    // server runs before the preflight passed. Then the binary's probe (`--version`, from a
-    // neutral folder; usually a kept answer) runs while `prepare` works (rust-analyzer: the
-    // toolchain and `cargo metadata`); it is redone only if `prepare` changed where it would look.
+    // server runs before the preflight passed, except a server that reads nothing of the
+    // workspace before its first document (`readsNothingBeforeOpen`): it launches meanwhile.
+    // The binary's probe (`--version`, from a neutral folder; usually a kept answer) runs while
+    // `prepare` works (rust-analyzer: the toolchain and `cargo metadata`); it is redone only if
+    // `prepare` changed where it would look.
     const { anchors, refusal: refused } = checks ?? startChecks(given, root);
-    const refusal = await refused;
-    if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: given.id });
+    const passChecks = async (): Promise<void> => {
+      const refusal = await refused;
+      if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: given.id });
+    };
+    // A server that reads nothing before its first document launches at once; its documents wait for the checks.
+    const launchFirst = given.readsNothingBeforeOpen === true;
+    if (!launchFirst) await passChecks();
     const givenEnv = serverEnvironment(given, options.env);
     const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
     early?.catch(() => undefined);
@@ -245,6 +252,7 @@ export class LanguageServer {
     server.#starting = launching;
     try {
       await launching;
+      if (launchFirst) await passChecks();
       for (const warning of (await laterWarnings) ?? []) server.#status.addWarning(warning.key, warning.text);
       await server.#openAnchors(await anchors);
       // The start's documents are sent: an `in-order` server is ready once it answers after them.

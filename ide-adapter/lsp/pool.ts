@@ -29,7 +29,19 @@ interface Entry {
   error?: LspClientError;
   /** Checks begun ahead for the next start (`startSole`), taken by it. */
   checks?: StartChecks;
+  /** A start begun ahead while detection still looks deeper (`startSole`), taken by the next start. */
+  early?: EarlyStart;
 }
+
+/** A server launched before detection said it is the one to start (`readsNothingBeforeOpen`). */
+interface EarlyStart {
+  readonly server: Promise<LanguageServer>;
+  /** Detection's verdict: `true` lets the start open its documents; `false` stops it (it is shut down). */
+  readonly decide: (start: boolean) => void;
+}
+
+/** Why an early start stopped: detection found more than one server, or the pool was shut down. */
+const NOT_STARTED_EARLY = 'not started: detection found other servers, or the servers were shut down';
 
 /** The language servers for one workspace root. */
 export class ServerPool {
@@ -39,6 +51,8 @@ export class ServerPool {
   readonly #entries = new Map<string, Entry>();
   readonly #listeners = new Set<(status: ServerStatus) => void>();
   #detection: Promise<DetectedServer[]> | undefined;
+  /** Early starts detection dropped, until their servers have stopped. */
+  readonly #dropped = new Set<Promise<void>>();
   #closed = false;
 
   constructor(workspaceRoot: string, options: PoolOptions) {
@@ -88,21 +102,68 @@ export class ServerPool {
    * as it may: when the top two levels show one server, its start checks (the preflight and the
    * anchor search, our own reads: `start-checks.ts`) and the LSP client's loading run while
    * detection still looks deeper, so the process spawns the moment detection says it is the only
-   * one. Nothing of it runs before then; checks begun for a server that then does not start are
-   * dropped. Failures do not throw (see {@link start}).
+   * one. A server that reads nothing of the workspace before its first document
+   * (`readsNothingBeforeOpen`: tsgo) is launched then too, and opens its first document only once
+   * detection said to start it and its checks passed; otherwise it is shut down. Checks begun for
+   * a server that then does not start are dropped. Failures do not throw (see {@link start}).
    */
   async startSole(): Promise<void> {
     // The file worker boots while the top levels are read: the deeper look and the checks are its jobs.
     prewarmFileWorker();
-    const detected = await this.#detect((near) => {
-      const sole = near.length === 1 ? this.#entries.get(near[0]?.definition.id ?? '') : undefined;
-      if (sole !== undefined && sole.server === undefined && sole.starting === undefined) sole.checks = startChecks(sole.definition, this.workspaceRoot);
-      // Compiled while the worker looks deeper, not while the top levels are read (the same thread).
-      void import('./client.js').catch(() => undefined);
-    });
-    const started = detected.length === 1 ? detected[0]?.definition.id : undefined;
-    for (const entry of this.#entries.values()) if (entry.definition.id !== started) entry.checks = undefined;
+    let started: string | undefined;
+    try {
+      const detected = await this.#detect((near) => {
+        const sole = near.length === 1 ? this.#entries.get(near[0]?.definition.id ?? '') : undefined;
+        if (sole !== undefined && sole.server === undefined && sole.starting === undefined) {
+          sole.checks = startChecks(sole.definition, this.workspaceRoot);
+          // A server that reads nothing before its first document launches now; detection's verdict gates its documents.
+          if (sole.definition.readsNothingBeforeOpen === true) sole.early = this.#startEarly(sole, sole.checks);
+        }
+        // Compiled while the worker looks deeper, not while the top levels are read (the same thread).
+        void import('./client.js').catch(() => undefined);
+      });
+      started = detected.length === 1 && !this.#closed ? detected[0]?.definition.id : undefined;
+    } finally {
+      for (const entry of this.#entries.values()) if (entry.definition.id !== started) this.#dropEarly(entry);
+    }
     if (started !== undefined) await this.#serverById(started).catch(() => undefined);
+  }
+
+  /**
+   * Launches `entry`'s server with the checks begun for it, before detection is done: the start
+   * opens no document until detection said to start it ({@link EarlyStart.decide}) and the
+   * checks passed; otherwise it shuts the server down.
+   */
+  #startEarly(entry: Entry, checks: StartChecks): EarlyStart {
+    let decide: (start: boolean) => void = () => undefined;
+    const verdict = new Promise<boolean>((resolve) => (decide = resolve));
+    const refusal = Promise.all([checks.refusal, verdict]).then(([refused, start]) => refused ?? (start ? undefined : NOT_STARTED_EARLY));
+    const { definition } = entry;
+    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, this.#startOptions(definition), { anchors: checks.anchors, refusal }));
+    // Taken by the start it is confirmed for, which reports its failure; dropped otherwise.
+    server.catch(() => undefined);
+    return { server, decide };
+  }
+
+  /** Drops the checks and the early start begun for `entry`: the start is told to stop, and {@link shutdown} waits for it. */
+  #dropEarly(entry: Entry): void {
+    entry.checks = undefined;
+    const early = entry.early;
+    if (early === undefined) return;
+    entry.early = undefined;
+    early.decide(false);
+    const stopped = early.server.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#dropped.add(stopped);
+    void stopped.then(() => this.#dropped.delete(stopped));
+  }
+
+  /** The start options of one server: the pool's, its own overrides, and their environments merged. */
+  #startOptions(definition: ServerDefinition): Omit<StartOptions, 'binary'> {
+    const perServer = this.#options.perServer?.[definition.id] ?? {};
+    return { ...this.#options, ...perServer, env: { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) } };
   }
 
   /**
@@ -164,6 +225,9 @@ export class ServerPool {
   /** Stops every server; later calls to `serverFor` throw `server-stopped`. */
   async shutdown(): Promise<void> {
     this.#closed = true;
+    // A server launched early and not taken stops itself once told: shut down means its process is gone.
+    for (const entry of this.#entries.values()) this.#dropEarly(entry);
+    await Promise.all([...this.#dropped]);
     const running = await Promise.all([...this.#entries.values()].map((e) => this.#settled(e)));
     await Promise.all(running.filter((s): s is LanguageServer => s !== undefined).map((s) => s.shutdown()));
   }
@@ -188,16 +252,16 @@ export class ServerPool {
     const { definition } = entry;
     entry.error = undefined;
     this.#emit({ ...this.#info(entry), state: 'starting' });
-    const perServer = this.#options.perServer?.[definition.id] ?? {};
-    const checks = entry.checks;
+    const { checks, early } = entry;
     entry.checks = undefined;
-    const env = { ...(this.#options.env ?? {}), ...(perServer.env ?? {}) };
+    entry.early = undefined;
     try {
+      early?.decide(true);
       // The definition's preflight runs in `LanguageServer.start`, beside the work it need not wait for.
       // The LSP client (vscode-jsonrpc and the protocol) loads when the first server starts, not
       // with the pool: a program that needs no server never pays for it.
-      const { LanguageServer } = await import('./client.js');
-      const server = await LanguageServer.start(definition, this.workspaceRoot, { ...this.#options, ...perServer, env }, checks);
+      const server =
+        early !== undefined ? await early.server : await (await import('./client.js')).LanguageServer.start(definition, this.workspaceRoot, this.#startOptions(definition), checks);
       if (this.#closed) {
         await server.shutdown();
         throw new LspClientError('server-stopped', `the servers of ${this.workspaceRoot} were shut down`, { serverId: definition.id });

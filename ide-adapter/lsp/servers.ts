@@ -168,6 +168,13 @@ export interface ServerDefinition {
    */
   preflight?(workspaceRoot: string): Promise<string | undefined>;
   /**
+   * The server reads nothing of the workspace before a document is opened in it (tsgo: its
+   * `initialize` and `initialized` read only its own files — checked with strace), so a start
+   * may launch it while its checks (the preflight; detection, for the pool's early start) still
+   * run, and opens its first document only once they passed. Others launch after them.
+   */
+  readonly readsNothingBeforeOpen?: boolean;
+  /**
    * The project files the server reads whole at start (`project-files.ts`); its preflight refuses
    * to start it when one is not a bounded regular file inside the workspace.
    */

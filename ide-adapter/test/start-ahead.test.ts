@@ -3,12 +3,14 @@
  * preflight and anchor search begin while detection still looks deeper, and the guarantees hold —
  * a refusal found ahead keeps everything of the server from running (its version probe included),
  * and a language found deeper makes the workspace polyglot, so the server checked ahead does not
- * start. The servers are the fake (a real process); the deeper scan is the real file worker's.
+ * start. A server that reads nothing before its first document (`readsNothingBeforeOpen`) is
+ * launched meanwhile, and opens no document until detection and its checks said to start it. The
+ * servers are the fake (a real process); the deeper scan is the real file worker's.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServerPool } from '../lsp/pool.js';
 import { defineServer, type ServerDefinition } from '../lsp/servers.js';
@@ -25,6 +27,27 @@ const deepOnly: ServerDefinition = {
   ...defineServer({ id: 'deep', command: fakeServerScript, languages: [{ languageId: 'deeplang', extensions: ['.deep'] }] }),
   projectMarkers: ['deep.project'],
 };
+
+/** The lines of the fake's `--journal` file (`<pid> <method>`), none while it has none. */
+function journalLines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
+}
+
+/** Resolves once the journal has a line ending with `method`: the fake writes it as the message arrives. */
+function journalShows(file: string, method: string): Promise<void> {
+  return new Promise((resolve) => {
+    const seen = (): boolean => journalLines(file).some((line) => line.endsWith(` ${method}`));
+    const watcher = watch(dirname(file), () => {
+      if (!seen()) return;
+      watcher.close();
+      resolve();
+    });
+    if (seen()) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
 
 describe('ServerPool.startSole: start checks ahead of detection', () => {
   let root: string;
@@ -106,5 +129,73 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
     } finally {
       await pool.shutdown();
     }
+  });
+
+  describe('a server that reads nothing before its first document launches ahead', () => {
+    /** The fake as tsgo is declared: launched while its checks run; its anchor is `main.fake`; `--journal` tells what reached it. */
+    const launchingAhead = (journal: string, preflight: () => Promise<string | undefined>): ServerDefinition =>
+      fakeNearRoot({
+        args: ['--mode=ok', `--journal=${journal}`],
+        readsNothingBeforeOpen: true,
+        preflight,
+        projectAnchors: async (workspaceRoot) => ({ files: [join(workspaceRoot, 'main.fake')], warnings: [] }),
+      });
+
+    it('launches while its preflight runs and opens its anchor only once the preflight passed', async () => {
+      const journal = join(root, 'journal.log');
+      let pass: (refusal: string | undefined) => void = () => undefined;
+      const preflight = new Promise<string | undefined>((resolve) => (pass = resolve));
+      const pool = new ServerPool(root, { definitions: [launchingAhead(journal, () => preflight), deepOnly] });
+      const starting = pool.startSole();
+      try {
+        await journalShows(journal, 'initialized');
+        expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized']);
+        pass(undefined);
+        await starting;
+        await journalShows(journal, 'textDocument/didOpen');
+        expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized', 'textDocument/didOpen']);
+        expect(pool.servers().map((s) => [s.id, s.state])).toEqual([['fake', expect.stringMatching(/indexing|ready/)]]);
+      } finally {
+        pass(undefined);
+        await pool.shutdown();
+      }
+    });
+
+    it('a refusal stops the launched server before it opened anything', async () => {
+      const journal = join(root, 'journal.log');
+      let pass: (refusal: string | undefined) => void = () => undefined;
+      const preflight = new Promise<string | undefined>((resolve) => (pass = resolve));
+      const pool = new ServerPool(root, { definitions: [launchingAhead(journal, () => preflight), deepOnly] });
+      const starting = pool.startSole();
+      try {
+        await journalShows(journal, 'initialized');
+        pass('fake was not started: main.fake is hostile');
+        await starting;
+        const [fake] = pool.servers();
+        expect([fake?.id, fake?.state, fake?.detail]).toEqual(['fake', 'unavailable', 'fake was not started: main.fake is hostile']);
+        const lines = journalLines(journal);
+        expect(lines.map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized']);
+        expect(isAlive(Number(lines[0]?.split(' ')[0]))).toBe(false);
+      } finally {
+        await pool.shutdown();
+      }
+    });
+
+    it('a language found deeper stops it unopened, and shutting the pool down waits until its process is gone', async () => {
+      const journal = join(root, 'journal.log');
+      await mkdir(join(root, 'tools', 'native', 'lib'), { recursive: true });
+      await writeFile(join(root, 'tools', 'native', 'lib', 'deep.project'), '');
+      const pool = new ServerPool(root, { definitions: [launchingAhead(journal, async () => undefined), deepOnly] });
+      await pool.startSole();
+      expect(pool.servers().map((s) => [s.id, s.state, s.pid])).toEqual([
+        ['fake', 'idle', undefined],
+        ['deep', 'idle', undefined],
+      ]);
+      await pool.shutdown();
+      const lines = journalLines(journal);
+      expect(lines.map((line) => line.split(' ')[1])).not.toContain('textDocument/didOpen');
+      expect(lines[0]).toMatch(/ initialize$/);
+      expect(isAlive(Number(lines[0]?.split(' ')[0]))).toBe(false);
+    });
   });
 });

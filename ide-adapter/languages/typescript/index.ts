@@ -107,6 +107,9 @@ export const typeScriptServer: ServerDefinition = {
   projectAnchors: typeScriptAnchors,
   projectFiles: TYPESCRIPT_PROJECT_FILES,
   preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
+  // tsgo reads a project when a document of it opens, not at `initialize`: it launches while the
+  // preflight checks the project files, and its anchors open once the preflight passed.
+  readsNothingBeforeOpen: true,
   // tsgo's workspace/symbol returns at most 256 items, whatever the query.
   workspaceSymbolLimit: 256,
   // tsgo outlines any file of its projects from disk; opening one per outline re-snapshots the project.

@@ -23,6 +23,8 @@
 //   --deep-data=N           (with --types) hierarchy items carry a `data` of N nested arrays
 //   --types                 a tiny language of `class A extends B` lines: definitions and the type
 //                           hierarchy (which rust-analyzer and tsgo lack), no type definitions
+//   --journal=FILE          appends `<pid> <method>` to FILE as `initialize`, `initialized` and each
+//                           `textDocument/didOpen` arrive (synchronously: a test can watch the file)
 //   --watch=JSON            after `initialized`, registers `workspace/didChangeWatchedFiles` with these
 //                           watchers (a JSON array of FileSystemWatcher); the changes the client then
 //                           sends are kept in `watched` (paths as URIs, in arrival order)
@@ -34,7 +36,7 @@ import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProtocolConnection, ErrorCodes, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
@@ -104,7 +106,13 @@ if (mode === 'flood') {
   pump();
 }
 
+/** With --journal, notes a message's arrival in the journal file. */
+const journal = (method) => {
+  if (args.journal) appendFileSync(args.journal, `${process.pid} ${method}\n`);
+};
+
 connection.onRequest('initialize', () => {
+  journal('initialize');
   if (mode === 'die-on-init') {
     process.stderr.write('fake: dying during initialize\n');
     process.exit(2);
@@ -127,6 +135,7 @@ connection.onRequest('fake/finish-progress', () => {
 });
 
 connection.onNotification('initialized', async () => {
+  journal('initialized');
   if (args.watch) {
     const watchers = JSON.parse(args.watch);
     await connection.sendRequest('client/registerCapability', { registrations: [{ id: 'fake-watch', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers } }] });
@@ -245,6 +254,7 @@ connection.onNotification('textDocument/didClose', (params) => {
 });
 
 connection.onNotification('textDocument/didOpen', (params) => {
+  journal('textDocument/didOpen');
   stats.opened.push({ uri: params.textDocument.uri, languageId: params.textDocument.languageId, version: params.textDocument.version });
   texts.set(params.textDocument.uri, params.textDocument.text);
   if (args['publish-diagnostics']) publishMarkers(params.textDocument.uri, params.textDocument.version, params.textDocument.text);
