@@ -273,7 +273,12 @@ export class LanguageServer {
     // with a warning), which completeness and MCP's `indexing.complete` already read.
     if (anchors?.complete === false) this.#status.setLimited(anchors.warnings.join('; ') || 'some projects of the workspace were not loaded');
     // All at once (the server loads the projects as they come), pinned: they keep their projects loaded.
-    await Promise.all((anchors?.files ?? []).map((anchor) => this.#documents.ensureOpen(anchor, { pinned: true }).catch(() => undefined)));
+    const open = (files: readonly string[]): Promise<unknown> => Promise.all(files.map((file) => this.#documents.ensureOpen(file, { pinned: true }).catch(() => undefined)));
+    await open(anchors?.files ?? []);
+    // What a longer look finds opens once it is found, while the server loads the projects above.
+    const later = await anchors?.later?.catch(() => undefined);
+    for (const warning of later?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
+    await open(later?.files ?? []);
   }
 
   /** Current lifecycle state. */

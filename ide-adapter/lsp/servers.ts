@@ -340,10 +340,18 @@ export interface ProjectAnchors {
   /** False when a limit left projects unloaded: answers of this server are then incomplete. */
   readonly complete?: boolean;
   /**
-   * Those of `files` that no project covers (JavaScript without a jsconfig): the server knows each
-   * only while it is open, so all of them stay open, and none has a project to wait for.
+   * Documents to open after `files`, found by a longer look (tsgo's JavaScript that no project
+   * covers, listed by a walk of the whole tree: the server knows each only while it is open, so
+   * all of them stay open). Opened as they come, so the server loads the projects of `files`
+   * meanwhile; a start is done only once they are open too.
    */
-  readonly loose?: readonly string[];
+  readonly later?: Promise<LaterAnchors>;
+}
+
+/** The documents {@link ProjectAnchors.later} finds, and why the list may be short (for people). */
+export interface LaterAnchors {
+  readonly files: readonly string[];
+  readonly warnings: readonly string[];
 }
 
 /**

@@ -94,9 +94,11 @@ class ProviderReadiness {
 
   /** The files that keep the language's projects loaded, and those whose loading is probed (absolute paths), found once. */
   anchors(): Promise<Anchors> {
-    this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then((found) => {
-      const loose = new Set(found?.loose ?? []);
-      const projects = (found?.files ?? []).filter((f) => !loose.has(f)).slice(0, EDITOR_LIMITS.maxProbedProjects);
+    this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then(async (found) => {
+      // The JavaScript no project covers comes later (a walk of the tree); the editor opens it all at once.
+      const later = await found?.later?.catch(() => undefined);
+      const loose = new Set(later?.files ?? []);
+      const projects = (found?.files ?? []).slice(0, EDITOR_LIMITS.maxProbedProjects);
       // Loose scripts all answer from one inferred project once open: one probe says the provider answers.
       const looseFiles = [...loose];
       return { open: [...projects, ...looseFiles], probed: [...projects, ...looseFiles.slice(0, 1)], loose };

@@ -135,12 +135,12 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
   // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). Listed
   // (by the file worker) while the projects' anchors are looked for, all at once: a start waits for both.
-  const listing = looseScripts(workspaceRoot, projectDirs, { budgetMs: left }).catch(() => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  const listing = looseScripts(workspaceRoot, projectDirs, { budgetMs: left }).catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
+  // The projects' anchors open without waiting for the listing (a walk of the whole tree): tsgo loads their projects meanwhile.
+  const later = listing.then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
   const anchors = found.filter((file): file is string => file !== undefined);
-  const loose: LooseScripts = await listing;
-  const all = loose.warning !== undefined ? [...warnings, loose.warning] : warnings;
-  return { files: [...anchors, ...loose.files], warnings: all.map((w) => `TypeScript: ${w}`), complete, loose: loose.files };
+  return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }
 
 /** The first source of a project folder: in its `src/`, else `lib/`, else the folder itself. */
