@@ -6,7 +6,8 @@
  * are counted by top folder and said once. The counting on real folders; the note through real
  * pyright on copies of fixtures/py-app.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,39 @@ describe('the Python files a pyright include leaves out (real folders)', () => {
   it('reads pyrightconfig.json first (comments, trailing commas, globs), as pyright does', async () => {
     const root = await made({ ...layout, 'pyproject.toml': '[tool.pyright]\ninclude = ["docs"]\n', 'pyrightconfig.json': '{\n  // what is checked\n  "include": ["src", "tests/**/test_a.py",],\n}\n' });
     expect(pyrightScopeWarnings(root).map((w) => w.text)).toEqual([expect.stringMatching(/^pyright sees 3 of 5 Python files, not docs\/ 1, tests\/ 1: .*\(src, tests\/\*\*\/test_a\.py in pyrightconfig\.json\)/)]);
+  });
+
+  // The configuration is workspace text read on the main thread as a server starts.
+  describe('a hostile configuration', () => {
+    const writers: ChildProcess[] = [];
+    afterEach(() => {
+      for (const w of writers.splice(0)) w.kill('SIGKILL');
+    });
+
+    it('is read only inside the workspace: one that leads out, or is a FIFO, is not read (nothing blocks)', async () => {
+      const outside = await made({ 'base.json': '{ "include": ["src"] }\n' });
+      const linked = await made(layout);
+      await symlink(join(outside, 'base.json'), join(linked, 'pyrightconfig.json'));
+      expect(pyrightScopeWarnings(linked)).toEqual([]);
+
+      // A FIFO whose writer waits for a reader: reading it would block the thread (or, here,
+      // read the include the writer sends).
+      const fifo = await made(layout);
+      expect(spawnSync('mkfifo', [join(fifo, 'pyrightconfig.json')]).status).toBe(0);
+      writers.push(spawn('sh', ['-c', `printf '{ "include": ["src"] }' > "$0"`, join(fifo, 'pyrightconfig.json')], { stdio: 'ignore' }));
+      expect(pyrightScopeWarnings(fifo)).toEqual([]);
+    });
+
+    it('costs linear time: nested-star include globs, unclosed comments, a long multi-line include', async () => {
+      const python = { ...layout, [`src/${'a'.repeat(40)}.py`]: '' };
+      // As regular expressions, each of these held the thread for tens of seconds to hours.
+      const json = await made({ ...python, 'pyrightconfig.json': `{ "include": ["src/pkg", "${'*a'.repeat(16)}b"] } ${'/* '.repeat(80_000)}` });
+      const toml = await made({ ...python, 'pyproject.toml': `[tool.pyright]\n${'\n'.repeat(50_000)}include = [\n${'  # "no"\n'.repeat(10_000)}"src/pkg" ]\n` });
+      const started = performance.now();
+      expect(pyrightScopeWarnings(json).map((w) => w.text)).toEqual([expect.stringMatching(/^pyright sees 2 of 6 Python files, not tests\/ 2, docs\/ 1, src\/ 1:/)]);
+      expect(pyrightScopeWarnings(toml).map((w) => w.text)).toEqual([expect.stringMatching(/^pyright sees 2 of 6 Python files, not tests\/ 2, docs\/ 1, src\/ 1: .*\(src\/pkg in pyproject\.toml/)]);
+      expect(performance.now() - started).toBeLessThan(3000);
+    });
   });
 
   it('says nothing without an include, or when the include covers every file', async () => {

@@ -6,12 +6,21 @@
  * complete. Pyright offers no setting that overrides a configuration file, so the files left out
  * are counted (by top folder) and said once, as a warning.
  *
- * Only the workspace is read: the two configuration files, and a walk of its folders that follows
- * no symbolic link, skips what pyright skips by default (dot folders, `node_modules`,
+ * Only the workspace is read: the two configuration files (through the one confinement check,
+ * `readConfined`: a FIFO, a device or a link leading out is not read), and a walk of its folders
+ * that follows no symbolic link, skips what pyright skips by default (dot folders, `node_modules`,
  * `__pycache__`, virtual environments) and reads at most {@link MAX_SCOPE_ENTRIES} entries.
+ *
+ * This runs on the main thread as a server starts, on text the workspace writes: the files are
+ * read in one pass each (no regular expression that rescans from every line or `/*`), and the
+ * `include` specs are globs matched by `lsp/glob.ts`'s automaton under one budget
+ * ({@link SCOPE_GLOB_STEPS}), never compiled to a backtracking regular expression.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readConfined } from '../../confine.js';
+import { compileGlob, type GlobBudget, type GlobMatcher } from '../../lsp/glob.js';
+import { withoutCommentsAndTrailingCommas } from '../../lsp/project-files.js';
 import type { KeyedWarning } from '../../lsp/servers.js';
 
 /** Folder entries read at most while counting the files a configuration leaves out. */
@@ -19,6 +28,9 @@ export const MAX_SCOPE_ENTRIES = 20_000;
 
 /** A configuration file read at most this far (they are small). */
 const MAX_CONFIG_BYTES = 256 * 1024;
+
+/** Glob steps the count may spend matching files against the include (past it, counting stops). */
+export const SCOPE_GLOB_STEPS = 5_000_000;
 
 /** Top folders named in the warning at most. */
 const MAX_NAMED_FOLDERS = 4;
@@ -34,12 +46,12 @@ export interface PyrightInclude {
 
 /** The `include` of the workspace's pyright configuration (pyrightconfig.json first, as pyright reads them), if any. */
 export function pyrightInclude(root: string): PyrightInclude | undefined {
-  const json = readSmall(join(root, 'pyrightconfig.json'));
+  const json = readSmall(root, join(root, 'pyrightconfig.json'));
   if (json !== undefined) {
     const include = includeOfJson(json);
     return include === undefined ? undefined : { source: 'pyrightconfig.json', include };
   }
-  const toml = readSmall(join(root, 'pyproject.toml'));
+  const toml = readSmall(root, join(root, 'pyproject.toml'));
   const include = toml === undefined ? undefined : includeOfPyproject(toml);
   return include === undefined ? undefined : { source: 'pyproject.toml [tool.pyright]', include };
 }
@@ -48,16 +60,19 @@ export function pyrightInclude(root: string): PyrightInclude | undefined {
 export function pyrightScopeWarnings(root: string): KeyedWarning[] {
   const config = pyrightInclude(root);
   if (config === undefined || config.include.length === 0) return [];
-  const specs = config.include.map(specPattern);
+  const specs = config.include.map(specMatcher);
+  const budget: GlobBudget = { steps: SCOPE_GLOB_STEPS };
   const outside = new Map<string, number>();
   let total = 0;
   let left = 0;
   const cut = walkPython(root, (path) => {
+    if (budget.steps <= 0) return false;
     total++;
-    if (specs.some((s) => s.test(path))) return;
+    if (specs.some((matches) => matches(path, budget))) return true;
     left++;
     const top = path.includes('/') ? `${path.slice(0, path.indexOf('/'))}/` : path;
     outside.set(top, (outside.get(top) ?? 0) + 1);
+    return true;
   });
   if (left === 0) return [];
   const folders = [...outside].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -71,57 +86,68 @@ export function pyrightScopeWarnings(root: string): KeyedWarning[] {
   ];
 }
 
-function readSmall(path: string): string | undefined {
-  try {
-    const text = readFileSync(path, 'utf8');
-    return text.length > MAX_CONFIG_BYTES ? undefined : text;
-  } catch {
-    return undefined;
-  }
+/** A configuration file of the workspace, or undefined when it is missing or fails the confinement check. */
+function readSmall(root: string, path: string): string | undefined {
+  const read = readConfined(root, path, MAX_CONFIG_BYTES);
+  return read.ok ? read.text : undefined;
 }
 
 /** `include` of a pyrightconfig.json (JSON with comments and trailing commas, as pyright accepts). */
 function includeOfJson(text: string): string[] | undefined {
-  const plain = text.replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, s: string | undefined) => s ?? '').replace(/,(\s*[}\]])/g, '$1');
   try {
-    const include = (JSON.parse(plain) as { include?: unknown }).include;
+    const include = (JSON.parse(withoutCommentsAndTrailingCommas(text)) as { include?: unknown }).include;
     return Array.isArray(include) ? include.filter((p): p is string => typeof p === 'string') : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** `include` of the `[tool.pyright]` table of a pyproject.toml: an array of strings, on one line or several. */
+/**
+ * `include` of the `[tool.pyright]` table of a pyproject.toml: an array of strings, on one line or
+ * several. Each line is looked at once: the array runs from its `include = [` line to the first `]`.
+ */
 function includeOfPyproject(text: string): string[] | undefined {
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((l) => /^\s*\[\s*tool\.pyright\s*\]\s*(?:#.*)?$/.test(l));
   if (start < 0) return undefined;
-  const end = lines.findIndex((l, i) => i > start && /^\s*\[/.test(l));
-  const table = lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
-  const array = /^\s*include\s*=\s*\[([^\]]*)\]/m.exec(table);
-  if (array === null) return undefined;
-  return [...(array[1] ?? '').replace(/#[^\n]*/g, '').matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
-}
-
-/** A pyright file spec (a path relative to the root, with `**`, `*` and `?`) as a test of a relative path. */
-function specPattern(spec: string): RegExp {
-  const path = spec.replace(/\\/g, '/').replace(/^\.\/?/, '').replace(/\/+$/, '');
-  if (path === '') return /^/;
-  let re = '';
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i] as string;
-    if (c === '*' && path[i + 1] === '*') {
-      re += path[i + 2] === '/' ? '(?:.*/)?' : '.*';
-      i += path[i + 2] === '/' ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  let array: string[] | undefined;
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (array === undefined) {
+      if (/^\s*\[/.test(line)) return undefined; // the next table: no include
+      const opening = /^\s*include\s*=\s*\[/.exec(line);
+      if (opening === null) continue;
+      array = [];
+      const rest = line.slice(opening[0].length);
+      const close = rest.indexOf(']');
+      array.push(close < 0 ? rest : rest.slice(0, close));
+      if (close >= 0) break;
+    } else {
+      const close = line.indexOf(']');
+      array.push(close < 0 ? line : line.slice(0, close));
+      if (close >= 0) break;
+    }
   }
-  return new RegExp(`^${re}(?:/|$)`);
+  if (array === undefined) return undefined;
+  return [...array.map((l) => l.replace(/#.*$/, '')).join('\n').matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-/** Calls `visit` with each Python file's workspace path; true when the walk stopped at its bound. */
-function walkPython(root: string, visit: (path: string) => void): boolean {
+/**
+ * A pyright file spec (a path relative to the root, with `**`, `*` and `?`) as a test of a
+ * relative path: the path itself, or anything below it.
+ */
+function specMatcher(spec: string): GlobMatcher {
+  const path = spec.replace(/\\/g, '/').replace(/^\.\/?/, '').replace(/\/+$/, '');
+  if (path === '') return () => true;
+  // pyright's specs have no braces or classes: those characters are literal.
+  return compileGlob(`${path.replace(/[{}[\],!]/g, '\\$&')}/**`);
+}
+
+/**
+ * Calls `visit` with each Python file's workspace path while it returns true; true when the walk
+ * stopped early (at its bound, or told to by `visit`).
+ */
+function walkPython(root: string, visit: (path: string) => boolean): boolean {
   const folders = [''];
   let entries = 0;
   while (folders.length > 0) {
@@ -139,7 +165,7 @@ function walkPython(root: string, visit: (path: string) => void): boolean {
       const path = folder === '' ? e.name : `${folder}/${e.name}`;
       if (e.isDirectory()) {
         if (!SKIPPED_FOLDER.test(e.name)) folders.push(path);
-      } else if (e.isFile() && /\.pyi?$/.test(e.name)) visit(path);
+      } else if (e.isFile() && /\.pyi?$/.test(e.name) && !visit(path)) return true;
     }
   }
   return false;
