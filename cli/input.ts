@@ -32,8 +32,24 @@ export function isUnfinished(text: string, d: Diagnostic): boolean {
   return onlyWhitespaceAndComments(text.slice(d.span.start));
 }
 
+/**
+ * Whether `text` holds only whitespace, line comments and closed block comments: one pass (the
+ * regular expression this replaces backtracked over every way the block comments could end, so
+ * forty `/**\/` and a name held the REPL for hours).
+ */
 function onlyWhitespaceAndComments(text: string): boolean {
-  return /^(?:\s|\/\/[^\n\r]*|\/\*[\s\S]*?\*\/)*$/.test(text);
+  let i = 0;
+  while (i < text.length) {
+    if (/\s/.test(text.charAt(i))) i++;
+    else if (text.startsWith('//', i)) {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      if (end < 0) return false;
+      i = end + 2;
+    } else return false;
+  }
+  return true;
 }
 
 /**

@@ -185,6 +185,19 @@ describe('multi-line input', () => {
     expect(state.kind === 'complete' && state.parsed.ok).toBe(true);
   });
 
+  it('classifies a run of comments in linear time (a regular expression took exponential time: 26 `/**/` and a name held the REPL seconds, 40 for hours)', async () => {
+    const comments = (n: number) => '/**/'.repeat(n);
+    const started = performance.now();
+    expect(classifyInput(`${comments(26)}x`, names).kind).toBe('complete');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(classifyInput(`${comments(20_000)}${' // a line comment\n'.repeat(20_000)}`, names).kind).toBe('empty');
+    expect(classifyInput(`${comments(20_000)}x`, names).kind).toBe('complete');
+    expect(classifyInput(`f(1 ${comments(20_000)}`, names).kind).toBe('incomplete');
+    expect(classifyInput(`f(1 /* unclosed ${comments(20_000)}`, names).kind).toBe('incomplete');
+    expect(classifyInput(`/* unclosed`, names).kind).toBe('complete');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   it('joins a multi-line program into one history entry when that keeps its meaning', async () => {
     expect(joinForHistory(['findReferences(', '  findDefinition("validate_token",', '    file: "src/util.rs")', ')'])).toBe(
       'findReferences(findDefinition("validate_token", file: "src/util.rs"))',
