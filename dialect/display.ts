@@ -4,6 +4,14 @@
  * or redraw lines (`\r`, cursor moves) to hide what is really there. `showControls` is the one
  * place such text is made safe: control characters become visible pictures (`␛`, `␍`), and only
  * our own colour sequences may pass.
+ *
+ * What a terminal does not show at all is made visible too: the bidirectional controls, and the
+ * invisible format characters (Unicode's default-ignorable code points: zero-width spaces and
+ * joiners, the word joiner, soft hyphens, left-to-right and right-to-left marks, variation
+ * selectors, and the tag characters U+E0000–U+E007F, which spell ASCII invisibly: an instruction
+ * for an agent hidden in a comment or a name, "ASCII smuggling"). A name `auth\u200b.rs` must not
+ * read as `auth.rs`. Whole texts keep the joiners and the first variation selectors, which emoji
+ * and some scripts need ({@link keptInText}); fields show every one.
  */
 
 /** The SGR parameters our own output uses (reset, bold, dim, normal intensity, colours). */
@@ -24,11 +32,44 @@ export function controlPicture(codePoint: number): string | undefined {
   return undefined;
 }
 
+/** Invisible format characters: Unicode's default-ignorable code points (the bidirectional controls among them). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
+
+/** Invisible characters whole texts keep: ZWNJ and ZWJ (Persian, Indic scripts, emoji sequences) and VS1–VS16 (emoji). */
+function keptInText(codePoint: number): boolean {
+  return codePoint === 0x200c || codePoint === 0x200d || (codePoint >= 0xfe00 && codePoint <= 0xfe0f);
+}
+
+/** How an invisible format character is shown: `\u200b`, or `\u{e0041}` beyond the BMP. */
+function invisiblePicture(codePoint: number): string {
+  const hex = codePoint.toString(16);
+  return codePoint > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+}
+
+/**
+ * `text` with its invisible format characters shown ({@link invisiblePicture}); `keep` those a
+ * whole text keeps. One pass by code point.
+ */
+function showInvisible(text: string, keep: ((codePoint: number) => boolean) | undefined): string {
+  let out = '';
+  for (const char of text) {
+    const codePoint = char.codePointAt(0) as number;
+    out += INVISIBLE.test(char) && keep?.(codePoint) !== true ? invisiblePicture(codePoint) : char;
+  }
+  return out;
+}
+
 /**
  * `text` with every control character shown as a picture, except line feeds and tabs, and
  * (with `keepColours`) the colour sequences our own presentation adds.
  */
 export function showControls(text: string, options: { readonly keepColours?: boolean } = {}): string {
+  const visible = INVISIBLE.test(text) ? showInvisible(text, keptInText) : text;
+  return showControlCharacters(visible, options);
+}
+
+/** {@link showControls} for the control characters (C0, C1, DEL, bidirectional controls). */
+function showControlCharacters(text: string, options: { readonly keepColours?: boolean }): string {
   // Fast path: most text has no control characters at all.
   // eslint-disable-next-line no-control-regex
   if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text)) return text;
@@ -55,6 +96,12 @@ export function showControls(text: string, options: { readonly keepColours?: boo
  * line. Whole texts keep their line feeds ({@link showControls}); fields never have any.
  */
 export function showFieldControls(text: string): string {
+  const visible = INVISIBLE.test(text) ? showInvisible(text, undefined) : text;
+  return showFieldControlCharacters(visible);
+}
+
+/** {@link showFieldControls} for the control characters and line separators. */
+function showFieldControlCharacters(text: string): string {
   // eslint-disable-next-line no-control-regex
   if (!/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) return text;
   let out = '';

@@ -49,3 +49,25 @@ describe('bidirectional controls', () => {
     expect(showControls('const greeting = "שלום";')).toBe('const greeting = "שלום";');
   });
 });
+
+describe('invisible format characters', () => {
+  // Tag characters spell ASCII that no terminal or chat shows ("ASCII smuggling"): an instruction
+  // for an agent hidden in a comment. A zero-width space makes `auth\u200b.rs` read as `auth.rs`.
+  const tags = (ascii: string) => [...ascii].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+  it('are shown as escapes in whole texts: tags, zero-width spaces, word joiners, marks, soft hyphens', () => {
+    expect(showControls(`// ok${tags('rm -rf')}\n`)).toBe('// ok\\u{e0072}\\u{e006d}\\u{e0020}\\u{e002d}\\u{e0072}\\u{e0066}\n');
+    expect(showControls('a\u200bb\u2060c\u200ed\u200fe\u061cf\u00adg\ufeffh')).toBe('a\\u200bb\\u2060c\\u200ed\\u200fe\\u061cf\\u00adg\\ufeffh');
+  });
+
+  it('are all shown in a field, the joiners and variation selectors too', () => {
+    expect(showFieldControls('auth\u200b.rs')).toBe('auth\\u200b.rs');
+    expect(showFieldControls('a\u200db\ufe0fc')).toBe('a\\u200db\\ufe0fc');
+    expect(showFieldControls(`x${tags('y')}`)).toBe('x\\u{e0079}');
+  });
+
+  it('leave emoji sequences and scripts that need joiners alone in whole texts', () => {
+    const family = '\u{1f468}\u200d\u{1f469}\u200d\u{1f467}';
+    expect(showControls(`// ${family} \u2764\ufe0f می\u200cخواهم`)).toBe(`// ${family} \u2764\ufe0f می\u200cخواهم`);
+  });
+});
+
