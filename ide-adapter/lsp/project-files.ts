@@ -30,7 +30,7 @@ const MAX_EXTENDS = 32;
 export interface ProjectFileRule {
   /** File names read in the root and in each project folder. */
   readonly names: readonly string[];
-  /** Names marking a project folder at any depth (`findProjects`). */
+  /** Names marking a project folder at any depth (`findProjects`); none: only the root's files are read. */
   readonly projectMarkers: readonly string[];
   /** Names whose JSON (with comments) may `extends` other configurations (`tsconfig.json`). */
   readonly extendsIn?: readonly string[];
@@ -41,7 +41,8 @@ export interface ProjectFileRule {
  * `undefined` when every one passes. `trusted` allows `extends` to lead out of the workspace.
  */
 export async function projectFilesRefusal(root: string, serverName: string, rule: ProjectFileRule, trusted: boolean): Promise<string | undefined> {
-  const { projectDirs } = await findProjects(root, rule.projectMarkers);
+  // A server that reads only the root's files names no markers: no scan.
+  const { projectDirs } = rule.projectMarkers.length === 0 ? { projectDirs: [] as string[] } : await findProjects(root, rule.projectMarkers);
   const dirs = [root, ...projectDirs.filter((d) => d !== root)];
   const queue: string[] = [];
   for (const dir of dirs) for (const name of rule.names) if (present(join(dir, name))) queue.push(join(dir, name));

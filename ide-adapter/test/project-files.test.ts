@@ -2,7 +2,8 @@
  * The project files a server reads whole (`lsp/project-files.ts`), checked before it starts: a
  * `tsconfig.json` linked to `/dev/zero` (which made tsgo grow past 3 GB), one too large, a FIFO
  * named by `extends`, and a `Cargo.toml` linked out keep the server from starting, with the file
- * and the reason; an `extends` out of the workspace is allowed only when it is trusted; ordinary
+ * and the reason (pyright's `pyrightconfig.json` and `pyproject.toml` too); an `extends` out of
+ * the workspace is allowed only when it is trusted; ordinary
  * projects (comments, trailing commas, package `extends`) start as before.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { isLspClientError } from '../lsp/errors.js';
 import { ServerPool } from '../lsp/pool.js';
 import { MAX_PROJECT_FILE_BYTES } from '../lsp/project-files.js';
 import { builtinServers } from '../languages/index.js';
+import { pythonServer } from '../languages/python/index.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
 import { restrictServers } from '../lsp/untrusted.js';
@@ -99,5 +101,17 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
     await writeFile(join(outside, 'Cargo.toml'), '[package]\nname = "x"\nversion = "0.1.0"\n');
     await symlink(join(outside, 'Cargo.toml'), join(root, 'Cargo.toml'));
     expect(await rustAnalyzerServer.preflight?.(root)).toMatch(/^rust-analyzer was not started: Cargo\.toml leads outside the workspace/);
+  });
+
+  it("refuses pyright's configuration as a FIFO (pyright read it and held every answer to the deadline), and, untrusted, an extends out of the workspace", async () => {
+    const fifo = await workspace({ 'm.py': 'def hello():\n    return 1\n' });
+    execFileSync('mkfifo', [join(fifo.root, 'pyrightconfig.json')]);
+    expect(await pythonServer.preflight?.(fifo.root)).toMatch(/^Python \(pyright\) was not started: pyrightconfig\.json is not a regular file \(a FIFO/);
+
+    const { root, outside } = await workspace({ 'm.py': '', 'pyrightconfig.json': '{ "extends": "../outside/base.json" }', 'pyproject.toml': '[project]\nname = "m"\n' });
+    await writeFile(join(outside, 'base.json'), '{ "include": ["."] }');
+    const [untrusted] = restrictServers([pythonServer], false);
+    expect(await untrusted?.preflight?.(root)).toMatch(/outside\/base\.json is outside this untrusted workspace \(named by an `extends`\)/);
+    expect(await pythonServer.preflight?.(root)).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { packageRequire } from '../../package-files.js';
+import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
 import type { ServerDefinition, WarmUp } from '../../lsp/servers.js';
 import { findPythonEnvironment } from './environment.js';
 import { tidyPyrightHover } from './hover.js';
@@ -77,6 +78,12 @@ function candidates(env: Readonly<Record<string, string | undefined>> | undefine
   return bundledPyright();
 }
 
+/**
+ * The configuration pyright reads whole as it starts (the root's only; `extends` chains included):
+ * a `pyrightconfig.json` that is a FIFO held pyright (and every answer) until the deadline.
+ */
+const PYTHON_PROJECT_FILES: ProjectFileRule = { names: ['pyrightconfig.json', 'pyproject.toml'], projectMarkers: [], extendsIn: ['pyrightconfig.json'] };
+
 /** Python via pyright. Override: `DIALECT_PYRIGHT` (a `langserver.index.js` of another pyright). */
 export const pythonServer: ServerDefinition = {
   id: 'pyright',
@@ -105,5 +112,7 @@ export const pythonServer: ServerDefinition = {
       warnings: [...pythonEnvironmentWarnings(environment, false), ...pyrightScopeWarnings(root)],
     });
   },
+  projectFiles: PYTHON_PROJECT_FILES,
+  preflight: (root) => projectFilesRefusal(root, 'Python (pyright)', PYTHON_PROJECT_FILES, true),
   untrusted: untrustedPyright,
 };

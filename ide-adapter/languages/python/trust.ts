@@ -17,6 +17,7 @@ import { openSync, readSync, closeSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../../confine.js';
 import { packageFile } from '../../package-files.js';
+import { confineProjectFiles } from '../../lsp/project-files.js';
 import type { ServerDefinition } from '../../lsp/servers.js';
 import { pythonEnvironmentWarnings } from './problems.js';
 import { pyrightScopeWarnings } from './scope.js';
@@ -73,7 +74,8 @@ function isScript(path: string): boolean {
  * and the workspace's own environment is never looked up.
  */
 export function untrustedPyright(definition: ServerDefinition): ServerDefinition {
-  return {
+  // Its configuration may not lead out either (pyright follows an `extends` anywhere).
+  return confineProjectFiles({
     ...definition,
     untrustedLimits: 'pyright runs no interpreter of the workspace, so its virtual environment\'s packages are not seen',
     prepare: (root, env) => {
@@ -83,5 +85,5 @@ export function untrustedPyright(definition: ServerDefinition): ServerDefinition
         warnings: [...pythonEnvironmentWarnings(undefined, true), ...pyrightScopeWarnings(root)],
       });
     },
-  };
+  });
 }
