@@ -2,6 +2,7 @@
  * Escaping for every place the page puts text: element content, attribute values, and JSON or
  * JavaScript inside `<script>`. Everything the page shows from a walkthrough goes through here.
  */
+import { showControls, showFieldControls } from '../dialect/display.js';
 import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -9,6 +10,21 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt
 /** Text as HTML text or a double-quoted attribute value. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/**
+ * A workspace's code (a line of a file, a diff line, a hunk header) as HTML text: its control,
+ * bidirectional and invisible characters shown as the terminal shows them (`dialect/display.ts`),
+ * so a Trojan Source line (`\u202e` reordering what the reader sees) or tag characters hiding an
+ * instruction are as visible on the page as in `dialect eval`.
+ */
+export function escapeCode(text: string): string {
+  return escapeHtml(showControls(text));
+}
+
+/** A workspace path or name as HTML text: one visible field (`showFieldControls`), then escaped. */
+export function escapeField(text: string): string {
+  return escapeHtml(showFieldControls(text));
 }
 
 /** ` name="value"` pairs, escaped; undefined values are left out. */

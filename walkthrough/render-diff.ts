@@ -4,7 +4,7 @@
  * so the same markup works inside a paragraph.
  */
 import type { DiffFile, DiffHunk } from '../ide-adapter/model.js';
-import { escapeHtml } from './html.js';
+import { escapeCode, escapeField, escapeHtml } from './html.js';
 import type { GitDiffElement, ResolvedDiff } from './model.js';
 
 /** Lines shown per file; the rest are counted. */
@@ -33,11 +33,11 @@ export function renderDiffBody(diff: ResolvedDiff): string {
 }
 
 function renderFile(file: DiffFile): string {
-  const renamed = file.oldPath !== undefined && file.oldPath !== file.path ? ` <span class="wt-diff-old">(from ${escapeHtml(file.oldPath)})</span>` : '';
+  const renamed = file.oldPath !== undefined && file.oldPath !== file.path ? ` <span class="wt-diff-old">(from ${escapeField(file.oldPath)})</span>` : '';
   const toggle =
     `<button type="button" class="wt-toggle wt-diff-file-head" aria-expanded="true">` +
     `<span class="wt-diff-status wt-diff-${file.status}" title="${file.status}">${STATUS_LETTER[file.status]}</span> ` +
-    `<span class="wt-diff-path">${escapeHtml(file.path)}</span>${renamed} ` +
+    `<span class="wt-diff-path">${escapeField(file.path)}</span>${renamed} ` +
     `<span class="wt-add">+${file.additions}</span> <span class="wt-del">−${file.deletions}</span></button>`;
   let body: string;
   if (file.status === 'binary') body = '<span class="wt-diff-note">Binary file, not shown.</span>';
@@ -66,11 +66,11 @@ function renderHunk(hunk: DiffHunk, budget: number): string {
     return (
       `<span class="wt-diff-line wt-line-${line.kind}">` +
       `<span class="wt-ln">${line.oldLine ?? ''}</span><span class="wt-ln">${line.newLine ?? ''}</span>` +
-      `<span class="wt-marker" aria-label="${line.kind}">${marker}</span><span class="wt-code">${escapeHtml(line.text)}</span></span>`
+      `<span class="wt-marker" aria-label="${line.kind}">${marker}</span><span class="wt-code">${escapeCode(line.text)}</span></span>`
     );
   });
   return (
-    `<span class="wt-hunk"><button type="button" class="wt-toggle wt-hunk-head" aria-expanded="true">${escapeHtml(hunk.header)}</button>` +
+    `<span class="wt-hunk"><button type="button" class="wt-toggle wt-hunk-head" aria-expanded="true">${escapeCode(hunk.header)}</button>` +
     `<span class="wt-collapsible wt-code-block">${lines.join('')}</span></span>`
   );
 }

@@ -3,8 +3,9 @@
  * so inline forms can sit in a paragraph; the outer element is a `div` for block forms. Every
  * text is escaped; behaviour comes from the page script via classes and `data-*` attributes.
  */
+import { showFieldControls } from '../dialect/display.js';
 import { formatCodeLocation } from './locations.js';
-import { attributes, escapeHtml } from './html.js';
+import { attributes, escapeCode, escapeField, escapeHtml } from './html.js';
 import { iconSvg, pageIcon } from './icons.js';
 import type { ActionElement, CodeLocation, MermaidElement, ResolvedComment, ResolvedDiff, WalkthroughWarning } from './model.js';
 import { renderDiffBody } from './render-diff.js';
@@ -59,8 +60,8 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
       const list = choices
         .map(
           (c, i) =>
-            `<button type="button" class="wt-choice"${attributes({ 'data-choice': i })}><span class="wt-choice-label">${escapeHtml(c.label)}</span>` +
-            ` <span class="wt-loc-path">${escapeHtml(formatCodeLocation(c.location))}</span> <code class="wt-loc-text">${escapeHtml(c.location.text.trim())}</code></button>`,
+            `<button type="button" class="wt-choice"${attributes({ 'data-choice': i })}><span class="wt-choice-label">${escapeField(c.label)}</span>` +
+            ` <span class="wt-loc-path">${escapeField(formatCodeLocation(c.location))}</span> <code class="wt-loc-text">${escapeCode(c.location.text.trim())}</code></button>`,
         )
         .join('');
       details =
@@ -90,23 +91,23 @@ function shownOf(shown: number, omitted: number | undefined): string {
 
 function locationButton(location: CodeLocation, choice: number | undefined, hidden: boolean): string {
   return (
-    `<button type="button" class="wt-loc"${attributes({ 'data-choice': choice, hidden, 'aria-expanded': 'false', title: `Show the code around ${formatCodeLocation(location)}` })}>` +
-    `<span class="wt-loc-path">${escapeHtml(formatCodeLocation(location))}</span><code class="wt-loc-text">${escapeHtml(location.text.trim())}</code></button>`
+    `<button type="button" class="wt-loc"${attributes({ 'data-choice': choice, hidden, 'aria-expanded': 'false', title: `Show the code around ${showFieldControls(formatCodeLocation(location))}` })}>` +
+    `<span class="wt-loc-path">${escapeField(formatCodeLocation(location))}</span><code class="wt-loc-text">${escapeCode(location.text.trim())}</code></button>`
   );
 }
 
 function renderContext(location: CodeLocation, program: string | undefined, choice: number | undefined): string {
   const { startLine, lines } = location.context;
-  const head = `<span class="wt-context-head"><span class="wt-loc-path">${escapeHtml(formatCodeLocation(location))}</span>${program !== undefined ? ` <code class="wt-expr">${escapeHtml(program)}</code>` : ''}</span>`;
+  const head = `<span class="wt-context-head"><span class="wt-loc-path">${escapeField(formatCodeLocation(location))}</span>${program !== undefined ? ` <code class="wt-expr">${escapeHtml(program)}</code>` : ''}</span>`;
   const last = Math.max(location.line, location.endLine);
   const body =
     lines.length === 0
-      ? `<span class="wt-context-empty">The source of ${escapeHtml(location.path)} could not be read.</span>`
+      ? `<span class="wt-context-empty">The source of ${escapeField(location.path)} could not be read.</span>`
       : `<span class="wt-code-block">${lines
           .map((text, i) => {
             const n = startLine + i;
             const target = n >= location.line && n <= last ? ' wt-target' : '';
-            return `<span class="wt-code-line${target}"><span class="wt-ln">${n}</span><span class="wt-code">${escapeHtml(text)}</span></span>`;
+            return `<span class="wt-code-line${target}"><span class="wt-ln">${n}</span><span class="wt-code">${escapeCode(text)}</span></span>`;
           })
           .join('')}</span>`;
   return `<span class="wt-context"${attributes({ 'data-choice': choice, hidden: true })}>${head}${body}</span>`;

@@ -5,7 +5,7 @@
  * `walkthrough/summary.ts`, `showFieldControls`); and text no terminal shows (zero-width spaces,
  * tag characters) is shown as escapes there too.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -62,6 +62,13 @@ describe('a file name with control characters stays one visibly escaped field', 
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`${SHOWN_NAME}:1`);
     expect(r.stderr.split('\n').some((l) => l.startsWith('forged.txt'))).toBe(false);
+    // The page shows the workspace's text as visibly as the terminal: the line, and the name.
+    const page = await readFile(join(dir.path, 'needles.html'), 'utf8');
+    expect(page).toContain(`another needle${SHOWN_TEXT}`);
+    expect(page).toContain('notes␊forged.txt');
+    // What the page shows (its scripts hold data and the bundled mermaid, not shown text).
+    // eslint-disable-next-line no-control-regex
+    expect(page.slice(0, page.indexOf('<script'))).not.toMatch(/\u200b|[\u{e0000}-\u{e007f}]|\u001b/u);
   });
 
   it('MCP ide_operation text: the same one escaped field', async () => {
