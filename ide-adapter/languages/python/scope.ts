@@ -30,7 +30,7 @@ export const MAX_SCOPE_ENTRIES = 20_000;
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 /** Glob steps the count may spend matching files against the include (past it, counting stops). */
-export const SCOPE_GLOB_STEPS = 5_000_000;
+const SCOPE_GLOB_STEPS = 5_000_000;
 
 /** Top folders named in the warning at most. */
 const MAX_NAMED_FOLDERS = 4;
