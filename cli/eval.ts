@@ -15,6 +15,10 @@ import { LiveLine, styles, useColor, type Io } from './terminal.js';
 import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 import { readStdinProgram } from './stdin-program.js';
+import { formatDuration } from '../dialect/display.js';
+
+/** Set-up (start, the wait for the index) shorter than this goes unmentioned in a deadline's error. */
+const SPENT_WORTH_NAMING_MS = 1000;
 
 /** The options of `dialect eval`. */
 export interface EvalOptions {
@@ -92,8 +96,12 @@ export async function answerAndPrint(cli: CliSession, program: string, parsed: P
         .catch(() => false); // aborted: the evaluation below reports the cancellation
       live.clear();
     }
-    const remaining = Math.max(1_000, options.timeoutMs - (performance.now() - options.startedAt));
-    const { outcome, completeness } = await cli.session.answer(program, { signal, deadlineMs: remaining, moreTime: 'dialect eval --timeout SECONDS' });
+    const spent = performance.now() - options.startedAt;
+    const remaining = Math.max(1_000, options.timeoutMs - spent);
+    // The evaluation gets what set-up left of --timeout: its error names the whole and where the rest went.
+    const timeout = `the ${formatDuration(options.timeoutMs)} --timeout`;
+    const deadlineText = spent >= SPENT_WORTH_NAMING_MS ? `${timeout}, ${formatDuration(spent)} of it spent ${usesServers ? 'starting and waiting for the index' : 'starting'}` : timeout;
+    const { outcome, completeness } = await cli.session.answer(program, { signal, deadlineMs: remaining, moreTime: 'dialect eval --timeout SECONDS', deadlineText });
     // The servers' state (and who answered) as MCP answers carry it, for programs that asked them.
     print(outcome, cli.notices, options, usesServers ? indexingOf(cli.backend, true) : undefined, incompleteMarker(completeness));
     return outcome.kind === 'value' ? ExitCode.Value : outcome.kind === 'ambiguity' ? ExitCode.Ambiguity : ExitCode.Error;

@@ -15,7 +15,8 @@ import { History, HISTORY_LIMIT, historyPath } from './history.js';
 import { classifyInput, joinForHistory } from './input.js';
 import { ReverseSearch, TerminalInput } from './keys.js';
 import { CliSession, usesName, type RequestTiming } from './session.js';
-import { fit, formatBytes, formatDuration, LiveLine, styles, useColor, type Io, type Styles } from './terminal.js';
+import { fit, formatBytes, LiveLine, styles, useColor, type Io, type Styles } from './terminal.js';
+import { formatDuration } from '../dialect/display.js';
 
 const PROMPT = 'dialect> ';
 const CONTINUATION = '     ... ';

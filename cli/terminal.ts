@@ -90,12 +90,6 @@ export class LiveLine {
   }
 }
 
-/** `1.2 s`, `340 ms`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
 
 /** `551 MB`. */
 export function formatBytes(bytes: number): string {

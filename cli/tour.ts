@@ -11,9 +11,10 @@ import type { Outcome } from '../dialect/index.js';
 import { isSymbolDefinition, presentOutcome, TIMEOUTS, walkFiles, type SymbolDefinition } from '../ide-adapter/index.js';
 import { bundledFixture } from './package.js';
 import { CliSession } from './session.js';
-import { formatDuration, LiveLine, styles, useColor, type Io, type Styles } from './terminal.js';
+import { LiveLine, styles, useColor, type Io, type Styles } from './terminal.js';
 import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
+import { formatDuration } from '../dialect/display.js';
 
 /** The options of `dialect tour`. */
 export interface TourOptions {

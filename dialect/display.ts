@@ -132,3 +132,10 @@ export function truncate(text: string, max: number): string {
   if (end + next >= text.length) return text;
   return `${text.slice(0, end)}${ELLIPSIS}`;
 }
+
+/** `1.2 s`, `340 ms`, `2 min 5 s`: a duration as people read it. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}

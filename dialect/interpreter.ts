@@ -8,7 +8,7 @@
  * reach the functions it is running.
  */
 import { ValueMeter, type EvaluationBudget } from './budget.js';
-import { truncate } from './display.js';
+import { formatDuration, truncate } from './display.js';
 import { build, replaceNode, type CallExpr, type Expr, type NamedArgument } from './ast.js';
 import type { DialectCode } from './codes.js';
 import { planConversion, planCost, type Plan } from './conversions.js';
@@ -32,6 +32,11 @@ export interface EvaluateOptions<Host> {
   readonly deadlineMs?: number;
   /** How the user of this host raises `deadlineMs` (`--timeout SECONDS`), for the error's hint. */
   readonly moreTime?: string;
+  /**
+   * How the deadline's error names the deadline, when `deadlineMs` is what was left of a larger
+   * one (`the 40 s --timeout, 37.6 s of it spent waiting for the index`); default `deadlineMs`.
+   */
+  readonly deadlineText?: string;
   /** Values for bare names, such as the REPL's `_`. */
   readonly bindings?: Readonly<Record<string, unknown>>;
   /** What the evaluation's values may hold (default `DEFAULT_EVALUATION_BUDGET`). */
@@ -134,7 +139,7 @@ export class Interpreter<Host = undefined> {
           const still = [...evaluation.running].map((r) => `${String(r.frame)} (running for ${Date.now() - r.startedAt} ms)`);
           const error = new DialectError({
             code: EvalCode.DeadlineExceeded,
-            message: `the evaluation did not finish within ${options.deadlineMs} ms`,
+            message: `the evaluation did not finish within ${options.deadlineText ?? formatDuration(options.deadlineMs as number)}`,
             hint: `narrow the query (a file: or kind: argument), or allow more time${options.moreTime !== undefined ? ` (${options.moreTime})` : ''}`,
             notes: still.length > 0 ? [`still running: ${still.join('; ')}`] : [],
           });

@@ -64,6 +64,8 @@ export interface SessionEvaluateOptions {
   readonly deadlineMs?: number;
   /** How the user raises `deadlineMs`, named by a deadline's error (see `EvaluateOptions.moreTime`). */
   readonly moreTime?: string;
+  /** How a deadline's error names the deadline (see `EvaluateOptions.deadlineText`). */
+  readonly deadlineText?: string;
   readonly bindings?: Readonly<Record<string, unknown>>;
 }
 

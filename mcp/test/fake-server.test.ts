@@ -80,7 +80,7 @@ describe('ide_operation against a fake language server', () => {
     const { result, text, data } = await call(c, 'findDefinitions("Slowpoke")');
     expect(result.isError).toBe(true);
     expect(data.error?.code).toBe('deadline-exceeded');
-    expect(text).toContain('did not finish within 1500 ms');
+    expect(text).toContain('did not finish within 1.5 s');
     await eventually(async () => (await fakeStats(session)).cancelled === 1, 5000, '$/cancelRequest after the deadline');
   });
 
