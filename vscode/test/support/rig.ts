@@ -1,7 +1,8 @@
 /**
  * A real VS Code for tests: code-server (installed once by scripts/vscode-rig.sh into a cache
  * folder) on a free 127.0.0.1 port with a fresh user-data-dir, extensions-dir and runtime dir,
- * our extension installed as an unpacked folder (bundled from the current sources), and headless
+ * our extension installed as an unpacked folder (bundled from the current sources, once per run:
+ * support/extension-build.ts), and headless
  * Debian Chromium (playwright-core) showing the workbench on a folder — the page must stay open:
  * without a connected workbench the editor's provider commands hang. Every wait is bounded and
  * waits on an event (a log line, a file appearing); `close()` stops everything it started.
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { buildExtension } from '../../build.js';
 import { readRecords, type DiscoveryRecord } from '../../../ide-adapter/editors/discovery.js';
 
@@ -101,7 +103,9 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
     await mkdir(join(userData, 'User'), { recursive: true });
     await writeFile(join(userData, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }));
   }
-  if (options.extension !== undefined) await cp(options.extension, join(extensions, EXTENSION_FOLDER), { recursive: true });
+  // The run's one build (extension-build.ts, the editor project's globalSetup), else a build of its own.
+  const extension = options.extension ?? inject('dialectExtensionBuild');
+  if (extension !== undefined) await cp(extension, join(extensions, EXTENSION_FOLDER), { recursive: true });
   else await buildExtension(join(extensions, EXTENSION_FOLDER));
   const port = await freePort();
   let output = '';
