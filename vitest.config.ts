@@ -40,7 +40,6 @@ const LONGEST_FIRST = [
   'walkthrough/test/browser.test.ts',
   'cli/test/repl.test.ts',
   'cli/test/delegates.test.ts',
-  'ide-adapter/test/scratch-gaps.test.ts',
   'ide-adapter/test/functions-diagnostics.test.ts',
   'ide-adapter/test/pool.test.ts',
   'ide-adapter/test/functions-rust-macros.test.ts',
