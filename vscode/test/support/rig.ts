@@ -121,7 +121,12 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
+  // Chromium starts while code-server does (both take seconds; neither needs the other yet).
+  const launching = chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])] }).then((b) => (browser = b));
+  // Its failure is thrown where the page is opened; until then it must not count as unhandled.
+  launching.catch(() => undefined);
   const closeBrowser = async (): Promise<void> => {
+    await launching.catch(() => undefined);
     await browser?.close().catch(() => undefined);
   };
   const close = async (): Promise<void> => {
@@ -135,8 +140,7 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   };
   try {
     await waitFor(child, () => output.includes('HTTP server listening'), RIG_LIMITS.listenMs, 'code-server to listen', () => output);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])] });
-    const page = await browser.newPage();
+    const page = await (await launching).newPage();
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
     const record = await waitForRecord(join(runtimeDir, 'dialect', 'vscode'), runtimeDir, folder, child, () => output);
     return { page, runtimeDir, record, pid: child.pid as number, log: () => output, close, closeBrowser, kill };
