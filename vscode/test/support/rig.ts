@@ -1,7 +1,8 @@
 /**
  * A real VS Code for tests: code-server (installed once by scripts/vscode-rig.sh into a cache
  * folder) on a free 127.0.0.1 port with a fresh user-data-dir, extensions-dir and runtime dir,
- * our extension installed as an unpacked folder (bundled from the current sources), and headless
+ * our extension installed as an unpacked folder (bundled from the current sources, once per run:
+ * support/extension-build.ts), and headless
  * Debian Chromium (playwright-core) showing the workbench on a folder — the page must stay open:
  * without a connected workbench the editor's provider commands hang. Every wait is bounded and
  * waits on an event (a log line, a file appearing); `close()` stops everything it started.
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { buildExtension } from '../../build.js';
 import { readRecords, type DiscoveryRecord } from '../../../ide-adapter/editors/discovery.js';
 
@@ -101,7 +103,9 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
     await mkdir(join(userData, 'User'), { recursive: true });
     await writeFile(join(userData, 'User', 'settings.json'), JSON.stringify({ 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }));
   }
-  if (options.extension !== undefined) await cp(options.extension, join(extensions, EXTENSION_FOLDER), { recursive: true });
+  // The run's one build (extension-build.ts, the editor project's globalSetup), else a build of its own.
+  const extension = options.extension ?? inject('dialectExtensionBuild');
+  if (extension !== undefined) await cp(extension, join(extensions, EXTENSION_FOLDER), { recursive: true });
   else await buildExtension(join(extensions, EXTENSION_FOLDER));
   const port = await freePort();
   let output = '';
@@ -117,7 +121,12 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
+  // Chromium starts while code-server does (both take seconds; neither needs the other yet).
+  const launching = chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])] }).then((b) => (browser = b));
+  // Its failure is thrown where the page is opened; until then it must not count as unhandled.
+  launching.catch(() => undefined);
   const closeBrowser = async (): Promise<void> => {
+    await launching.catch(() => undefined);
     await browser?.close().catch(() => undefined);
   };
   const close = async (): Promise<void> => {
@@ -131,8 +140,7 @@ export async function openVsCode(rig: RigPaths, folder: string, options: OpenOpt
   };
   try {
     await waitFor(child, () => output.includes('HTTP server listening'), RIG_LIMITS.listenMs, 'code-server to listen', () => output);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])] });
-    const page = await browser.newPage();
+    const page = await (await launching).newPage();
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
     const record = await waitForRecord(join(runtimeDir, 'dialect', 'vscode'), runtimeDir, folder, child, () => output);
     return { page, runtimeDir, record, pid: child.pid as number, log: () => output, close, closeBrowser, kill };
