@@ -22,7 +22,7 @@ export { Interpreter, makeAmbiguity, refineCall, type EvaluateOptions, type Eval
 export { Ambiguity, DialectError, EvalCode, type AmbiguityOutcome, type Candidate, type DialectErrorInit, type ErrorOutcome, type Outcome, type Refinement, type ValueOutcome } from './outcome.js';
 export {
   Registry, RegistryError, type CallContext, type CandidateSpec, type ConversionContext, type ConversionDefinition, type Example,
-  type FunctionDefinition, type ParameterDefinition, type RegisteredFunction, type Requirement, type RequirementHandler, type TypeDefinition,
+  type FunctionDefinition, type ParameterDefinition, type ParameterWords, type RegisteredFunction, type Requirement, type RequirementHandler, type TypeDefinition,
 } from './registry.js';
 export { outcomeToJson, renderOutcome, type OutcomeJson, type RenderOutcomeOptions } from './render-outcome.js';
 export { closest, editDistance } from './suggest.js';

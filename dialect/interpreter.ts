@@ -20,7 +20,7 @@ import { facetsOf, type CallContext, type CandidateSpec, type ConversionContext,
 import { closest } from './suggest.js';
 import type { SourceText} from './source.js';
 import { type Span } from './source.js';
-import { formatType, type TypeExpr } from './types.js';
+import { formatType, typeNames, type TypeExpr } from './types.js';
 
 /** Options of one evaluation. */
 export interface EvaluateOptions<Host> {
@@ -445,6 +445,7 @@ async function coerce<Host>(
   frames: Frames,
 ): Promise<unknown> {
   const plan = planConversion(ev.registry, value, type);
+  if (plan !== undefined && planCost(plan) > 0) refuseBareLiteralName(ev, fn, paramName, value, type, expr, frames);
   if (plan === undefined) {
     const have = ev.registry.typesOf(value);
     throw located(
@@ -459,9 +460,9 @@ async function coerce<Host>(
       frames,
     );
   }
-  if (planCost(plan) === 0) return value;
+  if (planCost(plan) === 0) return checkWords(fn, paramName, value, expr, frames);
   const prefers = fn.parameters.find((p) => p.name === paramName)?.prefers;
-  if (prefers === undefined) return applyPlan(ev, plan, value, expr, frames);
+  if (prefers === undefined) return checkWords(fn, paramName, await applyPlan(ev, plan, value, expr, frames), expr, frames);
   try {
     return await applyPlan(ev, plan, value, expr, frames);
   } catch (error) {
@@ -474,6 +475,49 @@ async function coerce<Host>(
     narrowed.node = error.ambiguity.node;
     throw new AmbiguitySignal(narrowed);
   }
+}
+
+/**
+ * A number, boolean or null (or a list holding one) given where a parameter accepts a type named
+ * by text (a symbol): an error at the argument, never the number written out and looked up as a
+ * name. The fix quotes it, when it is written as a literal.
+ */
+function refuseBareLiteralName<Host>(ev: Evaluation<Host>, fn: RegisteredFunction<Host>, paramName: string, value: unknown, type: TypeExpr, expr: Expr, frames: Frames): void {
+  const named = typeNames(type).filter((t) => ev.registry.type(t)?.namedByText === true);
+  if (named.length === 0) return;
+  const bare = (v: unknown): boolean => v === null || typeof v === 'number' || typeof v === 'boolean';
+  const found = bare(value) ? value : Array.isArray(value) ? value.find(bare) : undefined;
+  if (found === undefined) return;
+  const written = printValue(found, { mode: 'compact' });
+  const quoted = expr.kind === 'literal' ? ev.source.text.slice(0, expr.span.start) + JSON.stringify(written) + ev.source.text.slice(expr.span.end) : undefined;
+  throw located(
+    new DialectError({
+      code: EvalCode.TypeMismatch,
+      message: `argument \`${paramName}\` of \`${fn.name}\` is a name or a ${named.join(' or ')}, but got ${found === null ? 'null' : `the ${typeof found} ${written}`}`,
+      hint: `a name is text in quotes: ${JSON.stringify(written)}`,
+      signature: ev.registry.signature(fn),
+      ...(quoted !== undefined ? { example: quoted } : fn.examples[0] !== undefined ? { example: fn.examples[0].program } : {}),
+    }),
+    Array.isArray(value) && expr.kind === 'array' ? (expr.elements[value.indexOf(found)]?.span ?? expr.span) : expr.span,
+    frames,
+  );
+}
+
+/** The value, when its parameter takes any word or this one; else an `invalid-argument` error at the argument with the closest words. */
+function checkWords<Host>(fn: RegisteredFunction<Host>, paramName: string, value: unknown, expr: Expr, frames: Frames): unknown {
+  const words = fn.parameters.find((p) => p.name === paramName)?.words;
+  if (words === undefined || typeof value !== 'string' || words.accepts(value)) return value;
+  const list = words.list();
+  const near = closest(value, list);
+  throw located(
+    new DialectError({
+      code: EvalCode.InvalidArgument,
+      message: `${JSON.stringify(value)} is not ${words.describe}`,
+      hint: `${near.length > 0 ? `did you mean ${near.map((n) => JSON.stringify(n)).join(', ')}? ` : ''}\`${paramName}\` takes one of: ${list.join(', ')}`,
+    }),
+    expr.span,
+    frames,
+  );
 }
 
 async function applyPlan<Host>(ev: Evaluation<Host>, plan: Plan<Host>, value: unknown, expr: Expr, frames: Frames): Promise<unknown> {

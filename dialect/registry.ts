@@ -45,6 +45,22 @@ export interface ParameterDefinition {
    * takes the trait). One left is the value; several stay an ambiguity among them; none keeps all.
    */
   readonly prefers?: (value: unknown) => boolean;
+  /**
+   * The words this parameter takes, when it takes only some (a `kind:` filter): any other word is
+   * an `invalid-argument` error at the argument, with the closest words and the list. `normalize`
+   * says which spellings are one word (case, spaces); `describe` names them in the message.
+   */
+  readonly words?: ParameterWords;
+}
+
+/** The closed set of words a parameter takes (see {@link ParameterDefinition.words}). */
+export interface ParameterWords {
+  /** What the words are, for the message: `a symbol kind`. */
+  readonly describe: string;
+  /** The words, as the list in the error shows them. */
+  readonly list: () => readonly string[];
+  /** Whether a written word is one of them (spellings, synonyms). */
+  readonly accepts: (word: string) => boolean;
 }
 
 /** An example program with what it does. */
@@ -127,6 +143,12 @@ export interface TypeDefinition {
   readonly is: (value: unknown) => boolean;
   /** A one-line label for a value, used in ambiguities (`struct User at src/model.rs:25`). */
   readonly describe?: (value: unknown) => string;
+  /**
+   * Values of this type are named by text (a symbol by its name): where a parameter accepts the
+   * type, a string argument is a name, and a number, boolean or null is an error at the argument
+   * — never converted to text and looked up (`findReferences(42)`).
+   */
+  readonly namedByText?: boolean;
   /**
    * A registered function that recreates values of this type, and how to get its arguments from
    * a value: then such values print as programs (`location("src/a.rs", 3, 1)`).

@@ -6,6 +6,7 @@
  * module names kinds that way (from the LSP kind and the declaration's line) and matches the
  * words people write against them.
  */
+import type { ParameterWords } from '../dialect/index.js';
 
 /** The kind of a symbol as its language calls it (`trait`, `impl`, `type alias`, `enum variant`, …). */
 export function languageKind(language: string, lspKind: string, declarationLine: string, name: string): string {
@@ -91,6 +92,28 @@ const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   prop: ['property', 'field'],
   property: ['field'],
   field: ['property'],
+};
+
+/**
+ * Every word a symbol's kind is named by: LSP's kinds (what any server, custom ones too, reports)
+ * and the languages' own words (`languageKind` here, the languages' `names.ts` and `kinds.ts`).
+ */
+const KIND_WORDS: readonly string[] = [
+  // LSP's vocabulary.
+  ...['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant'],
+  ...['string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'],
+  // The languages' words.
+  ...['trait', 'impl', 'enum variant', 'type alias', 'macro', 'derive macro', 'special method', 'function literal', 'type', 'template parameter', 'enumerator', 'union'],
+];
+
+/** The spellings a `kind:` filter accepts: the kinds' words and their synonyms, normalized. */
+const ACCEPTED_KINDS: ReadonlySet<string> = new Set([...KIND_WORDS.map(normalizeKind), ...Object.keys(KIND_SYNONYMS), 'symbol']);
+
+/** The words of a `kind:` filter (the registry's parameter schema): a misspelt kind is an error with the closest words, not an empty answer. */
+export const KIND_FILTER_WORDS: ParameterWords = {
+  describe: 'a kind of symbol',
+  list: () => KIND_WORDS,
+  accepts: (word) => ACCEPTED_KINDS.has(normalizeKind(word)),
 };
 
 /** Lower case, letters only: `Type Alias` → `typealias`. */

@@ -142,6 +142,41 @@ describe('conversions', () => {
     expect(await errorCode('describe({a: 1})')).toBe('type-mismatch');
     expect(await errorCode('describe(42)')).toBe('invalid-argument'); // number → string → thing applies, then finds nothing
   });
+
+  it('refuse a number, boolean or null where a type named by text is expected, and a word a parameter does not take, at the argument', async () => {
+    const r = createRegistry();
+    r.registerType({ name: 'item', description: 'an item', is: (v) => typeof v === 'object' && v !== null && 'item' in v, namedByText: true });
+    r.registerConversion({ from: 'string', to: 'item', description: 'the item named', convert: (v) => ({ item: v }) });
+    const words = { describe: 'a colour', list: () => ['red', 'green'], accepts: (w: string) => ['red', 'green'].includes(w) };
+    r.registerFunction({
+      name: 'look',
+      description: 'x',
+      parameters: [
+        { name: 'of', type: 'string | item | (string | item)[]', description: 'a name or an item' },
+        { name: 'colour', type: 'string', optional: true, description: 'a colour', words },
+        { name: 'count', type: 'string', optional: true, description: 'text; numbers are written out' },
+      ],
+      returns: 'any',
+      examples: [{ program: 'look("a")' }],
+      implementation: (args) => args,
+    });
+    const look = new Interpreter(r);
+    const failure = async (program: string): Promise<{ code: string; hint: string | undefined; example: string | undefined; at: string }> => {
+      const o = await look.evaluate(program, { host: undefined });
+      if (o.kind !== 'error') throw new Error(`expected an error from ${program}, got ${o.kind}`);
+      return { code: o.error.code, hint: o.error.hint, example: o.error.example, at: program.slice(o.error.span?.start, o.error.span?.end) };
+    };
+    expect(await failure('look(42)')).toMatchObject({ code: 'type-mismatch', at: '42', example: 'look("42")' });
+    expect(await failure('look(true)')).toMatchObject({ code: 'type-mismatch', at: 'true', example: 'look("true")' });
+    expect(await failure('look(null)')).toMatchObject({ code: 'type-mismatch', at: 'null' });
+    expect(await failure('look(["a", 7])')).toMatchObject({ code: 'type-mismatch', at: '7' });
+    // Text stays text, and a parameter of plain text still takes a number written out.
+    expect((await look.evaluate('look("42", count: 3)', { host: undefined })).kind).toBe('value');
+    const misspelt = await failure('look("a", colour: "gren")');
+    expect(misspelt).toMatchObject({ code: 'invalid-argument', at: '"gren"' });
+    expect(misspelt.hint).toBe('did you mean "green"? `colour` takes one of: red, green');
+    expect((await look.evaluate('look("a", colour: "red")', { host: undefined })).kind).toBe('value');
+  });
 });
 
 describe('three outcomes', () => {

@@ -12,7 +12,7 @@ import { bindingOf, flatten, linesOnce, lookupSymbols, mapLimit, SymbolCode, toD
 import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
 import { assignedMember } from './js-members.js';
-import { canHaveImplementations } from '../kinds.js';
+import { canHaveImplementations, KIND_FILTER_WORDS } from '../kinds.js';
 import { importExplanation } from './imported.js';
 import { splitQualifiedName } from './qualified.js';
 
@@ -35,7 +35,7 @@ const OF_DESCRIPTION = 'a name (`User`, `User::new`, `auth.validateToken`), a sy
 /** The filters of a lookup by name (`findDefinitions`, `findDefinition`). */
 const LOOKUP_FILTERS = [
   { name: 'file', type: 'string', optional: true, description: 'the file it is defined in (a path or a path suffix, e.g. "auth.rs")', aliases: ['path', 'in'] },
-  { name: 'kind', type: 'string', optional: true, description: 'its kind, in the language\'s words (function, method, struct, class, trait, macro, type alias, enum variant, namespace, …)', aliases: ['type'] },
+  { name: 'kind', type: 'string', optional: true, description: 'its kind, in the language\'s words (function, method, struct, class, trait, macro, type alias, enum variant, namespace, …)', aliases: ['type'], words: KIND_FILTER_WORDS },
   { name: 'line', type: 'number', optional: true, description: 'the line it is defined on' },
 ] as const;
 

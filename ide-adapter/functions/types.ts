@@ -25,6 +25,8 @@ export function registerIdeTypes(registry: Registry<IdeHost>): void {
   registry.registerType({
     name: 'symbol',
     description: 'a symbol definition: {name, kind, container?, definedAt: location}',
+    // A name is text: `findReferences(42)` is a mistake, not a lookup of "42".
+    namedByText: true,
     is: (v) => isSymbolDefinition(v),
     describe: (v) => describeSymbol(v as SymbolDefinition),
   });
