@@ -483,7 +483,7 @@ async function coerce<Host>(
  * name. The fix quotes it, when it is written as a literal.
  */
 function refuseBareLiteralName<Host>(ev: Evaluation<Host>, fn: RegisteredFunction<Host>, paramName: string, value: unknown, type: TypeExpr, expr: Expr, frames: Frames): void {
-  const named = typeNames(type).filter((t) => ev.registry.type(t)?.namedByText === true);
+  const named = [...new Set(typeNames(type))].filter((t) => ev.registry.type(t)?.namedByText === true);
   if (named.length === 0) return;
   const bare = (v: unknown): boolean => v === null || typeof v === 'number' || typeof v === 'boolean';
   const found = bare(value) ? value : Array.isArray(value) ? value.find(bare) : undefined;

@@ -509,7 +509,14 @@ export class LspBackend implements IdeBackend {
     const at = `${location.path}:${location.start.line}:${location.start.column}`;
     let text = expansions.get(at);
     if (text === undefined) {
-      if (expansions.size >= MAX_MACRO_EXPANSIONS) return undefined;
+      if (expansions.size >= MAX_MACRO_EXPANSIONS) {
+        // What the calls past the cap bind stays unknown: the answer says so, once per name.
+        server.warn(
+          `macro-expansions:${name}`,
+          `${server.definition.displayName}: answers for ${JSON.stringify(name)} may miss names: it is listed at more than ${MAX_MACRO_EXPANSIONS} macro calls and only ${MAX_MACRO_EXPANSIONS} are expanded (MAX_MACRO_EXPANSIONS), so a \`use\` the others write stays a definition and a path through a re-export they write is not followed`,
+        );
+        return undefined;
+      }
       text = (async () => {
         try {
           const abs = this.workspace.resolve(location.path);

@@ -337,8 +337,11 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
   const outlined = outlineNaming(ctx);
   const edges = await mapLimit(items, REQUEST_CONCURRENCY, async ({ of, item }: { of: SymbolDefinition; item: CallItem }) => {
     const found: CallEdge[] = direction === 'incoming' ? await backend.incomingCalls(item, { signal: ctx.signal }) : await backend.outgoingCalls(item, { signal: ctx.signal });
+    // The function asked about is named as its callers and callees are, by its hierarchy item (a
+    // lookup by name may say less: rust-analyzer's symbol index calls a method a function).
+    const subject = await outlined(wholeFileAsFile(item.symbol));
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
-    return mapLimit(onePerFunction(found), REQUEST_CONCURRENCY, async (e) => ({ ...toDefinition(await outlined(wholeFileAsFile(e.item.symbol))), callSites: distinctSites(e.callSites), of: { name: of.name, kind: of.kind, definedAt: of.definedAt } }));
+    return mapLimit(onePerFunction(found), REQUEST_CONCURRENCY, async (e) => ({ ...toDefinition(await outlined(wholeFileAsFile(e.item.symbol))), callSites: distinctSites(e.callSites), of: { name: of.name, kind: subject.name === of.name ? subject.kind : of.kind, definedAt: of.definedAt } }));
   });
   return edges.flat();
 }

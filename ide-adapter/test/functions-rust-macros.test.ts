@@ -89,7 +89,9 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     const facade = 'crates/facade/src/lib.rs';
     const text = presentValue(await f.value('callers([findDefinition("Either::flip"), findDefinition("Square::render")])'));
     const call = await f.at(facade, 'flip().render()');
-    expect(text).toContain(`for function flip (${SHAPES}:${(await f.at(SHAPES, 'pub fn flip')).line}:`);
+    // The function asked about is named as callees name it: one naming owner for a hierarchy's subject.
+    expect(text).toContain(`for method flip (${SHAPES}:${(await f.at(SHAPES, 'pub fn flip')).line}:`);
+    expect(presentValue(await f.value('callees(findDefinition("Either::flip"))'))).toContain(`for method flip (${SHAPES}:`);
     expect(text).toContain(`call at ${facade}:${call.line}:${call.column}`);
     const callees = presentValue(await f.value('callees(findDefinition("show"))'));
     // Each callee as its file's outline names it: `flip` is a method of its impl.
@@ -132,6 +134,31 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect((await f.outcome('findDefinition("facade::Emit")')).kind).toBe('value');
     // A macro call's generated items stay: `draw` is written in the macro's body, at each call.
     expect(places(await defs('findDefinitions("draw")'))).toEqual([await place(SHAPES, 'sized!(small'), await place(SHAPES, 'sized!(large')].sort());
+  });
+
+  it('a name listed at more macro calls than a lookup expands is found at each, and the answer says what the rest may miss, once', async () => {
+    const PULSES = 'crates/shapes/src/pulses.rs';
+    const calls = (await f.text(PULSES)).split('\n').flatMap((text, i) => (text.startsWith('pulse!(') ? [`${PULSES}:${i + 1}`] : []));
+    expect(calls.length).toBeGreaterThan(32);
+    const o = await f.outcome('findDefinitions("beat")');
+    if (o.kind !== 'value') throw new Error(`expected a value, got ${o.kind}`);
+    expect(places(o.value as SymbolDefinition[])).toEqual(calls.sort());
+    const capped = o.notes.filter((n) => n.includes('"beat" may miss names'));
+    expect(capped).toHaveLength(1);
+    expect(capped[0]).toMatch(/status\(\) has details/);
+    const again = await f.outcome('findDefinitions("beat")');
+    expect(again.notes.filter((n) => n.includes('"beat"'))).toEqual([]);
+  });
+
+  it('a misspelt kind and a number where a name is expected are errors at the argument', async () => {
+    const misspelt = await f.outcome('findDefinitions("Either", kind: "funtion")');
+    if (misspelt.kind !== 'error') throw new Error(`expected an error, got ${misspelt.kind}`);
+    expect(misspelt.error.code).toBe('invalid-argument');
+    expect(misspelt.error.hint).toMatch(/^did you mean "function".* takes one of: .*\btrait\b/);
+    const number = await f.outcome('findReferences(42)');
+    if (number.kind !== 'error') throw new Error(`expected an error, got ${number.kind}`);
+    expect(number.error.code).toBe('type-mismatch');
+    expect(number.error.example).toBe('findReferences("42")');
   });
 
   it('a struct a macro names at its call is found there, with its name, and so are its uses', async () => {
