@@ -883,7 +883,10 @@ export class LspBackend implements IdeBackend {
         references: async (p, at) => (await this.#references(p, at, options)).locations,
       });
     }
-    return this.#positional(ImplementationRequest.method, path, position, {}, options);
+    const found = await this.#positional(ImplementationRequest.method, path, position, {}, options);
+    const gap = found.length === 0 ? server.definition.implementationsGap?.(await this.workspace.lines(path).catch(() => [] as string[]), position.line) : undefined;
+    if (gap !== undefined) server.warn(`implementations-gap:${gap}`, `${server.definition.displayName}: ${gap}`);
+    return found;
   }
 
   async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {

@@ -223,7 +223,10 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     prefers: (symbol) => canHaveImplementations(symbol.kind),
     related: async (symbols, ctx) => {
       const { backend } = ctx.host;
-      return symbolsAt(ctx, (await askAtEach(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat());
+      const found = (await askAtEach(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat();
+      // A server that cannot relate some declarations says so as it answers (gopls and generics).
+      if (found.length === 0) await observeLateWarnings(ctx);
+      return symbolsAt(ctx, found);
     },
   });
 

@@ -297,6 +297,12 @@ export interface ServerDefinition {
    * `undefined`; the diagnostics answer carries it as its one note.
    */
   readonly diagnosticsGap?: (diagnostics: readonly { readonly message: string; readonly code?: string }[]) => string | undefined;
+  /**
+   * Why the server may answer no implementations for the symbol declared on `line` (1-based) of a
+   * file's `lines` though there are some (this gopls finds none for a generic type or interface),
+   * or `undefined`; an empty implementations answer there says it, once.
+   */
+  readonly implementationsGap?: (lines: readonly string[], line: number) => string | undefined;
   /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */

@@ -14,6 +14,7 @@ import type { KeyedWarning, KnownProblem, ServerDefinition, ServerPreparation } 
 import { PROJECT_FILES_GO } from './project.js';
 import { missingModules, missingModulesWarning } from './modules.js';
 import { goEmbeddedField, goKind, goModulePath, goSymbolName } from './names.js';
+import { genericImplementationsGap } from './generics.js';
 import { installedGoVersion, olderGoWarnings } from './toolchain.js';
 import { newerReleaseWarnings } from './release-tags.js';
 import { untrustedGopls } from './trust.js';
@@ -106,6 +107,7 @@ export const goplsServer: ServerDefinition = {
   modulePath: goModulePath,
   symbolName: goSymbolName,
   symbolKind: (lspKind, line, name) => goKind(lspKind, line, name) ?? lspKind,
+  implementationsGap: genericImplementationsGap,
   embeddedField: goEmbeddedField,
   installHint: 'apt-get install -y gopls golang-go',
   knownProblems: GOPLS_KNOWN_PROBLEMS,
