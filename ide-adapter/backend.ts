@@ -112,6 +112,8 @@ export interface ReferenceList {
   readonly locations: readonly Location[];
   /** How many there are in the workspace, returned or not. */
   readonly total: number;
+  /** What the answer may miss, in one line (places where the name is written in code the server skipped). */
+  readonly gap?: string;
 }
 
 /** A name the workspace imports from a module (see `IdeBackend.importOf`). */

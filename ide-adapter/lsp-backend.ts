@@ -148,6 +148,10 @@ const IMPORT_LOOKUP_MAX_MATCHES = 20;
 
 /** Diagnostic pulls in flight at once per server when covering every analysed file. */
 const PULL_CONCURRENCY = 8;
+/** Files of a references answer read at most for mentions of the name in code the server skipped. */
+const MAX_UNANALYSED_FILES = 50;
+/** Places a references answer's note on skipped code names at most. */
+const MAX_LISTED_MENTIONS = 3;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
 const MAX_MACRO_EXPANSIONS = 32;
 
@@ -237,7 +241,30 @@ export class LspBackend implements IdeBackend {
   }
 
   references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
-    return this.#request(ReferencesRequest.method, at(path, position), options, () => this.#references(path, position, options));
+    return this.#request(ReferencesRequest.method, at(path, position), options, async () => this.#withUnanalysedMentions(path, position, await this.#references(path, position, options)));
+  }
+
+  /**
+   * A references answer with, where its server may skip code (clangd: preprocessor branches not
+   * taken), the places of the answer's files (at most {@link MAX_UNANALYSED_FILES}) where the
+   * name is written in such code and that are not among its places: one line, a few named.
+   */
+  async #withUnanalysedMentions(path: string, position: Position, list: ReferenceList): Promise<ReferenceList> {
+    const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
+    const mentions = server?.definition.unanalysedMentions;
+    if (server === undefined || mentions === undefined) return list;
+    const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
+    if (name === undefined) return list;
+    const known = new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
+    const files = [...new Set([path, ...list.locations.map((l) => l.path)])].slice(0, MAX_UNANALYSED_FILES);
+    const missed: string[] = [];
+    for (const file of files) {
+      const lines = await this.workspace.lines(file).catch(() => undefined);
+      if (lines !== undefined) for (const line of mentions(lines, name)) if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
+    }
+    if (missed.length === 0) return list;
+    const named = missed.slice(0, MAX_LISTED_MENTIONS).join(', ') + (missed.length > MAX_LISTED_MENTIONS ? ` (+${missed.length - MAX_LISTED_MENTIONS} more)` : '');
+    return { ...list, gap: `${server.definition.displayName} skips preprocessor branches not taken: ${JSON.stringify(name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${name}\\b`)}) finds every mention` };
   }
 
   hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {

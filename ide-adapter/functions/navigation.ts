@@ -152,6 +152,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
         const list = perSymbol[i];
         if (list === undefined) continue;
         const own = symbolDeclarations(s);
+        if (list.gap !== undefined) ctx.note(list.gap);
         const uses = list.locations.filter((loc) => !own.some((d) => sameStart(loc, d)));
         // The ones beyond the limit were never converted: all uses but the declarations among them.
         const cut = list.total - list.locations.length;

@@ -62,7 +62,7 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
-const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int() }) satisfies z.ZodType<ReferenceList>;
+const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<ReferenceList>;
 
 const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), waitedMs: z.number().optional(), files: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<DiagnosticReport>;
 

@@ -18,6 +18,22 @@ const available = (await requireServer(clangdServer)) !== undefined;
 
 const LIST_H = ['#ifndef LIST_H', '#define LIST_H', '', '/* Used before it is defined. */', 'struct list;', 'int list_len(const struct list *l);', '', 'struct list {', '  struct list *next;', '};', '', '#endif', ''].join('\n');
 const LIST_C = ['#include "list.h"', '', 'int list_len(const struct list *l) {', '  int n = 0;', '  for (; l != 0; l = l->next) n++;', '  return n;', '}', ''].join('\n');
+// A use in a branch the preprocessor does not take (LIST_TRACE is never defined), one in the branch it takes, one in a comment.
+const LIST_USE_C = [
+  '#include "list.h"',
+  '',
+  'int list_total(const struct list *l) {',
+  '  int n = list_len(l);',
+  '#ifdef LIST_TRACE',
+  '  n += list_len(l->next); /* traced */',
+  '#else',
+  '  n += list_len(l);',
+  '#endif',
+  '  /* list_len( is counted above */',
+  '  return n;',
+  '}',
+  '',
+].join('\n');
 
 describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-plain)', () => {
   let f: FixtureSession;
@@ -26,6 +42,7 @@ describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-pl
       await mkdir(join(root, 'include'), { recursive: true });
       await writeFile(join(root, 'include', 'list.h'), LIST_H);
       await writeFile(join(root, 'src', 'list.c'), LIST_C);
+      await writeFile(join(root, 'src', 'list_use.c'), LIST_USE_C);
     });
   });
   afterAll(async () => {
@@ -50,6 +67,18 @@ describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-pl
     expect(presentValue(await f.value('findDefinitions("list_len")')).split('\n')[0]).toContain(
       `[declared 2 times: include/list.h:${header.line}:${header.column}, line ${definition.line}]`,
     );
+  });
+
+  it('references leave out a use in a preprocessor branch not taken, and the answer says where it is, once', async () => {
+    const o = await f.outcome('findReferences(only(findDefinitions("list_len")))');
+    if (o.kind !== 'value') throw new Error(`expected a value, got ${o.kind}`);
+    const lines = LIST_USE_C.split('\n');
+    const line = (text: string): number => lines.findIndex((l) => l.includes(text)) + 1;
+    const uses = (o.value as { referencedAt: { path: string; start: { line: number } } }[]).filter((r) => r.referencedAt.path === 'src/list_use.c').map((r) => r.referencedAt.start.line);
+    // clangd answers for the branches it takes only.
+    expect(uses).toEqual([line('int n = list_len(l);'), line('  n += list_len(l);')]);
+    const skipped = o.notes.filter((n) => n.includes('preprocessor'));
+    expect(skipped).toEqual([`clangd skips preprocessor branches not taken: "list_len" is also written in one at src/list_use.c:${line('list_len(l->next)')}; search(".", "\\\\blist_len\\\\b") finds every mention`]);
   });
 
   it("a struct's definition gives itself, not its forward declaration", async () => {

@@ -5,6 +5,7 @@
  * background index never writes into the workspace; untrusted it runs no compiler and obeys no
  * `.clangd` (`trust.ts`). Names are C++'s (`geo::Circle::area`), kinds C++'s words (`names.ts`).
  */
+import { conditionalMentions } from './conditional-code.js';
 import { C_SOURCE_EXTENSIONS, CPP_SOURCE_EXTENSIONS, DATABASE_FIX, HEADER_EXTENSIONS, preparePrivateDatabase } from './compile-db.js';
 import { CLANGD_OVERRIDE, clangdCandidates } from './candidates.js';
 import { cppKind, cppModulePath, splitCppOutlineName, tidyClangdHover } from './names.js';
@@ -55,6 +56,7 @@ export const clangdServer: ServerDefinition = {
   outlineName: splitCppOutlineName,
   overloadsAreOneDefinition: true,
   diagnosticsGap: includeGap,
+  unanalysedMentions: conditionalMentions,
   hoverDocumentation: tidyClangdHover,
   installedSources: systemHeaderFolders,
   installHint: 'apt-get install -y clangd-19 (or any clangd; set DIALECT_CLANGD to choose one)',
