@@ -125,11 +125,13 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
   // 4. `Derived.member` that `Derived` inherits: the member of a base class.
   const gaps: string[] = [];
-  // What the bases' own lookups read is not this lookup's to vouch for: it is not kept.
-  const inheriting = qualified.length === 0 && qualifiers.length > 0;
+  // What the bases' own lookups read is not this lookup's to vouch for: it is not kept. Where
+  // some types of the owner's name define the member, another of that name may inherit it
+  // (zod's v3 `class ZodString { min }` beside v4's `interface ZodString extends _ZodString`).
+  const inheriting = qualifiers.length > 0 && (qualified.length === 0 || (await ownerWithoutMember(backend, qualifiers, qualified, signal)));
   if (inheriting) {
     const inherited = await inheritedCandidates(backend, qualifiers, name, outlines, signal, trace);
-    qualified = inherited.located;
+    qualified = dedupeLocated([...qualified, ...inherited.located]);
     if (inherited.cut) gaps.push(`the base classes of ${qualifiers.join('.')} were read up to ${MAX_INHERITED_TYPES} types: a member ${name} further up is not looked for`);
   }
   // A constructor carries its class's name (C++, Java, C#): the bare name is the class; the
@@ -155,6 +157,19 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     keptLookups.set(listed, byCriteria);
   }
   return result;
+}
+
+/**
+ * Whether a class or interface named by the last qualifier holds none of the members found
+ * (so it may inherit the member): the index's exact answer for the owner's name, compared with
+ * the found members' outline parents. No request per candidate; the answer is the backend's kept one.
+ */
+async function ownerWithoutMember(backend: IdeBackend, qualifiers: readonly string[], found: readonly Located[], signal: AbortSignal): Promise<boolean> {
+  const owner = qualifiers.at(-1);
+  if (owner === undefined) return false;
+  const parents = new Set(found.map((l) => l.ancestors.at(-1)).filter((a): a is OutlineSymbol => a !== undefined).map((a) => `${a.location.path}:${a.location.start.line}`));
+  const types = (await backend.workspaceSymbols(owner, { signal, exact: true }).catch(() => [] as BackendSymbol[])).filter((s) => s.name === owner && DECLARED_SUPERTYPE_KINDS.has(s.kind));
+  return types.some((t) => !parents.has(`${t.location.path}:${t.location.start.line}`));
 }
 
 /**

@@ -77,6 +77,12 @@ for (const c of cases) {
       expect(places(await f.value('supertypes("Triangle")')).sort()).toEqual(expected.sort());
     });
 
+    it.runIf(c.language === 'TypeScript')('finds a member inherited through an interface where another type of the owner’s name defines it (zod’s v3 and v4 ZodString.min)', async () => {
+      const inherited = await f.nameIn('src/schemas.ts', '  min(length: number): this;', 'min');
+      const own = await f.nameIn('src/legacy.ts', '  min(length: number): this {', 'min');
+      expect(places(await f.value('findDefinitions("Text.min")')).sort()).toEqual([`src/legacy.ts:${own.line}:${own.column}`, `src/schemas.ts:${inherited.line}:${inherited.column}`].sort());
+    });
+
     it('still answers nothing, with its note, for a member no base has', async () => {
       const outcome = await f.outcome('findDefinitions("Triangle.nothing")');
       expect(outcome.kind === 'value' && outcome.value).toEqual([]);
