@@ -486,7 +486,7 @@ function refuseBareLiteralName<Host>(ev: Evaluation<Host>, fn: RegisteredFunctio
   const named = [...new Set(typeNames(type))].filter((t) => ev.registry.type(t)?.namedByText === true);
   if (named.length === 0) return;
   const bare = (v: unknown): boolean => v === null || typeof v === 'number' || typeof v === 'boolean';
-  const found = bare(value) ? value : Array.isArray(value) ? value.find(bare) : undefined;
+  const found: unknown = bare(value) ? value : Array.isArray(value) ? (value as unknown[]).find(bare) : undefined;
   if (found === undefined) return;
   const written = printValue(found, { mode: 'compact' });
   const quoted = expr.kind === 'literal' ? ev.source.text.slice(0, expr.span.start) + JSON.stringify(written) + ev.source.text.slice(expr.span.end) : undefined;
