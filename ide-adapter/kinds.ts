@@ -103,7 +103,7 @@ const KIND_WORDS: readonly string[] = [
   ...['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant'],
   ...['string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'],
   // The languages' words.
-  ...['trait', 'impl', 'enum variant', 'type alias', 'macro', 'derive macro', 'special method', 'function literal', 'type', 'template parameter', 'enumerator', 'union'],
+  ...['trait', 'impl', 'enum variant', 'type alias', 'macro', 'derive macro', 'special method', 'function literal', 'type', 'template parameter', 'enumerator', 'union', 'destructor'],
 ];
 
 /** The spellings a `kind:` filter accepts: the kinds' words and their synonyms, normalized. */
