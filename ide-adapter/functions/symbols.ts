@@ -163,12 +163,15 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
  * Whether a class or interface named by the last qualifier holds none of the members found
  * (so it may inherit the member): the index's exact answer for the owner's name, compared with
  * the found members' outline parents. No request per candidate; the answer is the backend's kept one.
+ * A cold qualified lookup pays one more exact `workspace/symbol` request for it.
  */
 async function ownerWithoutMember(backend: IdeBackend, qualifiers: readonly string[], found: readonly Located[], signal: AbortSignal): Promise<boolean> {
   const owner = qualifiers.at(-1);
   if (owner === undefined) return false;
   const parents = new Set(found.map((l) => l.ancestors.at(-1)).filter((a): a is OutlineSymbol => a !== undefined).map((a) => `${a.location.path}:${a.location.start.line}`));
-  const types = (await backend.workspaceSymbols(owner, { signal, exact: true }).catch(() => [] as BackendSymbol[])).filter((s) => s.name === owner && DECLARED_SUPERTYPE_KINDS.has(s.kind));
+  // The workspace's own types only: a library declares an interface in many files (TypeScript's
+  // `interface String` per lib file), each holding some members, and those are not looked for here.
+  const types = (await backend.workspaceSymbols(owner, { signal, exact: true }).catch(() => [] as BackendSymbol[])).filter((s) => s.name === owner && DECLARED_SUPERTYPE_KINDS.has(s.kind) && watchedPath(s.location.path));
   return types.some((t) => !parents.has(`${t.location.path}:${t.location.start.line}`));
 }
 
