@@ -77,7 +77,8 @@ for (const c of cases) {
       expect(places(await f.value('supertypes("Triangle")')).sort()).toEqual(expected.sort());
     });
 
-    it.runIf(c.language === 'TypeScript')('finds a member inherited through an interface where another type of the owner’s name defines it (zod’s v3 and v4 ZodString.min)', async () => {
+    // The zod shape is TypeScript's: registered for its row only.
+    if (c.language === 'TypeScript') it('finds a member inherited through an interface where another type of the owner’s name defines it (zod’s v3 and v4 ZodString.min)', async () => {
       const inherited = await f.nameIn('src/schemas.ts', '  min(length: number): this;', 'min');
       const own = await f.nameIn('src/legacy.ts', '  min(length: number): this {', 'min');
       expect(places(await f.value('findDefinitions("Text.min")')).sort()).toEqual([`src/legacy.ts:${own.line}:${own.column}`, `src/schemas.ts:${inherited.line}:${inherited.column}`].sort());
