@@ -128,7 +128,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   // What the bases' own lookups read is not this lookup's to vouch for: it is not kept. Where
   // some types of the owner's name define the member, another of that name may inherit it
   // (zod's v3 `class ZodString { min }` beside v4's `interface ZodString extends _ZodString`).
-  const inheriting = qualifiers.length > 0 && (qualified.length === 0 || (await ownerWithoutMember(backend, qualifiers, qualified, signal)));
+  const inheriting = qualifiers.length > 0 && (qualified.length === 0 || (await ownerWithoutMember(backend, qualifiers, name, qualified, outlines, signal)));
   if (inheriting) {
     const inherited = await inheritedCandidates(backend, qualifiers, name, outlines, signal, trace);
     qualified = dedupeLocated([...qualified, ...inherited.located]);
@@ -160,19 +160,27 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
 }
 
 /**
- * Whether a class or interface named by the last qualifier holds none of the members found
- * (so it may inherit the member): the index's exact answer for the owner's name, compared with
- * the found members' outline parents. No request per candidate; the answer is the backend's kept one.
+ * Whether a class or interface of the workspace named by the last qualifier declares no member
+ * `name` in its body (so it may inherit it): the index's exact answer for the owner's name (the
+ * backend's kept one), and the outline of a type's file only where no found member lies in it.
  * A cold qualified lookup pays one more exact `workspace/symbol` request for it.
  */
-async function ownerWithoutMember(backend: IdeBackend, qualifiers: readonly string[], found: readonly Located[], signal: AbortSignal): Promise<boolean> {
+async function ownerWithoutMember(backend: IdeBackend, qualifiers: readonly string[], name: string, found: readonly Located[], outlines: LookupCache, signal: AbortSignal): Promise<boolean> {
   const owner = qualifiers.at(-1);
   if (owner === undefined) return false;
   const parents = new Set(found.map((l) => l.ancestors.at(-1)).filter((a): a is OutlineSymbol => a !== undefined).map((a) => `${a.location.path}:${a.location.start.line}`));
   // The workspace's own types only: a library declares an interface in many files (TypeScript's
   // `interface String` per lib file), each holding some members, and those are not looked for here.
-  const types = (await backend.workspaceSymbols(owner, { signal, exact: true }).catch(() => [] as BackendSymbol[])).filter((s) => s.name === owner && DECLARED_SUPERTYPE_KINDS.has(s.kind) && watchedPath(s.location.path));
-  return types.some((t) => !parents.has(`${t.location.path}:${t.location.start.line}`));
+  const types = (await backend.workspaceSymbols(owner, { signal, exact: true }).catch(() => [] as BackendSymbol[])).filter(
+    (s) => s.name === owner && DECLARED_SUPERTYPE_KINDS.has(s.kind) && watchedPath(s.location.path) && !parents.has(`${s.location.path}:${s.location.start.line}`),
+  );
+  for (const type of types) {
+    // A member declared in the body and defined elsewhere (C++'s `double Circle::area() const`) is the type's own.
+    const path = outlinePath(await outlines.get(type.location.path), (o) => DECLARED_SUPERTYPE_KINDS.has(o.kind) && samePosition(o.location.start, type.location.start));
+    const node = path?.at(-1);
+    if (node !== undefined && !node.children.some((c) => c.name === name)) return true;
+  }
+  return false;
 }
 
 /**
