@@ -53,6 +53,9 @@ describe('Python detection, module paths and discovery', () => {
     expect(await of('src/shapes/circle.py')).toBe('shapes.circle');
     expect(await of('src/shapes/__init__.py')).toBe('shapes');
     expect(await of('tests/test_shapes.py')).toBe('tests.test_shapes');
+    // A namespace package (no __init__.py) above a regular one is part of the path (jaraco.functools).
+    expect(await of('jaraco/functools/__init__.py')).toBe('jaraco.functools');
+    expect(await of('src/acme/tools/hooks.py')).toBe('acme.tools.hooks');
   });
 
   it('finds the bundled pyright without running it, and reports the package version', async () => {
@@ -118,12 +121,17 @@ describe.runIf(available)('Python trust (the real pyright running interpreters)'
     await mkdir(join(lure.root, '.vscode'));
     await writeFile(join(lure.root, '.vscode', 'settings.json'), JSON.stringify({ 'python.defaultInterpreterPath': './python3' }));
     await writeFile(join(lure.root, 'pyrightconfig.json'), JSON.stringify({ venvPath: '.', venv: '.venv' }));
+    // A regular package inside a namespace package (jaraco.functools: no jaraco/__init__.py).
+    await mkdir(join(lure.root, 'src', 'acme', 'tools'), { recursive: true });
+    await writeFile(join(lure.root, 'src', 'acme', 'tools', '__init__.py'), 'def compose(*funcs):\n    return funcs\n');
     const session = await IdeSession.open({ workspaceRoot: lure.root, trusted: false, env: { PATH: `.:${lure.root}:${process.env.PATH ?? ''}` }, readyTimeoutMs: 120_000 });
     try {
       const o = await session.evaluate('findDefinitions("shapes.circle.Circle.area")', { deadlineMs: 60_000 });
       expect(o.kind).toBe('value');
       expect(o.kind === 'value' ? (o.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path) : []).toEqual(['src/shapes/circle.py']);
       expect(o.notes.find((n) => n.startsWith('untrusted workspace'))).toContain('pyright runs no interpreter of the workspace');
+      const composed = await session.evaluate('findDefinitions("acme.tools.compose")', { deadlineMs: 60_000 });
+      expect(composed.kind === 'value' ? (composed.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path) : composed).toEqual(['src/acme/tools/__init__.py']);
       // The interpreter runs while pyright builds its import resolver, before any answer above.
       const diagnostics = await session.evaluate('diagnostics("src/shapes/render.py")', { deadlineMs: 60_000 });
       expect(diagnostics.kind).toBe('value');
