@@ -36,8 +36,21 @@ export function factOf(key: string, text: string): SessionFact {
   // The fix stays in the line: it is what the reader acts on.
   const fix = /(?:^|\.\s)((?:To trust it: |Fix: |To lift this, |Trust the workspace[^:.]*: )[^\n]*)$/.exec(trimmed)?.[1]?.replace(/\.$/, '');
   const room = MAX_NOTE_LINE - STATUS_POINTER.length - 3 - (fix !== undefined ? Math.min(fix.length, MAX_NOTE_LINE) + 5 : 0);
-  const head = truncate(leadingClauses(trimmed, Math.max(room, MIN_NOTE_HEAD)), Math.max(room, MIN_NOTE_HEAD));
+  const head = atWord(leadingClauses(trimmed, Math.max(room, MIN_NOTE_HEAD)), Math.max(room, MIN_NOTE_HEAD));
   return { key, line: fix !== undefined ? `${head} — ${truncate(fix, MAX_NOTE_LINE)} (${STATUS_POINTER})` : `${head} — ${STATUS_POINTER}`, detail: trimmed };
+}
+
+/**
+ * `text` cut to at most `max` characters at the end of a word, with an ellipsis: a clause too
+ * long for its line reads `queries no compiler…`, never `queries no compiler for i…`. A text
+ * with no space early enough is cut where it must be.
+ */
+function atWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  if (space < max / 2) return truncate(text, max);
+  return `${cut.slice(0, space).replace(/[\s,;:.—-]+$/, '')}…`;
 }
 
 /** The fewest characters of a note's own words a shortened line keeps, however long its fix. */

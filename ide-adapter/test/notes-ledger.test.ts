@@ -33,6 +33,20 @@ describe('factOf', () => {
     expect(fact.line).toContain(STATUS_POINTER);
     expect(fact.line.length).toBeLessThanOrEqual(MAX_NOTE_LINE + 20);
   });
+
+  it('cuts a clause too long for its line at the end of a word, never inside one', () => {
+    // An untrusted workspace whose servers' limits make one long clause (clangd and pyright: cxxopts).
+    const fix = 'To trust it: dialect trust /tmp/rc5/cxxopts';
+    const text = `untrusted workspace: clangd ignores the project's .clangd and queries no compiler for its include folders, and pyright runs no interpreter of the workspace. ${fix}`;
+    const fact = factOf('untrusted', text);
+    const head = fact.line.slice(0, fact.line.indexOf(' — '));
+    expect(head.endsWith('…')).toBe(true);
+    const kept = head.slice(0, -1);
+    expect(text.startsWith(kept)).toBe(true);
+    expect(text[kept.length]).toMatch(/[\s,;:.]/); // the next character ends a word
+    expect(fact.line).toContain(fix);
+    expect(fact.line.length).toBeLessThanOrEqual(MAX_NOTE_LINE);
+  });
 });
 
 describe('NotesLedger', () => {

@@ -77,7 +77,7 @@ export function untrustedPyright(definition: ServerDefinition): ServerDefinition
   // Its configuration may not lead out either (pyright follows an `extends` anywhere).
   return confineProjectFiles({
     ...definition,
-    untrustedLimits: 'pyright runs no interpreter of the workspace, so its virtual environment\'s packages are not seen',
+    untrustedLimits: "pyright runs no interpreter of the workspace (its virtual environment's packages are not seen)",
     prepare: (root, env) => {
       const interpreter = systemInterpreter(root, env) ?? noInterpreter();
       return Promise.resolve({
