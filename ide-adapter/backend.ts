@@ -116,6 +116,14 @@ export interface ReferenceList {
   readonly gap?: string;
 }
 
+/** A declaration in a file the workspace's build leaves out here (see `IdeBackend.unbuiltDeclarations`). */
+export interface UnbuiltDeclaration {
+  /** The declaring line. */
+  readonly at: Location;
+  /** Why the build leaves the file out: its constraint (`windows`, `darwin || freebsd`). */
+  readonly why: string;
+}
+
 /** A name the workspace imports from a module (see `IdeBackend.importOf`). */
 export interface ImportedName {
   /** The module, as the import writes it (`requests`, `os.path`). */
@@ -344,6 +352,13 @@ export interface IdeBackend {
    * language has no import rules (`ServerDefinition.imports`). Lets a failed name lookup say why.
    */
   importOf?(name: string, options?: BackendCallOptions): Promise<ImportedName | undefined>;
+
+  /**
+   * Where `name` (a member of `qualifiers`, when given) is declared in files the workspace's build
+   * leaves out on this machine (Go files for another system), which no server reads; empty when
+   * there are none or it could not tell.
+   */
+  unbuiltDeclarations?(name: string, qualifiers: readonly string[], options?: BackendCallOptions): Promise<UnbuiltDeclaration[]>;
 
   /**
    * The active editor's selection (its text in `content`); undefined when the editor has no active

@@ -17,6 +17,7 @@ import type {
   HoverInfo,
   IdeBackend,
   ImportedName,
+  UnbuiltDeclaration,
   OutlineSymbol,
   ReadyOptions,
   ReferenceList,
@@ -134,6 +135,10 @@ export class DeferredBackend implements IdeBackend {
 
   importOf(name: string, options?: BackendCallOptions): Promise<ImportedName | undefined> {
     return this.#with(async (b) => b.importOf?.(name, options));
+  }
+
+  unbuiltDeclarations(name: string, qualifiers: readonly string[], options?: BackendCallOptions): Promise<UnbuiltDeclaration[]> {
+    return this.#with(async (b) => (await b.unbuiltDeclarations?.(name, qualifiers, options)) ?? []);
   }
 
   relativeQualifiers(path: string): readonly string[] {

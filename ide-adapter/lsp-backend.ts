@@ -47,6 +47,7 @@ import {
   type HoverInfo,
   type IdeBackend,
   type ImportedName,
+  type UnbuiltDeclaration,
   type OutlineSymbol,
   type ReferenceList,
   type ReferenceOptions,
@@ -145,6 +146,10 @@ const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
 /** Import lines a failed name lookup reads at most to say where the name comes from. */
 const IMPORT_LOOKUP_MAX_MATCHES = 20;
+/** Declaring lines of one name read at most when looking in the files a build leaves out. */
+const UNBUILT_LOOKUP_MAX_MATCHES = 200;
+/** The time that search may take; past it, nothing is claimed. */
+const UNBUILT_LOOKUP_BUDGET_MS = 3000;
 
 /** Diagnostic pulls in flight at once per server when covering every analysed file. */
 const PULL_CONCURRENCY = 8;
@@ -189,6 +194,10 @@ export class LspBackend implements IdeBackend {
   /** The event loop's next turn that the disk stamps read now wait for (one for all the reads of a turn). */
   #turn: Promise<ServerDiskStamp | undefined> | undefined;
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
+  /** Per server definition: the files its language's build leaves out here (`ServerDefinition.unbuilt`), listed once. */
+  readonly #unbuiltFiles = new Map<string, Promise<ReadonlyMap<string, string> | undefined>>();
+  /** The environment the servers run with (the caller's over the process's). */
+  readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
 
   constructor(
@@ -207,6 +216,7 @@ export class LspBackend implements IdeBackend {
     this.#trusted = trusted;
     this.#skipped = options.skippedServers ?? [];
     const env = { ...process.env, ...(options.env ?? {}) };
+    this.#env = env;
     this.#sources = new SourcePolicy(workspace.root, trusted, () => allowedSourceRoots(all, env));
   }
 
@@ -367,6 +377,43 @@ export class LspBackend implements IdeBackend {
       }
     }
     return undefined;
+  }
+
+  unbuiltDeclarations(name: string, qualifiers: readonly string[], options: BackendCallOptions = {}): Promise<UnbuiltDeclaration[]> {
+    return this.#request('dialect/unbuiltDeclarations', JSON.stringify([...qualifiers, name]), options, () => this.#unbuiltDeclarations(name, qualifiers, options));
+  }
+
+  /**
+   * The declaring lines of `name` (a budgeted text search) in the files a language's build leaves
+   * out here (listed once per server definition: build constraints rarely change in a session).
+   */
+  async #unbuiltDeclarations(name: string, qualifiers: readonly string[], options: BackendCallOptions): Promise<UnbuiltDeclaration[]> {
+    const out: UnbuiltDeclaration[] = [];
+    for (const { definition } of await this.pool.detect()) {
+      const rules = definition.unbuilt;
+      const pattern = rules?.declaringLine(name, qualifiers);
+      if (rules === undefined || pattern === undefined) continue;
+      let listed = this.#unbuiltFiles.get(definition.id);
+      if (listed === undefined) {
+        listed = rules.list(this.workspace.root, this.#env);
+        this.#unbuiltFiles.set(definition.id, listed);
+      }
+      const files = await listed;
+      // A list that could not be made (over its budget on a busy machine) is asked again next time.
+      if (files === undefined && this.#unbuiltFiles.get(definition.id) === listed) this.#unbuiltFiles.delete(definition.id);
+      if (files === undefined || files.size === 0) continue;
+      const { matches } = await searchWorkspace(this.workspace, '.', pattern, {
+        extensions: definition.languages.flatMap((l) => l.extensions),
+        maxResults: UNBUILT_LOOKUP_MAX_MATCHES,
+        timeoutMs: UNBUILT_LOOKUP_BUDGET_MS,
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      }).catch(() => ({ matches: [] }));
+      for (const m of matches) {
+        const why = files.get(m.path);
+        if (why !== undefined) out.push({ at: { path: m.path, start: m.start, end: m.end, content: m.content }, why });
+      }
+    }
+    return out;
   }
 
   relativeQualifiers(path: string): readonly string[] {

@@ -15,6 +15,7 @@ import { assignedMember } from './js-members.js';
 import { canHaveImplementations, KIND_FILTER_WORDS } from '../kinds.js';
 import { importExplanation } from './imported.js';
 import { splitQualifiedName } from './qualified.js';
+import { unbuiltNote } from './unbuilt.js';
 
 /** An absolute path, POSIX or Windows (a server's name for a whole file). */
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
@@ -245,6 +246,8 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
   const items = Array.isArray(of) ? (of as (string | SymbolDefinition)[]) : [of as string | SymbolDefinition];
   const file = args['file'] as string | undefined;
   const completeness = await awaitIndex(ctx);
+  // Declarations in files no server reads are looked for while the servers answer.
+  const unbuilt = Promise.all(items.map((item) => (typeof item === 'string' ? unbuiltNote(ctx, item, file) : Promise.resolve(undefined))));
   const found = await mapLimit(items, REQUEST_CONCURRENCY, async (item): Promise<SymbolLookup> => {
     if (typeof item !== 'string') return { definitions: [item], unfiltered: [item] };
     return lookupSymbols(
@@ -269,6 +272,7 @@ async function definitions(args: Readonly<Record<string, unknown>>, ctx: CallCon
     if (unloadedServers(completeness, listing).length > 0) throw workspaceNotLoaded(missing, completeness, listing);
   }
   for (const gap of new Set(found.flatMap((f) => f.gaps ?? []))) ctx.note(gap);
+  for (const note of new Set(await unbuilt)) if (note !== undefined) ctx.note(note);
   return { defs: found.flatMap((f) => f.definitions), unfiltered: found.flatMap((f) => f.unfiltered) };
 }
 

@@ -88,6 +88,14 @@ export interface ImportRules {
   readonly probe?: ImportProbe;
 }
 
+/** Files a language's build leaves out here, and how a name's declaration in them is found (see {@link ServerDefinition.unbuilt}). */
+export interface UnbuiltFiles {
+  /** The files left out, workspace-relative, each with why (`windows`, `darwin || freebsd`); budgeted, undefined when it could not tell. */
+  list(root: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<ReadonlyMap<string, string> | undefined>;
+  /** A regular expression (search syntax) matching a line that declares `name` (its owners `qualifiers`, outermost first); undefined for a name that is no identifier. */
+  declaringLine(name: string, qualifiers: readonly string[]): string | undefined;
+}
+
 /** How the workspace's imported modules are found and put to the server (see {@link ImportRules.probe}). */
 export interface ImportProbe {
   /** A regular expression (search syntax) matching the lines that import a module by its absolute name. */
@@ -238,6 +246,11 @@ export interface ServerDefinition {
   readonly wholeModuleExports?: WholeModuleExports;
   /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */
   readonly imports?: ImportRules;
+  /**
+   * The workspace's files its build leaves out on this machine (Go: another system's files), which
+   * the server never reads: a name lookup says where the name is declared in them.
+   */
+  readonly unbuilt?: UnbuiltFiles;
   /** How to install the server; quoted verbatim in `server-not-found` errors. */
   readonly installHint: string;
   /** Environment variables for the server process (the caller's `env` option wins). */

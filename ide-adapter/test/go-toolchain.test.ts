@@ -60,6 +60,12 @@ describe.runIf(available)('Go files only a newer go builds (real go and gopls)',
       await writeFile(join(root, 'later', 'simd.go'), `//go:build ${newer} && goexperiment.simd\n\npackage later\n\nfunc Vector() {}\n`);
       await writeFile(join(root, 'later', 'old.go'), `//go:build !${newer}\n\npackage later\n\n// EachNow is built by this go.\nfunc EachNow() {}\n`);
       await writeFile(join(root, 'later', 'other_os.go'), `//go:build plan9 || (windows && ${newer})\n\npackage later\n\nfunc Elsewhere() {}\n`);
+      // One backend per platform (fsnotify): a constraint, a file name, and the file built here.
+      await mkdir(join(root, 'watch'));
+      await writeFile(join(root, 'watch', 'watch.go'), 'package watch\n\ntype backend interface{ Close() error }\n\n// Open starts the backend of this platform.\nfunc Open() (backend, error) { return newBackend() }\n');
+      await writeFile(join(root, 'watch', 'backend_inotify.go'), '//go:build linux\n\npackage watch\n\ntype inotify struct{}\n\nfunc newBackend() (backend, error) { return &inotify{}, nil }\n\nfunc (w *inotify) Close() error { return nil }\n\nfunc (w *inotify) readEvents() {}\n');
+      await writeFile(join(root, 'watch', 'backend_kqueue.go'), '//go:build freebsd || darwin\n\npackage watch\n\ntype kqueue struct{}\n\nfunc newBackend() (backend, error) { return &kqueue{}, nil }\n\nfunc (w *kqueue) Close() error { return nil }\n\nfunc (w *kqueue) readEvents() {}\n');
+      await writeFile(join(root, 'watch', 'backend_windows.go'), 'package watch\n\ntype readDirChanges struct{}\n\nfunc newBackend() (backend, error) { return &readDirChanges{}, nil }\n\nfunc (w *readDirChanges) Close() error { return nil }\n');
     });
   }, 180_000);
   afterAll(async () => {
@@ -72,8 +78,25 @@ describe.runIf(available)('Go files only a newer go builds (real go and gopls)',
     expect(notes).toEqual([`Go: 1 file (later/seq.go) needs go > ${installedGoVersion(f.root, process.env) ?? "?"}, which leaves out its names (search(".", "^//go:build.*go1") lists them). Fix: install go 1.${minor + 1} or newer`]);
     // The note's program lists the file.
     expect(JSON.stringify(await f.value('search(".", "^//go:build.*go1")'))).toContain('later/seq.go');
-    // What the note explains: gopls has no EachLater.
-    expect(JSON.stringify(await f.outcome('findDefinitions("EachLater")'))).not.toContain('later/seq.go');
+    // What the note explains: gopls has no EachLater; the lookup says where it is declared.
+    const later = await f.outcome('findDefinitions("EachLater")');
+    expect(later.kind === 'value' ? later.value : later).toEqual([]);
+    expect(later.notes.filter((n) => n.includes('later/seq.go'))).toEqual([`EachLater is also declared in a file this machine's build leaves out, which no server reads: later/seq.go:6 (${newer})`]);
+  });
+
+  it('a name declared in files for another system says where (fsnotify: one newBackend per platform)', async () => {
+    const unbuiltNote = (o: Awaited<ReturnType<FixtureSession['outcome']>>): string[] => o.notes.filter((n) => n.includes("this machine's build leaves out"));
+    const here = await f.outcome('findDefinitions("newBackend")');
+    expect(here.kind === 'value' ? (here.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path) : here).toEqual(['watch/backend_inotify.go']);
+    expect(unbuiltNote(here)).toEqual([
+      "newBackend is also declared in 2 files this machine's build leaves out, which no server reads: watch/backend_kqueue.go:7 (freebsd || darwin), watch/backend_windows.go:5 (windows)",
+    ]);
+    // A method's receiver is its qualifier: kqueue's readEvents is named, inotify's is found.
+    const kqueue = await f.outcome('findDefinitions("kqueue.readEvents")');
+    expect(unbuiltNote(kqueue)).toEqual(["readEvents is also declared in a file this machine's build leaves out, which no server reads: watch/backend_kqueue.go:11 (freebsd || darwin)"]);
+    expect(unbuiltNote(await f.outcome('findDefinitions("inotify.readEvents")'))).toEqual([]);
+    // A name only files built here declare gets no note.
+    expect(unbuiltNote(await f.outcome('findDefinitions("Open")'))).toEqual([]);
   });
 });
 
@@ -91,5 +114,34 @@ describe('which release a //go:build line waits for (pure logic)', () => {
   ] as const)('%j under go 1.19 → %s', async (expression, needed) => {
     const { releaseNeeded } = await import('../languages/go/release-tags.js');
     expect(releaseNeeded(expression, 19)).toBe(needed);
+  });
+});
+
+describe('which Go files the go command leaves out on a Linux amd64 machine (pure logic)', () => {
+  it.runIf(process.platform === 'linux' && process.arch === 'x64').each([
+    ['debug_windows.go', 'windows'],
+    ['zsys_linux_arm64.go', 'linux_arm64'],
+    ['backend_windows_test.go', 'windows'],
+    ['debug_linux.go', undefined],
+    ['unix_amd64.go', undefined],
+    ['helpers_test.go', undefined],
+    ['windows.go', undefined],
+  ] as const)('%s → %s', async (path, why) => {
+    const { nameConstraint } = await import('../languages/go/unbuilt.js');
+    expect(nameConstraint(path)).toBe(why);
+  });
+
+  it.runIf(process.platform === 'linux').each([
+    ['windows', true],
+    ['linux && !appengine', false],
+    ['appengine || (!darwin && !linux)', true],
+    ['ignore', true],
+    ['unix', false],
+    ['go1.18', false],
+    ['go1.99', true],
+    ['linux &&', false],
+  ] as const)('//go:build %s under go 1.19 → left out: %s', async (expression, out) => {
+    const { constraintExcludes } = await import('../languages/go/unbuilt.js');
+    expect(constraintExcludes(expression, 19)).toBe(out);
   });
 });

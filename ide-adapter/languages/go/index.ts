@@ -2,7 +2,7 @@
  * Go through gopls (Debian's `gopls`, x/tools 0.5.0, with `golang-go`). Detection: `go.mod`,
  * `go.work` or `.go` files in the top two levels. Names: `pkg.Func`, `Type.Method`,
  * `pkg.Type.Method` (names.ts); module cache gaps (modules.ts); files only a newer go builds
- * (release-tags.ts); untrusted workspaces (trust.ts).
+ * (release-tags.ts); names declared in files built only elsewhere (unbuilt.ts); untrusted workspaces (trust.ts).
  *
  * What this gopls offers, probed from its `initialize` answer: definitions, references, hover,
  * outlines, workspace symbols, implementations (both ways: an interface's implementing types
@@ -18,6 +18,7 @@ import { genericImplementationsGap } from './generics.js';
 import { installedGoVersion, olderGoWarnings } from './toolchain.js';
 import { newerReleaseWarnings } from './release-tags.js';
 import { untrustedGopls } from './trust.js';
+import { goUnbuiltFiles } from './unbuilt.js';
 import { projectFilesRefusal } from '../../lsp/project-files.js';
 
 /**
@@ -119,4 +120,5 @@ export const goplsServer: ServerDefinition = {
   prepare: prepareGo,
   untrusted: untrustedGopls,
   untrustedLimits: 'gopls runs without cgo (files that import "C" are not loaded)',
+  unbuilt: goUnbuiltFiles,
 };

@@ -33,7 +33,7 @@ type Tags = (tag: string) => boolean;
  * The value of a `//go:build` expression (`!`, `&&`, `||`, parentheses, tags), or `undefined`
  * when it is not one. Recursive descent over at most {@link MAX_CONSTRAINT_CHARS} characters.
  */
-function evaluateConstraint(expression: string, tags: Tags): boolean | undefined {
+export function evaluateConstraint(expression: string, tags: Tags): boolean | undefined {
   const tokens = expression.match(/\(|\)|!|&&|\|\||[A-Za-z0-9_.]+|\S/g) ?? [];
   let at = 0;
   const or = (): boolean | undefined => {
@@ -71,13 +71,13 @@ function evaluateConstraint(expression: string, tags: Tags): boolean | undefined
 }
 
 /** The minor release of a `go1.N` tag, else undefined. */
-function releaseOf(tag: string): number | undefined {
+export function releaseOf(tag: string): number | undefined {
   const m = /^go1\.(\d+)$/.exec(tag);
   return m === null ? undefined : Number(m[1]);
 }
 
 /** The host's own tags: its GOOS and GOARCH, `unix` where it is one, `gc`, `cgo`. */
-function hostTag(tag: string): boolean {
+export function hostTag(tag: string): boolean {
   const goos = process.platform === 'win32' ? 'windows' : process.platform;
   const goarch = ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' } as Record<string, string>)[process.arch] ?? process.arch;
   return tag === goos || tag === goarch || tag === 'gc' || tag === 'cgo' || (tag === 'unix' && goos !== 'windows');
