@@ -15,6 +15,7 @@ import type {
   Completeness,
   HoverInfo,
   IdeBackend,
+  UnbuiltDeclaration,
   OutlineSymbol,
   ReadyOptions,
   ReferenceList,
@@ -143,6 +144,9 @@ export class FailoverBackend implements IdeBackend {
   }
   diagnostics(path: string | undefined, options?: BackendCallOptions): Promise<DiagnosticReport> {
     return this.#call((b) => b.diagnostics(path, options), options);
+  }
+  unbuiltDeclarations(name: string, qualifiers: readonly string[], options?: BackendCallOptions): Promise<UnbuiltDeclaration[]> {
+    return this.#call(async (b) => (await b.unbuiltDeclarations?.(name, qualifiers, options)) ?? [], options);
   }
   modulePath(path: string): Promise<string[][]> {
     return this.#call((b) => b.modulePath(path), {});

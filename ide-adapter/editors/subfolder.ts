@@ -20,6 +20,7 @@ import type {
   DiagnosticReport,
   HoverInfo,
   IdeBackend,
+  UnbuiltDeclaration,
   OutlineSymbol,
   ReadyOptions,
   ReferenceList,
@@ -142,6 +143,14 @@ export class SubfolderBackend implements IdeBackend {
     const diagnostics: Diagnostic[] = this.#locations(report.diagnostics);
     return { ...report, diagnostics, files: path !== undefined ? report.files : new Set(diagnostics.map((d) => d.path)).size };
   }
+  async unbuiltDeclarations(name: string, qualifiers: readonly string[], options?: BackendCallOptions): Promise<UnbuiltDeclaration[]> {
+    const found = (await this.#inner.unbuiltDeclarations?.(name, qualifiers, options)) ?? [];
+    return found.flatMap((d) => {
+      const at = this.#location(d.at);
+      return at !== undefined ? [{ ...d, at }] : [];
+    });
+  }
+
   async modulePath(path: string): Promise<string[][]> {
     const steps = await this.#inner.modulePath(this.#in(path));
     // Folder-based module paths start with the subfolder's own folders: this workspace's start after them.

@@ -31,6 +31,8 @@ export const RemoteMethod = {
   TypeHierarchy: 'ide/typeHierarchy',
   Diagnostics: 'ide/diagnostics',
   ModulePath: 'ide/modulePath',
+  /** Where a name is declared in files the build leaves out here (`IdeBackend.unbuiltDeclarations`). */
+  UnbuiltDeclarations: 'ide/unbuiltDeclarations',
   Start: 'ide/start',
   WaitUntilReady: 'ide/waitUntilReady',
   Servers: 'ide/servers',

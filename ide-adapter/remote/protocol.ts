@@ -179,6 +179,7 @@ export const REQUESTS = {
   [RemoteMethod.TypeHierarchy]: { params: z.object({ item: TypeItemSchema, direction: z.enum(['super', 'sub']) }), result: z.array(TypeItemSchema) },
   [RemoteMethod.Diagnostics]: { params: z.object({ path: z.string().optional(), waitMs: z.number().nonnegative().optional() }), result: DiagnosticReportSchema },
   [RemoteMethod.ModulePath]: { params: Path, result: z.array(z.array(z.string())) },
+  [RemoteMethod.UnbuiltDeclarations]: { params: z.object({ name: z.string(), qualifiers: z.array(z.string()) }), result: z.array(z.object({ at: LocationSchema, why: z.string() })) },
   [RemoteMethod.Start]: { params: Empty, result: z.null() },
   [RemoteMethod.WaitUntilReady]: {
     params: z.object({ timeoutMs: z.number().nonnegative().optional(), paths: z.array(z.string()).optional(), onlyPaths: z.boolean().optional() }),

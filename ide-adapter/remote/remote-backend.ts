@@ -29,6 +29,7 @@ import type {
   ReferenceOptions,
   ServerStatus,
   TypeItem,
+  UnbuiltDeclaration,
 } from '../backend.js';
 import { onAbort } from '../lsp/abort.js';
 import { asDialectError, LspClientError } from '../lsp/errors.js';
@@ -223,6 +224,10 @@ export class RemoteBackend implements IdeBackend {
 
   modulePath(path: string): Promise<string[][]> {
     return this.#request(RemoteMethod.ModulePath, path, { path }, {});
+  }
+
+  unbuiltDeclarations(name: string, qualifiers: readonly string[], options: BackendCallOptions = {}): Promise<UnbuiltDeclaration[]> {
+    return this.#request(RemoteMethod.UnbuiltDeclarations, name, { name, qualifiers: [...qualifiers] }, options);
   }
 
   relativeQualifiers(path: string): readonly string[] {
