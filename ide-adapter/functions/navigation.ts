@@ -7,7 +7,7 @@ import { CapabilityCode, type BackendSymbol, type CallEdge, type CallItem } from
 import { compareLocations, formatLocation, sameStart, type Location, type Reference, type SymbolDefinition, type SymbolInfo } from '../model.js';
 import { awaitIndex, observeLateWarnings, unloadedServers, workspaceNotLoaded, type IdeHost } from './host.js';
 import { refinementsFor } from './refinements.js';
-import { askAtEach, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
+import { askAtEach, askAtEachOverload, overloadPlaces, registerRelation, REQUEST_CONCURRENCY, symbolList } from './relations.js';
 import { bindingOf, flatten, linesOnce, lookupSymbols, mapLimit, SymbolCode, toDefinition, type SymbolLookup } from './symbols.js';
 import { describeSymbol } from './types.js';
 import { symbolForTarget } from './positions.js';
@@ -146,11 +146,13 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       // With the declarations, dropped here: a server's own "declaration" may include every import
       // binding of the name (tsgo), while editors list them; one rule for every backend — an
       // import or re-export is a use, the symbol's own declarations are not.
-      const perSymbol = await mapLimit(symbols, REQUEST_CONCURRENCY, (s) =>
-        backend.references(s.definedAt.path, s.definedAt.start, { signal: ctx.signal, includeDeclaration: true, limit: MAX_REFERENCES + symbolDeclarations(s).length }),
+      // Each overload of a merged definition is asked at its own place (C++ overloads are one definition).
+      const asks = symbols.flatMap((s) => overloadPlaces(s).map((at) => ({ s, at })));
+      const perPlace = await mapLimit(asks, REQUEST_CONCURRENCY, ({ s, at }) =>
+        backend.references(at.path, at.start, { signal: ctx.signal, includeDeclaration: true, limit: MAX_REFERENCES + symbolDeclarations(s).length }),
       );
-      for (const [i, s] of symbols.entries()) {
-        const list = perSymbol[i];
+      for (const [i, { s }] of asks.entries()) {
+        const list = perPlace[i];
         if (list === undefined) continue;
         const own = symbolDeclarations(s);
         if (list.gap !== undefined) ctx.note(list.gap);
@@ -225,10 +227,11 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     prefers: (symbol) => canHaveImplementations(symbol.kind),
     related: async (symbols, ctx) => {
       const { backend } = ctx.host;
-      const found = (await askAtEach(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat();
+      // A declaration and its definition have the same implementations: each is shown once.
+      const found = (await askAtEachOverload(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat();
       // A server that cannot relate some declarations says so as it answers (gopls and generics).
       if (found.length === 0) await observeLateWarnings(ctx);
-      return symbolsAt(ctx, found);
+      return symbolsAt(ctx, found.filter((loc, i) => found.findIndex((other) => sameStart(other, loc)) === i));
     },
   });
 
@@ -335,8 +338,17 @@ async function notFound(ctx: CallContext<IdeHost>, name: string, args: Readonly<
 
 async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<IdeHost>, direction: 'incoming' | 'outgoing'): Promise<unknown[]> {
   const { backend } = ctx.host;
-  const prepared = await askAtEach(ctx, symbols, (path, at, options) => backend.prepareCallHierarchy(path, at, options));
-  const items = symbols.flatMap((of, i) => (prepared[i] ?? []).map((item) => ({ of, item })));
+  const prepared = await askAtEachOverload(ctx, symbols, (path, at, options) => backend.prepareCallHierarchy(path, at, options));
+  // Places that prepare the same item ask for its calls once.
+  const itemPlaces = new Set<string>();
+  const items = symbols.flatMap((of, i) =>
+    (prepared[i] ?? []).flatMap((item) => {
+      const place = `${item.symbol.name}\u0000${formatLocation(item.symbol.location)}`;
+      if (itemPlaces.has(place)) return [];
+      itemPlaces.add(place);
+      return [{ of, item }];
+    }),
+  );
   const unresolved = items.length > 0 ? [] : (await Promise.all(symbols.map(async (s) => ((await isAssignedJsMember(ctx, s)) ? [s] : [])))).flat();
   if (unresolved.length > 0 && items.length === 0) for (const s of unresolved) ctx.note(unresolvedMemberNote(s));
   else if (items.length === 0 && symbols.length > 0) {
@@ -351,7 +363,15 @@ async function callHierarchy(symbols: readonly SymbolDefinition[], ctx: CallCont
     // Each caller (callee) says which of the asked functions it calls (is called by): a list of several has them all.
     return mapLimit(onePerFunction(found), REQUEST_CONCURRENCY, async (e) => ({ ...toDefinition(await outlined(wholeFileAsFile(e.item.symbol))), callSites: distinctSites(e.callSites), of: { name: of.name, kind: subject.name === of.name ? subject.kind : of.kind, definedAt: of.definedAt } }));
   });
-  return edges.flat();
+  // One function's edges found through two places of one symbol (a header declaration and its
+  // definition prepare different items in clangd) are one edge with the call sites of both.
+  const byCaller = new Map<string, (typeof edges)[number][number]>();
+  for (const edge of edges.flat()) {
+    const key = `${formatLocation(edge.of.definedAt)}\u0000${formatLocation(edge.definedAt)}`;
+    const known = byCaller.get(key);
+    byCaller.set(key, known === undefined ? edge : { ...known, callSites: distinctSites([...known.callSites, ...edge.callSites]) });
+  }
+  return [...byCaller.values()];
 }
 
 /**

@@ -5,7 +5,7 @@
  * the backend asked at each symbol's name with bounded concurrency — declared once here.
  */
 import type { CallContext, Example, Registry } from '../../dialect/index.js';
-import { formatLocation, isSymbolDefinition, type Position, type SymbolDefinition } from '../model.js';
+import { formatLocation, isSymbolDefinition, sameStart, type Location, type Position, type SymbolDefinition } from '../model.js';
 import type { IdeHost } from './host.js';
 import { mapLimit } from './symbols.js';
 
@@ -66,6 +66,40 @@ export function askAtEach<R>(
   ask: (path: string, position: Position, options: { readonly signal: AbortSignal }) => Promise<R>,
 ): Promise<R[]> {
   return mapLimit(symbols, REQUEST_CONCURRENCY, (s) => ask(s.definedAt.path, s.definedAt.start, { signal: ctx.signal }));
+}
+
+/** Places of one definition asked at most (its overloads, or a declaration and its definition each). */
+const MAX_OVERLOAD_PLACES = 8;
+
+/**
+ * The places to ask about a definition: its own, and each merged declaration of the same kind —
+ * the overloads of a C++ method are one definition, and a server answers for the overload at the
+ * place asked (`Options::add_options(group)` and `add_options(group, {…})` have their own uses).
+ * A declaration of another kind merged in (a namespace merged into a class) is its own symbol.
+ */
+export function overloadPlaces(s: SymbolDefinition): Location[] {
+  const places: Location[] = [s.definedAt];
+  for (const d of s.declarations ?? []) {
+    if (places.length >= MAX_OVERLOAD_PLACES) break;
+    if (d.kind === s.kind && !places.some((p) => sameStart(p, d.definedAt))) places.push(d.definedAt);
+  }
+  return places;
+}
+
+/**
+ * Asks the backend at every overload place of each symbol ({@link overloadPlaces}); the answers
+ * of one symbol are concatenated, in the order of its places.
+ */
+export async function askAtEachOverload<R>(
+  ctx: CallContext<IdeHost>,
+  symbols: readonly SymbolDefinition[],
+  ask: (path: string, position: Position, options: { readonly signal: AbortSignal }) => Promise<R[]>,
+): Promise<R[][]> {
+  const asks = symbols.flatMap((s, i) => overloadPlaces(s).map((at) => ({ i, at })));
+  const answers = await mapLimit(asks, REQUEST_CONCURRENCY, ({ at }) => ask(at.path, at.start, { signal: ctx.signal }));
+  const out: R[][] = symbols.map(() => []);
+  for (const [k, { i }] of asks.entries()) (out[i] as R[]).push(...(answers[k] ?? []));
+  return out;
 }
 
 /** Without repeats of one place (several symbols can share a type). */

@@ -30,4 +30,17 @@ describe.skipIf(!available)('clangd on a C++ project without a compilation datab
     const use = await shared?.at('src/main.cpp', 'clamp(geo');
     expect(refs.filter((r) => r.referencedAt.path === 'src/main.cpp').map((r) => r.referencedAt.start)).toContainEqual(use);
   });
+
+  it("asks about each overload of a merged definition: scale(int, int)'s uses and scale(double, double)'s (cxxopts' add_options)", async () => {
+    type Place = { path: string; start: { line: number; column: number } };
+    const ints = await shared?.at('src/main.cpp', 'scale(4');
+    const doubles = await shared?.at('src/shape.cpp', 'scale(3.14159');
+    const refs = (await shared?.value('findReferences("geo::math::scale")')) as { referencedAt: Place }[];
+    const used = refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`);
+    expect(used).toEqual(expect.arrayContaining([`src/main.cpp:${ints?.line}:${ints?.column}`, `src/shape.cpp:${doubles?.line}:${doubles?.column}`]));
+    expect(new Set(used).size).toBe(used.length);
+    // Each caller once, though the header declaration and the source definition are both asked.
+    const callers = (await shared?.value('callers("geo::math::scale")')) as { name: string }[];
+    expect(callers.map((c) => c.name).sort()).toEqual(['area', 'main']);
+  });
 });
