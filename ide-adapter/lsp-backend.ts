@@ -75,6 +75,7 @@ import { capHover, readHover } from './lsp/hover.js';
 import { allowedSourceRoots, diagnosticText, shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { implementationsFromBases } from './lsp/subclasses.js';
+import { nameAt, withoutForeignRenamed } from './lsp/renamed-references.js';
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
@@ -862,13 +863,18 @@ export class LspBackend implements IdeBackend {
         previous = l;
       }
     }
-    const converted = await this.#locations(server, chosen);
+    const name = nameAt(lines.lineText(position.line), position.column);
+    let converted = await this.#locations(server, chosen);
+    if (server.definition.renamedReferencesChecked === true && name !== undefined) {
+      const { kept, dropped } = await withoutForeignRenamed(converted, name, { path, position }, (p, at) => this.definition(p, at, options));
+      converted = kept;
+      total -= dropped;
+    }
     const rules = server.definition.wholeModuleExports;
     if (rules === undefined || !followReexports) return { locations: converted, total };
     // What a module exports whole is also used through the modules that re-export it, which the
     // server does not follow (express's `index.js`): the export's file is the asked one or one of
     // the answer's (the `module.exports = name` line is a reference).
-    const name = nameAt(lines.lineText(position.line), position.column);
     if (name === undefined) return { locations: converted, total };
     const exporting = converted.find((l) => rules.exportsWhole(l.content, name))?.path ?? ((await exportsWhole(rules, path, name, this.#reexportSources(server, options))) ? path : undefined);
     if (exporting === undefined) return { locations: converted, total };
@@ -1349,17 +1355,6 @@ function placeOf(l: Location): string {
   return `${l.path}:${l.start.line}:${l.start.column}`;
 }
 
-/** The identifier at a 1-based column (in code points) of a line, if one is there. */
-function nameAt(line: string, column: number): string | undefined {
-  const chars = Array.from(line);
-  let start = column - 1;
-  if (start < 0 || start >= chars.length) return undefined;
-  while (start > 0 && /[\w$]/.test(chars[start - 1] as string)) start--;
-  let end = column - 1;
-  while (end < chars.length && /[\w$]/.test(chars[end] as string)) end++;
-  const name = chars.slice(start, end).join('');
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
-}
 
 /** Whether `a` is at or before `b`. */
 function notAfter(a: Position, b: Position): boolean {

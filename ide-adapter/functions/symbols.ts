@@ -226,12 +226,12 @@ const DECLARED_SUPERTYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interfa
  * hierarchy of a server that has none (pyright, tsgo, gopls). Undefined for a symbol that is no
  * such type in its file's outline.
  */
-export async function declaredSupertypes(backend: IdeBackend, symbol: SymbolDefinition, signal: AbortSignal): Promise<SymbolDefinition[] | undefined> {
+export async function declaredSupertypes(backend: IdeBackend, symbol: SymbolDefinition, signal: AbortSignal, unlisted?: string[]): Promise<SymbolDefinition[] | undefined> {
   if (!DECLARED_SUPERTYPE_KINDS.has(symbol.kind)) return undefined;
   const outlines = new LookupCache(backend, signal);
   const type = await outlineType(symbol, outlines);
   if (type === undefined) return undefined;
-  const bases = await basesOf(type, inheritanceSources(backend, outlines, signal));
+  const bases = await basesOf(type, inheritanceSources(backend, outlines, signal), unlisted);
   return bases.map((b) => toDefinition(b.node));
 }
 

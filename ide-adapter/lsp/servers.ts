@@ -234,6 +234,13 @@ export interface ServerDefinition {
    * name (`lsp/subclasses.ts`).
    */
   readonly implementationsFromBases?: boolean;
+  /**
+   * Its references may list another symbol's uses written under another name (tsgo, through
+   * `export {default as X} from …`: the re-exporting module's own default export's): a reference
+   * written under another name than the asked one is kept when go-to-definition there leads to the
+   * asked symbol (`lsp/renamed-references.ts`).
+   */
+  readonly renamedReferencesChecked?: boolean;
   /** Whole-module exports its server does not follow through a re-export (JavaScript's CommonJS `module.exports = require(…)`). */
   readonly wholeModuleExports?: WholeModuleExports;
   /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */
