@@ -964,10 +964,27 @@ export class LspBackend implements IdeBackend {
     const edges = await this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
     const rules = server.definition.wholeModuleExports;
     const { name, location } = item.symbol;
+    if (rules !== undefined && edges.length === 0 && lspItem.kind === SymbolKind.File) {
+      // A module exporting an anonymous function whole: tsgo's item is the file, with no callers.
+      const calls = await this.#anonymousExportCalls(server, rules, location.path, options);
+      if (calls !== undefined) return this.#withCallers(server, edges, calls, options);
+    }
     if (rules === undefined || !(await exportsWhole(rules, location.path, name, this.#reexportSources(server, options)))) return edges;
     // Calls through a module that re-exports this one whole (`express()` after `require('..')`).
     const calledThere = (await this.#reexportUses(server, rules, location.path, options)).filter((use) => rules.calledAt(use.content, use.start.column));
     return this.#withCallers(server, edges, calledThere, options);
+  }
+
+  /** The calls of a module's anonymous whole export (`module.exports = (stream) => …`), or undefined when it has none. */
+  async #anonymousExportCalls(server: LanguageServer, rules: WholeModuleExports, path: string, options: BackendCallOptions): Promise<Location[] | undefined> {
+    const lines = await this.workspace.lines(path);
+    for (const [i, line] of lines.entries()) {
+      const column = rules.anonymousExport(line);
+      if (column === undefined) continue;
+      const uses = (await this.#references(path, { line: i + 1, column }, options, false)).locations;
+      return uses.filter((u) => rules.calledAt(u.content, u.start.column));
+    }
+    return undefined;
   }
 
   /**
@@ -1371,7 +1388,8 @@ function innermostCallable(outline: readonly OutlineSymbol[], at: Position): Out
   for (;;) {
     const holder = level.find((s) => s.range !== undefined && notAfter(s.range.start, at) && notAfter(at, s.range.end));
     if (holder === undefined) return found;
-    if (CALLABLE_KINDS.has(holder.kind)) found = holder;
+    // A property spanning lines has a body: an accessor (`set body (val) {…}`), which tsgo's outline lists as a property.
+    if (CALLABLE_KINDS.has(holder.kind) || (holder.kind === 'property' && holder.range !== undefined && holder.range.end.line > holder.range.start.line)) found = holder;
     level = holder.children;
   }
 }

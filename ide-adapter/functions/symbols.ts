@@ -544,6 +544,8 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   );
   for (const t of targets.flat()) outlines.touched.add(t.path);
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
+  // Imports (not re-exports) and where they lead: a name only imported is what it imports.
+  const imports: Location[] = [];
   for (const [i, l] of located.entries()) {
     const own = targets[i] ?? [];
     if (generated(l)) {
@@ -567,10 +569,15 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
       // it) names what the re-export leads to, as the language resolves it; an import does not.
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
+      if (binding !== 'reexport' && !macroBinding(l)) imports.push(...own);
       continue;
     }
     kept.push({ symbol: l.symbol, targets: confirmed });
   }
+  // A name nothing declares, bound only by imports (`const isStream = require('./is-stream.js')`
+  // of an anonymous `module.exports = (stream) => …`, `import MinHeap from './heap.js'`): its
+  // definition is what they import, under its own name there.
+  if (kept.length === 0 && !throughBindings) for (const symbol of await importedDeclarations(imports, outlines)) kept.push({ symbol, targets: [symbol.location] });
   // A re-export's target may be listed already; items a macro call expands to share its place
   // and differ by their container.
   // Places are compared through maps keyed by place: a name with hundreds of definitions costs
@@ -694,6 +701,24 @@ async function bindingTargets(binding: BackendSymbol, targets: readonly Location
   return out;
 }
 
+/**
+ * The declarations imports lead to, from their files' outlines: the entry at the place, else the
+ * first one after it on its line (`module.exports = (stream) => …` leads to `module`; the outline
+ * names the function `exports`), kept at the place the import leads to.
+ */
+async function importedDeclarations(targets: readonly Location[], outlines: LookupCache): Promise<BackendSymbol[]> {
+  const out: BackendSymbol[] = [];
+  const seen = new Set<string>();
+  for (const t of targets) {
+    if (seen.has(formatLocation(t))) continue;
+    seen.add(formatLocation(t));
+    const onLine = flatten(await outlines.get(t.path).catch(() => [])).filter((o) => o.location.start.line === t.start.line && o.location.start.column >= t.start.column);
+    const entry = onLine.find((o) => sameStart(o.location, t)) ?? onLine.sort((a, b) => a.location.start.column - b.location.start.column)[0];
+    if (entry !== undefined) out.push({ ...entry, location: { ...entry.location, start: t.start, end: t.end, content: t.content } });
+  }
+  return out;
+}
+
 /** One definition for the declarations of one symbol, completed with those only the server named. */
 async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: LookupCache): Promise<SymbolDefinition> {
   const first = (group[0] as { symbol: BackendSymbol }).symbol;
@@ -781,7 +806,8 @@ const BINDING_START: Readonly<Record<string, RegExp>> = {
  * go-to-definition cannot follow them (an unresolved package, a dependency outside the workspace).
  */
 export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
-  const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
+  const script = /^(typescript|javascript)/.test(s.language);
+  const start = s.language === 'rust' ? BINDING_START['rust'] : script ? BINDING_START['ts'] : undefined;
   if (s.binding !== undefined) return s.binding;
   if (start === undefined) return undefined;
   let lines: readonly string[];
@@ -791,6 +817,7 @@ export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'imp
     return undefined;
   }
   const at = s.location.start;
+  if (script && isRequired(lines[at.line - 1] ?? '', at.column)) return 'import';
   const own = (lines[at.line - 1] ?? '').slice(0, indexOfCodePoint(lines[at.line - 1] ?? '', at.column - 1));
   let text = own;
   for (let line = at.line; line >= Math.max(1, at.line - STATEMENT_SEARCH_LINES); line--) {
@@ -801,6 +828,21 @@ export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'imp
     if (line !== at.line && (lineText.trim() === '' || /[;}]\s*$/.test(lineText))) return undefined;
   }
   return undefined;
+}
+
+/**
+ * CommonJS's import: `const x = require('…')` (a property of it, `require('…').x`, too) or
+ * `const {a, b} = require('…')`, the whole statement on its line; group 1 is what it binds. A
+ * call of what is required (`require('debug')('koa')`) makes a value: no binding.
+ */
+const REQUIRE_STATEMENT = /^(\s*(?:const|let|var)\s+)([\w$]+|\{[^}]*\})\s*=\s*require\s*\(\s*(['"`])[^'"`]*\3\s*\)(?:\s*\.\s*[\w$]+)*\s*;?\s*(?:\/\/.*)?$/;
+
+/** Whether the name at a 1-based column (in code points) of a line is bound by a `require` statement. */
+function isRequired(line: string, column: number): boolean {
+  const m = REQUIRE_STATEMENT.exec(line);
+  if (m === null) return false;
+  const from = Array.from(m[1] as string).length + 1;
+  return column >= from && column < from + Array.from(m[2] as string).length;
 }
 
 function dedupeLocated(located: readonly Located[]): Located[] {

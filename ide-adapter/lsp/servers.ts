@@ -137,6 +137,12 @@ export interface WholeModuleExports {
   resolves(fromPath: string, module: string, target: string): boolean;
   /** Whether the name at the 1-based `column` of `line` is called there. */
   calledAt(line: string, column: number): boolean;
+  /**
+   * The 1-based column the server is asked for the module's uses at when `line` exports an
+   * anonymous function whole (`module.exports = (stream) => …`): the server's call hierarchy has
+   * no function there, so its callers are the calls of what requires the module.
+   */
+  anonymousExport(line: string): number | undefined;
 }
 
 /** Everything the client needs to know about one kind of language server. */
