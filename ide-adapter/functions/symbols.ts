@@ -15,6 +15,7 @@ import { walkFiles } from '../search.js';
 import { SKIPPED_DIRS } from '../skipped-dirs.js';
 import { basesOf, inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources, type OutlineType } from './inherited.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
+import { globReexported, MAX_GLOB_REEXPORTS } from './glob-reexports.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
 
 export { kindMatches } from '../kinds.js';
@@ -88,6 +89,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const paths = new SymbolPaths(backend);
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
     symbols.filter((s) => s.name === name || void trace?.drop(describe(s), `a fuzzy workspace/symbol hit: "${s.name}" is not "${name}"`));
+  let globCut = false;
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
     const located = await assignedMembers(outlines, dedupeLocated(await Promise.all(candidates.map((s) => locate(s, outlines)))));
     const out: Located[] = [];
@@ -103,7 +105,16 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     // A path through a re-export a macro call writes (serde's `crate_root!();` `pub use`s
     // `serde_core::Deserialize`) names what the `use` names: no go-to-definition leads there.
     if (qualifiers.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
-    return [...withoutLocals(out, trace), ...(await implementingTraitMembers(backend, out, rest, signal))];
+    const items = withoutLocals(out, trace);
+    // A path through a glob re-export (`thiserror::Error` where thiserror's root writes `pub use thiserror_impl::*;`).
+    // Only when nothing but bindings fits: an item the qualifiers name directly is the answer.
+    if (qualifiers.length > 0 && rest.length > 0 && (await Promise.all(items.map((l) => bindingOf(l.symbol, outlines.lines)))).every((b) => b !== undefined)) {
+      const glob = await globReexported(backend, qualifiers, rest, paths, signal);
+      for (const l of glob.found) trace?.keep(describe(l.symbol), `through a glob re-export (\`pub use …::*\`) in ${qualifiers.join('::')}`);
+      items.push(...glob.found);
+      if (glob.cut) globCut = true;
+    }
+    return [...items, ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
 
   // 1. The index, exact names only (explain() asks for the fuzzy ones too, to show them dropped).
@@ -139,6 +150,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   if (qualifiers.length === 0 && qualified.some((l) => TYPE_KINDS.has(l.symbol.kind))) {
     qualified = qualified.filter((l) => l.symbol.kind !== 'constructor' || void trace?.drop(describe(l.symbol), `a constructor: the name stands for its class (ask for ${name}::${name})`));
   }
+  if (globCut) gaps.push(`glob re-exports (\`pub use …::*\`) were read up to ${MAX_GLOB_REEXPORTS} lines: a path through one further on is not followed`);
   const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal, qualifiers.length > 0, trace);
   const definitions = unfiltered.filter((d) => {
     const keep =
