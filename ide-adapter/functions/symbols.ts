@@ -817,7 +817,7 @@ const BINDING_START: Readonly<Record<string, RegExp>> = {
  * re-export is `export … from`, `pub use`): such bindings are never definitions, even when
  * go-to-definition cannot follow them (an unresolved package, a dependency outside the workspace).
  */
-export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
+export async function bindingOf(s: Pick<BackendSymbol, 'language' | 'location'> & { readonly binding?: BackendSymbol['binding'] }, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
   const script = /^(typescript|javascript)/.test(s.language);
   const start = s.language === 'rust' ? BINDING_START['rust'] : script ? BINDING_START['ts'] : undefined;
   if (s.binding !== undefined) return s.binding;

@@ -45,6 +45,11 @@ describe.runIf(available)('a barrel re-exporting a default export by name (real 
     expect(places(pool).sort()).toEqual([await place('bench.ts', 'Pool from'), await place('bench.ts', 'Pool();')].sort());
   });
 
+  it("an interface's implementations leave out an `import type` of it in a declaration file", async () => {
+    const impls = (await f.value('implementations("Shape")')) as SymbolDefinition[];
+    expect(impls.map((d) => `${d.definedAt.path}:${d.definedAt.start.line}`)).toEqual([`source/shape.ts:${(await f.at('source/shape.ts', 'class Square')).line}`]);
+  });
+
   it('supertypes lists an implemented type alias, and names a base declared outside the workspace', async () => {
     const heap = (await f.value('supertypes("Heap")')) as SymbolDefinition[];
     expect(heap.map((d) => `${d.kind} ${d.name} ${d.definedAt.path}:${d.definedAt.start.line}`)).toEqual([`type alias Queue source/queue.ts:${(await f.at('source/queue.ts', 'Queue<')).line}`]);
