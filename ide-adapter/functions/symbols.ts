@@ -488,9 +488,13 @@ async function narrowByText(read: ReadLines, s: BackendSymbol): Promise<BackendS
   const end = samePosition(s.location.end, start) ? { line: start.line + NAME_SEARCH_LINES, column: Number.MAX_SAFE_INTEGER } : s.location.end;
   try {
     const lines = await read(s.location.path);
+    // A word in a comment names nothing (memchr's crate spans its `lib.rs`, whose doc comment says `memchr`).
+    let inBlock = false;
     for (let line = start.line; line <= Math.min(lines.length, end.line, start.line + NAME_SEARCH_LINES); line++) {
       const full = lines[line - 1] ?? '';
-      const text = line === end.line ? full.slice(0, indexOfCodePoint(full, end.column - 1)) : full;
+      const code = withoutComments(full, s.language === 'python' ? PYTHON_COMMENTS : C_COMMENTS, inBlock);
+      inBlock = code.inBlock;
+      const text = line === end.line ? code.text.slice(0, indexOfCodePoint(full, end.column - 1)) : code.text;
       const from = line === start.line ? indexOfCodePoint(text, start.column - 1) : 0;
       const at = wordIndex(text, s.name, from);
       if (at >= 0) {
@@ -886,6 +890,45 @@ function codePointsBefore(text: string, index: number): number {
 }
 
 /** Index of `word` as a whole identifier in `text` at or after `from`; -1 if absent. */
+/** A language's comment markers: a line comment's start, and a block comment's start and end. */
+interface CommentMarkers {
+  readonly line: string;
+  readonly block?: readonly [string, string];
+}
+const C_COMMENTS: CommentMarkers = { line: '//', block: ['/*', '*/'] };
+const PYTHON_COMMENTS: CommentMarkers = { line: '#' };
+
+/**
+ * A line with its comments blanked out (same length, so indexes stay), given whether it starts
+ * inside a block comment; and whether it ends inside one. Strings are not read: a marker inside
+ * one blanks the rest of its line, which only loses a word, never invents one.
+ */
+function withoutComments(line: string, markers: CommentMarkers, inBlock: boolean): { text: string; inBlock: boolean } {
+  let out = '';
+  let i = 0;
+  let block = inBlock;
+  while (i < line.length) {
+    if (block) {
+      const close = markers.block === undefined ? -1 : line.indexOf(markers.block[1], i);
+      if (close < 0) return { text: out + ' '.repeat(line.length - i), inBlock: true };
+      out += ' '.repeat(close + (markers.block as readonly [string, string])[1].length - i);
+      i = close + (markers.block as readonly [string, string])[1].length;
+      block = false;
+      continue;
+    }
+    if (line.startsWith(markers.line, i)) return { text: out + ' '.repeat(line.length - i), inBlock: false };
+    if (markers.block !== undefined && line.startsWith(markers.block[0], i)) {
+      block = true;
+      out += ' '.repeat(markers.block[0].length);
+      i += markers.block[0].length;
+      continue;
+    }
+    out += line[i];
+    i++;
+  }
+  return { text: out, inBlock: block };
+}
+
 function wordIndex(text: string, word: string, from: number): number {
   const isIdent = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_$]/.test(c);
   for (let at = text.indexOf(word, from); at >= 0; at = text.indexOf(word, at + 1)) {
