@@ -76,6 +76,7 @@ import { capHover, readHover } from './lsp/hover.js';
 import { allowedSourceRoots, diagnosticText, shownHover, SourcePolicy } from './lsp/outside-sources.js';
 import { fileModulePath } from './lsp/module-paths.js';
 import { implementationsFromBases } from './lsp/subclasses.js';
+import { nameAt, withoutForeignRenamed } from './lsp/renamed-references.js';
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
@@ -909,13 +910,18 @@ export class LspBackend implements IdeBackend {
         previous = l;
       }
     }
-    const converted = await this.#locations(server, chosen);
+    const name = nameAt(lines.lineText(position.line), position.column);
+    let converted = await this.#locations(server, chosen);
+    if (server.definition.renamedReferencesChecked === true && name !== undefined) {
+      const { kept, dropped } = await withoutForeignRenamed(converted, name, { path, position }, (p, at) => this.definition(p, at, options));
+      converted = kept;
+      total -= dropped;
+    }
     const rules = server.definition.wholeModuleExports;
     if (rules === undefined || !followReexports) return { locations: converted, total };
     // What a module exports whole is also used through the modules that re-export it, which the
     // server does not follow (express's `index.js`): the export's file is the asked one or one of
     // the answer's (the `module.exports = name` line is a reference).
-    const name = nameAt(lines.lineText(position.line), position.column);
     if (name === undefined) return { locations: converted, total };
     const exporting = converted.find((l) => rules.exportsWhole(l.content, name))?.path ?? ((await exportsWhole(rules, path, name, this.#reexportSources(server, options))) ? path : undefined);
     if (exporting === undefined) return { locations: converted, total };
@@ -1005,10 +1011,27 @@ export class LspBackend implements IdeBackend {
     const edges = await this.#edges(server, (calls ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri })));
     const rules = server.definition.wholeModuleExports;
     const { name, location } = item.symbol;
+    if (rules !== undefined && edges.length === 0 && lspItem.kind === SymbolKind.File) {
+      // A module exporting an anonymous function whole: tsgo's item is the file, with no callers.
+      const calls = await this.#anonymousExportCalls(server, rules, location.path, options);
+      if (calls !== undefined) return this.#withCallers(server, edges, calls, options);
+    }
     if (rules === undefined || !(await exportsWhole(rules, location.path, name, this.#reexportSources(server, options)))) return edges;
     // Calls through a module that re-exports this one whole (`express()` after `require('..')`).
     const calledThere = (await this.#reexportUses(server, rules, location.path, options)).filter((use) => rules.calledAt(use.content, use.start.column));
     return this.#withCallers(server, edges, calledThere, options);
+  }
+
+  /** The calls of a module's anonymous whole export (`module.exports = (stream) => …`), or undefined when it has none. */
+  async #anonymousExportCalls(server: LanguageServer, rules: WholeModuleExports, path: string, options: BackendCallOptions): Promise<Location[] | undefined> {
+    const lines = await this.workspace.lines(path);
+    for (const [i, line] of lines.entries()) {
+      const column = rules.anonymousExport(line);
+      if (column === undefined) continue;
+      const uses = (await this.#references(path, { line: i + 1, column }, options, false)).locations;
+      return uses.filter((u) => rules.calledAt(u.content, u.start.column));
+    }
+    return undefined;
   }
 
   /**
@@ -1396,17 +1419,6 @@ function placeOf(l: Location): string {
   return `${l.path}:${l.start.line}:${l.start.column}`;
 }
 
-/** The identifier at a 1-based column (in code points) of a line, if one is there. */
-function nameAt(line: string, column: number): string | undefined {
-  const chars = Array.from(line);
-  let start = column - 1;
-  if (start < 0 || start >= chars.length) return undefined;
-  while (start > 0 && /[\w$]/.test(chars[start - 1] as string)) start--;
-  let end = column - 1;
-  while (end < chars.length && /[\w$]/.test(chars[end] as string)) end++;
-  const name = chars.slice(start, end).join('');
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
-}
 
 /** Whether `a` is at or before `b`. */
 function notAfter(a: Position, b: Position): boolean {
@@ -1423,7 +1435,8 @@ function innermostCallable(outline: readonly OutlineSymbol[], at: Position): Out
   for (;;) {
     const holder = level.find((s) => s.range !== undefined && notAfter(s.range.start, at) && notAfter(at, s.range.end));
     if (holder === undefined) return found;
-    if (CALLABLE_KINDS.has(holder.kind)) found = holder;
+    // A property spanning lines has a body: an accessor (`set body (val) {…}`), which tsgo's outline lists as a property.
+    if (CALLABLE_KINDS.has(holder.kind) || (holder.kind === 'property' && holder.range !== undefined && holder.range.end.line > holder.range.start.line)) found = holder;
     level = holder.children;
   }
 }

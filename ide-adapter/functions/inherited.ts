@@ -79,20 +79,36 @@ export async function inheritedMembers(owner: OutlineType, name: string, sources
   return { members, cut: false };
 }
 
+/** Kinds a base can be: the inheriting ones, and a type alias (TypeScript's `implements Queue` of `type Queue = {…}`). */
+const BASE_KINDS: ReadonlySet<string> = new Set([...INHERITING_KINDS, 'type alias']);
+
 /**
  * The direct bases of a type: the types of its embedded fields, else the server's type
- * hierarchy, else the names its header writes; those declared in the workspace.
+ * hierarchy, else the names its header writes; those declared in the workspace. The names
+ * written that lead to no type in the workspace (an unresolved import, a dependency's class)
+ * are pushed onto `unlisted` when given.
  */
-export async function basesOf(type: OutlineType, sources: InheritanceSources): Promise<OutlineType[]> {
+export async function basesOf(type: OutlineType, sources: InheritanceSources, unlisted?: string[]): Promise<OutlineType[]> {
   const at = type.node.location.start;
   const embedded = type.node.children.filter((c) => c.embedded === true).map((c) => c.location.start);
   const fromHierarchy = embedded.length > 0 ? undefined : await sources.supertypes(type.path, at);
   const named = embedded.length > 0 ? embedded : fromHierarchy === undefined ? await headerNames(type, sources) : [];
-  const targets = fromHierarchy ?? (await Promise.all(named.map((p) => sources.definition(type.path, p)))).flat();
+  const perName = fromHierarchy === undefined ? await Promise.all(named.map((p) => sources.definition(type.path, p))) : [fromHierarchy];
   const bases: OutlineType[] = [];
-  for (const target of targets) {
-    const found = typeAt(await sources.outline(target.path).catch(() => []), target.start);
-    if (found !== undefined && !(target.path === type.path && found.node === type.node)) bases.push({ path: target.path, ...found });
+  for (const [i, targets] of perName.entries()) {
+    let found = false;
+    for (const target of targets) {
+      const base = typeAt(await sources.outline(target.path).catch(() => []), target.start);
+      if (base !== undefined && !(target.path === type.path && base.node === type.node)) {
+        bases.push({ path: target.path, ...base });
+        found = true;
+      }
+    }
+    const written = named[i];
+    if (!found && unlisted !== undefined && embedded.length === 0 && fromHierarchy === undefined && written !== undefined) {
+      const word = /^[\p{L}\p{N}_$]+/u.exec(Array.from((await sources.lines(type.path))[written.line - 1] ?? '').slice(written.column - 1).join(''))?.[0];
+      if (word !== undefined) unlisted.push(word);
+    }
   }
   return bases;
 }
@@ -101,7 +117,7 @@ export async function basesOf(type: OutlineType, sources: InheritanceSources): P
 function typeAt(outline: readonly OutlineSymbol[], position: Position, ancestors: readonly OutlineSymbol[] = []): Omit<OutlineType, 'path'> | undefined {
   for (const s of outline) {
     const l = s.location;
-    if (INHERITING_KINDS.has(s.kind) && l.start.line === position.line && position.column >= l.start.column && position.column <= Math.max(l.end.column, l.start.column)) {
+    if (BASE_KINDS.has(s.kind) && l.start.line === position.line && position.column >= l.start.column && position.column <= Math.max(l.end.column, l.start.column)) {
       return { node: s, ancestors };
     }
     const inner = typeAt(s.children, position, [...ancestors, s]);

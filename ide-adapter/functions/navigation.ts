@@ -228,10 +228,20 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
     related: async (symbols, ctx) => {
       const { backend } = ctx.host;
       // A declaration and its definition have the same implementations: each is shown once.
-      const found = (await askAtEachOverload(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat();
+      const asked = (await askAtEachOverload(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat();
       // A server that cannot relate some declarations says so as it answers (gopls and generics).
-      if (found.length === 0) await observeLateWarnings(ctx);
-      return symbolsAt(ctx, found.filter((loc, i) => found.findIndex((other) => sameStart(other, loc)) === i));
+      if (asked.length === 0) await observeLateWarnings(ctx);
+      const found = await symbolsAt(ctx, asked.filter((loc, i) => asked.findIndex((other) => sameStart(other, loc)) === i));
+      // tsgo lists an interface's `import type {…}` in a declaration file among its implementations: a binding implements nothing.
+      const read = linesOnce(ctx.host.workspace);
+      const definition = (x: unknown): SymbolDefinition | undefined => (typeof x === 'object' && x !== null && 'definedAt' in x ? (x as SymbolDefinition) : undefined);
+      const bindings = await Promise.all(
+        found.map(async (x) => {
+          const s = definition(x);
+          return s?.language === undefined ? undefined : bindingOf({ language: s.language, location: s.definedAt }, read);
+        }),
+      );
+      return found.filter((x, i) => bindings[i] === undefined || void ctx.host.trace?.drop(`${definition(x)?.name ?? ''} at ${formatLocation((definition(x) as SymbolDefinition).definedAt)}`, `an import or re-export binding (${bindings[i]}), not an implementation`));
     },
   });
 

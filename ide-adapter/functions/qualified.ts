@@ -85,6 +85,11 @@ export class SymbolPaths {
     return [...owners, ...written];
   }
 
+  /** The module segments of a file (its crate and modules, in Rust). */
+  modules(path: string): Promise<PathSegment[]> {
+    return this.#modulesOf(path);
+  }
+
   /** Qualifiers of the symbol's language that name no segment (Rust's `self`, `super`). */
   relativeQualifiers(symbol: BackendSymbol): readonly string[] {
     return this.backend.relativeQualifiers(symbol.location.path);

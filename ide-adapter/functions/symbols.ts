@@ -15,6 +15,7 @@ import { walkFiles } from '../search.js';
 import { SKIPPED_DIRS } from '../skipped-dirs.js';
 import { basesOf, inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type InheritanceSources, type OutlineType } from './inherited.js';
 import { assignedMember, functionValueOfMember } from './js-members.js';
+import { globReexported, MAX_GLOB_REEXPORTS } from './glob-reexports.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
 
 export { kindMatches } from '../kinds.js';
@@ -88,6 +89,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   const paths = new SymbolPaths(backend);
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
     symbols.filter((s) => s.name === name || void trace?.drop(describe(s), `a fuzzy workspace/symbol hit: "${s.name}" is not "${name}"`));
+  let globCut = false;
   const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
     const located = await assignedMembers(outlines, dedupeLocated(await Promise.all(candidates.map((s) => locate(s, outlines)))));
     const out: Located[] = [];
@@ -103,7 +105,16 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
     // A path through a re-export a macro call writes (serde's `crate_root!();` `pub use`s
     // `serde_core::Deserialize`) names what the `use` names: no go-to-definition leads there.
     if (qualifiers.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
-    return [...withoutLocals(out, trace), ...(await implementingTraitMembers(backend, out, rest, signal))];
+    const items = withoutLocals(out, trace);
+    // A path through a glob re-export (`thiserror::Error` where thiserror's root writes `pub use thiserror_impl::*;`).
+    // Only when nothing but bindings fits: an item the qualifiers name directly is the answer.
+    if (qualifiers.length > 0 && rest.length > 0 && (await Promise.all(items.map((l) => bindingOf(l.symbol, outlines.lines)))).every((b) => b !== undefined)) {
+      const glob = await globReexported(backend, qualifiers, rest, paths, signal);
+      for (const l of glob.found) trace?.keep(describe(l.symbol), `through a glob re-export (\`pub use …::*\`) in ${qualifiers.join('::')}`);
+      items.push(...glob.found);
+      if (glob.cut) globCut = true;
+    }
+    return [...items, ...(await implementingTraitMembers(backend, out, rest, signal))];
   };
 
   // 1. The index, exact names only (explain() asks for the fuzzy ones too, to show them dropped).
@@ -139,6 +150,7 @@ export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, sig
   if (qualifiers.length === 0 && qualified.some((l) => TYPE_KINDS.has(l.symbol.kind))) {
     qualified = qualified.filter((l) => l.symbol.kind !== 'constructor' || void trace?.drop(describe(l.symbol), `a constructor: the name stands for its class (ask for ${name}::${name})`));
   }
+  if (globCut) gaps.push(`glob re-exports (\`pub use …::*\`) were read up to ${MAX_GLOB_REEXPORTS} lines: a path through one further on is not followed`);
   const unfiltered = await mergeDeclarations(backend, qualified, outlines, signal, qualifiers.length > 0, trace);
   const definitions = unfiltered.filter((d) => {
     const keep =
@@ -226,12 +238,12 @@ const DECLARED_SUPERTYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interfa
  * hierarchy of a server that has none (pyright, tsgo, gopls). Undefined for a symbol that is no
  * such type in its file's outline.
  */
-export async function declaredSupertypes(backend: IdeBackend, symbol: SymbolDefinition, signal: AbortSignal): Promise<SymbolDefinition[] | undefined> {
+export async function declaredSupertypes(backend: IdeBackend, symbol: SymbolDefinition, signal: AbortSignal, unlisted?: string[]): Promise<SymbolDefinition[] | undefined> {
   if (!DECLARED_SUPERTYPE_KINDS.has(symbol.kind)) return undefined;
   const outlines = new LookupCache(backend, signal);
   const type = await outlineType(symbol, outlines);
   if (type === undefined) return undefined;
-  const bases = await basesOf(type, inheritanceSources(backend, outlines, signal));
+  const bases = await basesOf(type, inheritanceSources(backend, outlines, signal), unlisted);
   return bases.map((b) => toDefinition(b.node));
 }
 
@@ -476,9 +488,13 @@ async function narrowByText(read: ReadLines, s: BackendSymbol): Promise<BackendS
   const end = samePosition(s.location.end, start) ? { line: start.line + NAME_SEARCH_LINES, column: Number.MAX_SAFE_INTEGER } : s.location.end;
   try {
     const lines = await read(s.location.path);
+    // A word in a comment names nothing (memchr's crate spans its `lib.rs`, whose doc comment says `memchr`).
+    let inBlock = false;
     for (let line = start.line; line <= Math.min(lines.length, end.line, start.line + NAME_SEARCH_LINES); line++) {
       const full = lines[line - 1] ?? '';
-      const text = line === end.line ? full.slice(0, indexOfCodePoint(full, end.column - 1)) : full;
+      const code = withoutComments(full, s.language === 'python' ? PYTHON_COMMENTS : C_COMMENTS, inBlock);
+      inBlock = code.inBlock;
+      const text = line === end.line ? code.text.slice(0, indexOfCodePoint(full, end.column - 1)) : code.text;
       const from = line === start.line ? indexOfCodePoint(text, start.column - 1) : 0;
       const at = wordIndex(text, s.name, from);
       if (at >= 0) {
@@ -544,6 +560,8 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   );
   for (const t of targets.flat()) outlines.touched.add(t.path);
   const kept: { symbol: BackendSymbol; targets: Location[] }[] = [];
+  // Imports (not re-exports) and where they lead: a name only imported is what it imports.
+  const imports: Location[] = [];
   for (const [i, l] of located.entries()) {
     const own = targets[i] ?? [];
     if (generated(l)) {
@@ -567,10 +585,15 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
       // it) names what the re-export leads to, as the language resolves it; an import does not.
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
+      if (binding !== 'reexport' && !macroBinding(l)) imports.push(...own);
       continue;
     }
     kept.push({ symbol: l.symbol, targets: confirmed });
   }
+  // A name nothing declares, bound only by imports (`const isStream = require('./is-stream.js')`
+  // of an anonymous `module.exports = (stream) => …`, `import MinHeap from './heap.js'`): its
+  // definition is what they import, under its own name there.
+  if (kept.length === 0 && !throughBindings) for (const symbol of await importedDeclarations(imports, outlines)) kept.push({ symbol, targets: [symbol.location] });
   // A re-export's target may be listed already; items a macro call expands to share its place
   // and differ by their container.
   // Places are compared through maps keyed by place: a name with hundreds of definitions costs
@@ -694,6 +717,24 @@ async function bindingTargets(binding: BackendSymbol, targets: readonly Location
   return out;
 }
 
+/**
+ * The declarations imports lead to, from their files' outlines: the entry at the place, else the
+ * first one after it on its line (`module.exports = (stream) => …` leads to `module`; the outline
+ * names the function `exports`), kept at the place the import leads to.
+ */
+async function importedDeclarations(targets: readonly Location[], outlines: LookupCache): Promise<BackendSymbol[]> {
+  const out: BackendSymbol[] = [];
+  const seen = new Set<string>();
+  for (const t of targets) {
+    if (seen.has(formatLocation(t))) continue;
+    seen.add(formatLocation(t));
+    const onLine = flatten(await outlines.get(t.path).catch(() => [])).filter((o) => o.location.start.line === t.start.line && o.location.start.column >= t.start.column);
+    const entry = onLine.find((o) => sameStart(o.location, t)) ?? onLine.sort((a, b) => a.location.start.column - b.location.start.column)[0];
+    if (entry !== undefined) out.push({ ...entry, location: { ...entry.location, start: t.start, end: t.end, content: t.content } });
+  }
+  return out;
+}
+
 /** One definition for the declarations of one symbol, completed with those only the server named. */
 async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: LookupCache): Promise<SymbolDefinition> {
   const first = (group[0] as { symbol: BackendSymbol }).symbol;
@@ -780,8 +821,9 @@ const BINDING_START: Readonly<Record<string, RegExp>> = {
  * re-export is `export … from`, `pub use`): such bindings are never definitions, even when
  * go-to-definition cannot follow them (an unresolved package, a dependency outside the workspace).
  */
-export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
-  const start = s.language === 'rust' ? BINDING_START['rust'] : /^(typescript|javascript)/.test(s.language) ? BINDING_START['ts'] : undefined;
+export async function bindingOf(s: Pick<BackendSymbol, 'language' | 'location'> & { readonly binding?: BackendSymbol['binding'] }, read: ReadLines): Promise<'import' | 'reexport' | undefined> {
+  const script = /^(typescript|javascript)/.test(s.language);
+  const start = s.language === 'rust' ? BINDING_START['rust'] : script ? BINDING_START['ts'] : undefined;
   if (s.binding !== undefined) return s.binding;
   if (start === undefined) return undefined;
   let lines: readonly string[];
@@ -791,6 +833,7 @@ export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'imp
     return undefined;
   }
   const at = s.location.start;
+  if (script && isRequired(lines[at.line - 1] ?? '', at.column)) return 'import';
   const own = (lines[at.line - 1] ?? '').slice(0, indexOfCodePoint(lines[at.line - 1] ?? '', at.column - 1));
   let text = own;
   for (let line = at.line; line >= Math.max(1, at.line - STATEMENT_SEARCH_LINES); line--) {
@@ -801,6 +844,21 @@ export async function bindingOf(s: BackendSymbol, read: ReadLines): Promise<'imp
     if (line !== at.line && (lineText.trim() === '' || /[;}]\s*$/.test(lineText))) return undefined;
   }
   return undefined;
+}
+
+/**
+ * CommonJS's import: `const x = require('…')` (a property of it, `require('…').x`, too) or
+ * `const {a, b} = require('…')`, the whole statement on its line; group 1 is what it binds. A
+ * call of what is required (`require('debug')('koa')`) makes a value: no binding.
+ */
+const REQUIRE_STATEMENT = /^(\s*(?:const|let|var)\s+)([\w$]+|\{[^}]*\})\s*=\s*require\s*\(\s*(['"`])[^'"`]*\3\s*\)(?:\s*\.\s*[\w$]+)*\s*;?\s*(?:\/\/.*)?$/;
+
+/** Whether the name at a 1-based column (in code points) of a line is bound by a `require` statement. */
+function isRequired(line: string, column: number): boolean {
+  const m = REQUIRE_STATEMENT.exec(line);
+  if (m === null) return false;
+  const from = Array.from(m[1] as string).length + 1;
+  return column >= from && column < from + Array.from(m[2] as string).length;
 }
 
 function dedupeLocated(located: readonly Located[]): Located[] {
@@ -832,6 +890,45 @@ function codePointsBefore(text: string, index: number): number {
 }
 
 /** Index of `word` as a whole identifier in `text` at or after `from`; -1 if absent. */
+/** A language's comment markers: a line comment's start, and a block comment's start and end. */
+interface CommentMarkers {
+  readonly line: string;
+  readonly block?: readonly [string, string];
+}
+const C_COMMENTS: CommentMarkers = { line: '//', block: ['/*', '*/'] };
+const PYTHON_COMMENTS: CommentMarkers = { line: '#' };
+
+/**
+ * A line with its comments blanked out (same length, so indexes stay), given whether it starts
+ * inside a block comment; and whether it ends inside one. Strings are not read: a marker inside
+ * one blanks the rest of its line, which only loses a word, never invents one.
+ */
+function withoutComments(line: string, markers: CommentMarkers, inBlock: boolean): { text: string; inBlock: boolean } {
+  let out = '';
+  let i = 0;
+  let block = inBlock;
+  while (i < line.length) {
+    if (block) {
+      const close = markers.block === undefined ? -1 : line.indexOf(markers.block[1], i);
+      if (close < 0) return { text: out + ' '.repeat(line.length - i), inBlock: true };
+      out += ' '.repeat(close + (markers.block as readonly [string, string])[1].length - i);
+      i = close + (markers.block as readonly [string, string])[1].length;
+      block = false;
+      continue;
+    }
+    if (line.startsWith(markers.line, i)) return { text: out + ' '.repeat(line.length - i), inBlock: false };
+    if (markers.block !== undefined && line.startsWith(markers.block[0], i)) {
+      block = true;
+      out += ' '.repeat(markers.block[0].length);
+      i += markers.block[0].length;
+      continue;
+    }
+    out += line[i];
+    i++;
+  }
+  return { text: out, inBlock: block };
+}
+
 function wordIndex(text: string, word: string, from: number): number {
   const isIdent = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_$]/.test(c);
   for (let at = text.indexOf(word, from); at >= 0; at = text.indexOf(word, at + 1)) {

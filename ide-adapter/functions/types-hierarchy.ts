@@ -58,16 +58,20 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
 
 async function hierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<IdeHost>, direction: 'super' | 'sub'): Promise<SymbolDefinition[]> {
   const { backend } = ctx.host;
+  const unlisted: string[] = [];
   const answers = await mapLimit(symbols, REQUEST_CONCURRENCY, async (symbol): Promise<TypeItem[] | SymbolDefinition[]> => {
     try {
       return await backend.prepareTypeHierarchy(symbol.definedAt.path, symbol.definedAt.start, { signal: ctx.signal });
     } catch (error) {
       // A server without a type hierarchy (pyright, tsgo, gopls): a type's supertypes are what its declaration writes.
-      const declared = direction === 'super' && unsupported(error) ? await declaredSupertypes(backend, symbol, ctx.signal) : undefined;
+      const declared = direction === 'super' && unsupported(error) ? await declaredSupertypes(backend, symbol, ctx.signal, unlisted) : undefined;
       if (declared === undefined) throw error;
       return declared;
     }
   });
+  // A base written in the header but declared nowhere in the workspace is no silent gap.
+  const unique = [...new Set(unlisted)];
+  if (unique.length > 0) ctx.note(`not listed: ${unique.map((n) => `\`${n}\``).join(', ')} (written as a base, declared outside the workspace or unresolved)`);
   const items = answers.flatMap((a) => a.filter((x): x is TypeItem => 'handle' in x));
   const declared = answers.flatMap((a) => a.filter((x): x is SymbolDefinition => !('handle' in x)));
   const related = (await mapLimit(items, REQUEST_CONCURRENCY, (item: TypeItem) => backend.typeHierarchy(item, direction, { signal: ctx.signal }))).flat();

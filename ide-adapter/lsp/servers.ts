@@ -145,6 +145,12 @@ export interface WholeModuleExports {
   resolves(fromPath: string, module: string, target: string): boolean;
   /** Whether the name at the 1-based `column` of `line` is called there. */
   calledAt(line: string, column: number): boolean;
+  /**
+   * The 1-based column the server is asked for the module's uses at when `line` exports an
+   * anonymous function whole (`module.exports = (stream) => …`): the server's call hierarchy has
+   * no function there, so its callers are the calls of what requires the module.
+   */
+  anonymousExport(line: string): number | undefined;
 }
 
 /** Everything the client needs to know about one kind of language server. */
@@ -242,6 +248,13 @@ export interface ServerDefinition {
    * name (`lsp/subclasses.ts`).
    */
   readonly implementationsFromBases?: boolean;
+  /**
+   * Its references may list another symbol's uses written under another name (tsgo, through
+   * `export {default as X} from …`: the re-exporting module's own default export's): a reference
+   * written under another name than the asked one is kept when go-to-definition there leads to the
+   * asked symbol (`lsp/renamed-references.ts`).
+   */
+  readonly renamedReferencesChecked?: boolean;
   /** Whole-module exports its server does not follow through a re-export (JavaScript's CommonJS `module.exports = require(…)`). */
   readonly wholeModuleExports?: WholeModuleExports;
   /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */

@@ -85,6 +85,14 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(places(await defs('findDefinitions("Either")'))).toEqual([await place(SHAPES, 'pub enum Either')]);
   });
 
+  it('a path through a glob re-export names what the glob leads to (thiserror::Error)', async () => {
+    // `facade::private::Area` (a `use … as Area`) fits the qualifier only loosely and is a binding: the glob decides.
+    const area = await defs('findDefinitions("facade::Area")');
+    expect(area.map((d) => `${d.kind} ${d.definedAt.path}:${d.definedAt.start.line}`)).toEqual([`derive macro ${await place(DERIVE, 'pub fn derive_area')}`]);
+    // A path the glob does not make: nothing.
+    expect(await defs('findDefinitions("shapes::Area")')).toEqual([]);
+  });
+
   it('callers and callees print their call sites and the function each belongs to', async () => {
     const facade = 'crates/facade/src/lib.rs';
     const text = presentValue(await f.value('callers([findDefinition("Either::flip"), findDefinition("Square::render")])'));

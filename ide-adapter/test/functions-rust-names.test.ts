@@ -40,6 +40,11 @@ describe.skipIf(!available)('exact names on rust-analyzer (fixtures/rust-names)'
     expect(places(kitchen)).toEqual([await place('src/kitchen.rs', 'fn matched')]);
   });
 
+  it('the crate is at its root file, never moved onto its name in a doc comment (memchr)', async () => {
+    const crate = (await f.value('findDefinitions("mycrate")')) as SymbolDefinition[];
+    expect(crate.map((d) => `${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}`)).toEqual(['src/lib.rs:1:1']);
+  });
+
   it('crate and module paths', async () => {
     const searcher = (await f.value('findDefinitions("mycrate::Searcher")')) as SymbolDefinition[];
     expect(places(searcher)).toEqual([await place('src/searcher.rs', 'pub struct Searcher')]);

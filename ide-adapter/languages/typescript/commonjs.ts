@@ -14,6 +14,9 @@ const WHOLE_EXPORT = /^\s*(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*
 /** `module.exports = require('<relative>');` (also through `exports =`): the module and where `module` starts. */
 const WHOLE_REEXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?require\(\s*(['"])(\.{1,2}(?:\/[^'"]*)?)\2\s*\)\s*;?\s*$/;
 
+/** `module.exports = (a) => …`, `= async function (…)`, `= function name(…)` (also through `exports =`): an anonymous whole export. */
+const ANONYMOUS_EXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
+
 /** The same lines as a search pattern, up to the module's last name (`reexportLines` adds it). */
 const REEXPORT_SEARCH = String.raw`^\s*(exports\s*=\s*)?module\.exports\s*=\s*(exports\s*=\s*)?require\(\s*['"]\.[^'"]*`;
 
@@ -54,6 +57,10 @@ export const COMMONJS_EXPORTS: WholeModuleExports = {
   resolves(fromPath, module, target) {
     const base = posix.normalize(posix.join(posix.dirname(fromPath), module)).replace(/\/$/, '');
     return RESOLVED_SUFFIXES.some((suffix) => posix.normalize(base + suffix) === target);
+  },
+  anonymousExport(line) {
+    const m = ANONYMOUS_EXPORT.exec(line);
+    return m === null ? undefined : line.indexOf('module.exports', (m[1] ?? '').length) + 1;
   },
   calledAt(line, column) {
     // The name at `column` (1-based, in code points as locations count), then optional space, then `(`.

@@ -119,6 +119,7 @@ export const typeScriptServer: ServerDefinition = {
   standaloneKinds: ['function', 'method', 'class'],
   untrusted: untrustedTypeScript,
   wholeModuleExports: COMMONJS_EXPORTS,
+  renamedReferencesChecked: true,
 };
 
 const TS_SOURCE = /\.(m|c)?tsx?$/;

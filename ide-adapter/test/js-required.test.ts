@@ -1,0 +1,54 @@
+/**
+ * Plain CommonJS of the shape of koajs/koa (seen there): `lib/is-stream.js` exports an anonymous
+ * arrow function whole and every user binds it with `const isStream = require('./is-stream.js')`;
+ * `lib/request.js` exports an object literal whose method `accepts` shares its name with a
+ * `require` of an uninstalled package. `findDefinitions("isStream")` answered nothing, `callers`
+ * nothing, and `request.accepts` listed the `require` binding beside the method. Real tsgo on
+ * fixtures/js-required (no jsconfig), one session for the file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Location, SymbolDefinition } from '../model.js';
+import { openFixtureSession, serversAvailable, type FixtureSession } from './support/session.js';
+
+const available = await serversAvailable('typescript');
+
+describe.runIf(available)('CommonJS requires of an anonymous whole export (real tsgo, fixtures/js-required)', () => {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('js-required');
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  const where = (d: SymbolDefinition): string => `${d.kind} ${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}`;
+
+  it('a name only required is what the module exports, and its callers are the calls of the requiring files', async () => {
+    const exported = await f.at('lib/is-stream.js', 'module.exports');
+    const defs = (await f.value('findDefinitions("isStream")')) as SymbolDefinition[];
+    expect(defs.map(where)).toEqual([`function lib/is-stream.js:${exported.line}:${exported.column}`]);
+    const callers = (await f.value('callers("isStream")')) as (SymbolDefinition & { callSites: Location[] })[];
+    const sites = async (path: string, needle: string, nth = 0): Promise<string> => {
+      const p = await f.at(path, needle, nth);
+      return `${path}:${p.line}:${p.column}`;
+    };
+    const shown = callers.map((c) => `${c.name} ${c.definedAt.path}: ${c.callSites.map((s) => `${s.path}:${s.start.line}:${s.start.column}`).join(' ')}`).sort();
+    expect(shown).toEqual(
+      [
+        `body lib/response.js: ${await sites('lib/response.js', 'isStream(val)')}`,
+        `length lib/response.js: ${await sites('lib/response.js', 'isStream(body)')}`,
+        `respond lib/application.js: ${await sites('lib/application.js', 'isStream(body)')}`,
+      ].sort(),
+    );
+  });
+
+  it('a `require` binding is an import, not a definition; a value made from what is required is one', async () => {
+    const method = await f.at('lib/request.js', 'accepts (');
+    for (const program of ['findDefinitions("request.accepts")', 'findDefinitions("accepts")']) {
+      const defs = (await f.value(program)) as SymbolDefinition[];
+      expect(defs.map(where), program).toEqual([`method lib/request.js:${method.line}:${method.column}`]);
+    }
+    const debug = await f.at('lib/application.js', 'debug =');
+    expect(((await f.value('findDefinitions("debug")')) as SymbolDefinition[]).map(where)).toEqual([`variable lib/application.js:${debug.line}:${debug.column}`]);
+  });
+});
