@@ -16,6 +16,8 @@ import { ExitCode } from './usage.js';
 import { listenForInterrupt } from './interrupt.js';
 import { readStdinProgram } from './stdin-program.js';
 import { formatDuration } from '../dialect/display.js';
+import { prewarmFileWorker } from '../ide-adapter/file-jobs.js';
+import { noServerRequested } from './server/defaults.js';
 
 /** Set-up (start, the wait for the index) shorter than this goes unmentioned in a deadline's error. */
 const SPENT_WORTH_NAMING_MS = 1000;
@@ -38,6 +40,9 @@ export interface EvalOptions {
 
 /** Runs `dialect eval` in this process: evaluates one program (waiting for the index first when it needs one) and returns the exit code. */
 export async function runEval(options: EvalOptions): Promise<number> {
+  // In-process, the file worker boots on its own thread while this one loads the parser and
+  // parses: a start's project scan, a search or a listing then does not wait for it.
+  if (options.noServer === true || noServerRequested(options.io.env)) prewarmFileWorker();
   const program = options.program === '-' ? await readStdinProgram(options.io.stdin) : options.program;
   const startedAt = performance.now();
   const parsed = parse(program);

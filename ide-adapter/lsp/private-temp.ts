@@ -7,8 +7,8 @@
  * create before the spawn and delete after the process group is gone cleans up after any server,
  * whatever it leaves and however it ends.
  */
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LspClientError } from './errors.js';
@@ -29,9 +29,13 @@ export function tempParent(env: Readonly<Record<string, string | undefined>>): s
   return tmpdir();
 }
 
-/** Creates `dialect-<serverId>-XXXXXX` under `parent`; throws the file-system error if it cannot. */
-export function createPrivateTemp(serverId: string, parent: string): Promise<string> {
-  return mkdtemp(join(parent, `dialect-${serverId.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
+/**
+ * Creates `dialect-<serverId>-XXXXXX` under `parent`; throws the file-system error if it cannot.
+ * Synchronous (one `mkdir` in the user's temp folder, not the workspace): a start goes from the
+ * server's checks to its spawn without yielding to the other work of a start.
+ */
+function createPrivateTemp(serverId: string, parent: string): string {
+  return mkdtempSync(join(parent, `dialect-${serverId.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
 }
 
 /** The environment entries that point a process at `dir` as its temp dir. */
@@ -60,7 +64,7 @@ export function removePrivateTempSync(dir: string): void {
 export async function createServerTemp(server: { readonly id: string; readonly displayName: string }, env: Readonly<Record<string, string | undefined>>): Promise<string> {
   const parent = tempParent(env);
   try {
-    return await createPrivateTemp(server.id, parent);
+    return createPrivateTemp(server.id, parent);
   } catch (error) {
     throw new LspClientError(
       'spawn-failed',
