@@ -585,7 +585,10 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
       // it) names what the re-export leads to, as the language resolves it; an import does not.
       if (throughBindings && binding === 'reexport') for (const symbol of await bindingTargets(l.symbol, own, outlines)) kept.push({ symbol, targets: [symbol.location] });
-      if (binding !== 'reexport' && !macroBinding(l)) imports.push(...own);
+      // Where an import leads, unless back to its own line: an unresolved import (a crate or package
+      // not in the workspace) leads to itself, and declares nothing.
+      const ownLine = (t: Location): boolean => t.path === l.symbol.location.path && t.start.line === l.symbol.location.start.line;
+      if (binding !== 'reexport' && !macroBinding(l)) imports.push(...own.filter((t) => !ownLine(t)));
       continue;
     }
     kept.push({ symbol: l.symbol, targets: confirmed });
