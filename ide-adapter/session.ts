@@ -5,6 +5,7 @@
 import { Interpreter, type Outcome, type Registry } from '../dialect/index.js';
 import type { Completeness, IdeBackend } from './backend.js';
 import { explainProgram } from './explain.js';
+import { prewarmFileWorker } from './file-jobs.js';
 import { sharedIdeRegistry, type IdeHost } from './functions/index.js';
 import { NotesLedger } from './notes-ledger.js';
 import type { LspBackendOptions } from './lsp-backend.js';
@@ -109,6 +110,9 @@ export class IdeSession {
    */
   static async open(options: IdeSessionOptions): Promise<IdeSession> {
     const workspace = new Workspace(options.workspaceRoot);
+    // Servers about to start here: the file worker (their start's project scan) boots on its own
+    // thread while this one loads the LSP side.
+    if (options.backend === undefined && options.eager !== false) prewarmFileWorker();
     const backend = options.backend ?? new (await import('./lsp-backend.js')).LspBackend(workspace, options);
     return new IdeSession(options, workspace, backend);
   }
