@@ -269,10 +269,11 @@ export class LspBackend implements IdeBackend {
     const known = new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
     const files = [...new Set([path, ...list.locations.map((l) => l.path)])].slice(0, MAX_UNANALYSED_FILES);
     const missed: string[] = [];
-    for (const file of files) {
-      const lines = await this.workspace.lines(file).catch(() => undefined);
-      if (lines !== undefined) for (const line of mentions(lines, name)) if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
-    }
+    // Read at once (cached texts, one stamp check each): no round trip per file.
+    const texts = await Promise.all(files.map((file) => this.workspace.readText(file).catch(() => undefined)));
+    files.forEach((file, i) => {
+      for (const line of mentions(texts[i] ?? '', name)) if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
+    });
     if (missed.length === 0) return list;
     const named = missed.slice(0, MAX_LISTED_MENTIONS).join(', ') + (missed.length > MAX_LISTED_MENTIONS ? ` (+${missed.length - MAX_LISTED_MENTIONS} more)` : '');
     return { ...list, gap: `${server.definition.displayName} skips preprocessor branches not taken: ${JSON.stringify(name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${name}\\b`)}) finds every mention` };

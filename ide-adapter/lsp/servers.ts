@@ -330,11 +330,11 @@ export interface ServerDefinition {
    */
   readonly implementationsGap?: (lines: readonly string[], line: number) => string | undefined;
   /**
-   * The lines (1-based) of a file's `lines` where `name` is written in code the server may not
+   * The lines (1-based) of a file's `text` where `name` is written in code the server may not
    * analyse (clangd: preprocessor branches its configuration does not take); a references answer
    * whose files have such lines that are not among its places says where, in one note.
    */
-  readonly unanalysedMentions?: (lines: readonly string[], name: string) => readonly number[];
+  readonly unanalysedMentions?: (text: string, name: string) => readonly number[];
   /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */
