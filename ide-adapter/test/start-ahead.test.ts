@@ -141,12 +141,17 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
         projectAnchors: async (workspaceRoot) => ({ files: [join(workspaceRoot, 'main.fake')], warnings: [] }),
       });
 
-    it('launches while its preflight runs and opens its anchor only once the preflight passed', async () => {
+    /** A pool starting the fake ahead with its preflight held until `pass` (a refusal, or `undefined` to start it). */
+    const startHeld = (): { journal: string; pass: (refusal: string | undefined) => void; pool: ServerPool; starting: Promise<void> } => {
       const journal = join(root, 'journal.log');
       let pass: (refusal: string | undefined) => void = () => undefined;
       const preflight = new Promise<string | undefined>((resolve) => (pass = resolve));
       const pool = new ServerPool(root, { definitions: [launchingAhead(journal, () => preflight), deepOnly] });
-      const starting = pool.startSole();
+      return { journal, pass, pool, starting: pool.startSole() };
+    };
+
+    it('launches while its preflight runs and opens its anchor only once the preflight passed', async () => {
+      const { journal, pass, pool, starting } = startHeld();
       try {
         await journalShows(journal, 'initialized');
         expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized']);
@@ -162,11 +167,7 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
     });
 
     it('a refusal stops the launched server before it opened anything', async () => {
-      const journal = join(root, 'journal.log');
-      let pass: (refusal: string | undefined) => void = () => undefined;
-      const preflight = new Promise<string | undefined>((resolve) => (pass = resolve));
-      const pool = new ServerPool(root, { definitions: [launchingAhead(journal, () => preflight), deepOnly] });
-      const starting = pool.startSole();
+      const { journal, pass, pool, starting } = startHeld();
       try {
         await journalShows(journal, 'initialized');
         pass('fake was not started: main.fake is hostile');
