@@ -302,15 +302,14 @@ describe('gitdiff runs no program a repository configures', () => {
       mkdirSync(join(repo.root, '.git', 'info'), { recursive: true });
       make(repo);
       repo.write(repo.changedPath, CHANGED_TEXT);
-      const started = Date.now();
       const o = await evaluate(repo, 'gitdiff()');
       if (o.kind !== 'error') throw new Error(`expected an error, got ${o.kind}`);
       expect(o.error.code).toBe('git-failed');
       expect(o.error.message).toMatch(/out of memory/i);
+      // git's own out-of-memory message, not the timeout's: the memory bound ended it. (It takes
+      // ~2 s on a quiet machine and up to ~17 s under the suite's load; speed is for benchmarks.)
       expect(o.error.hint).toContain(`memory bound of ${GIT_MEMORY_BYTES / (1024 * 1024 * 1024)} GiB`);
-      // Reaching the bound takes a second or two; the timeout (20 s) is far.
-      expect(Date.now() - started).toBeLessThan(15_000);
-    }, 30_000);
+    }, 40_000);
   }
 
   it('a FIFO where git reads its settings (.gitattributes): the call ends at its timeout, saying so', async () => {
