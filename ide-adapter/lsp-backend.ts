@@ -266,13 +266,22 @@ export class LspBackend implements IdeBackend {
     if (server === undefined || mentions === undefined) return list;
     const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
     if (name === undefined) return list;
-    const known = new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
-    const files = [...new Set([path, ...list.locations.map((l) => l.path)])].slice(0, MAX_UNANALYSED_FILES);
-    const missed: string[] = [];
+    // The answer's files in its order (grouped by file), without a key per place: most files
+    // have no conditional code, so the places are only indexed once a mention needs checking.
+    const files = [path];
+    for (const l of list.locations) {
+      if (files.length >= MAX_UNANALYSED_FILES) break;
+      if (l.path !== files[files.length - 1] && !files.includes(l.path)) files.push(l.path);
+    }
     // Read at once (cached texts, one stamp check each): no round trip per file.
     const texts = await Promise.all(files.map((file) => this.workspace.readText(file).catch(() => undefined)));
+    let known: Set<string> | undefined;
+    const missed: string[] = [];
     files.forEach((file, i) => {
-      for (const line of mentions(texts[i] ?? '', name)) if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
+      for (const line of mentions(texts[i] ?? '', name)) {
+        known ??= new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
+        if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
+      }
     });
     if (missed.length === 0) return list;
     const named = missed.slice(0, MAX_LISTED_MENTIONS).join(', ') + (missed.length > MAX_LISTED_MENTIONS ? ` (+${missed.length - MAX_LISTED_MENTIONS} more)` : '');

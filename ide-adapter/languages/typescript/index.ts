@@ -134,14 +134,14 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
   // One budget for the start's whole look at the tree: the listing gets what the scan left.
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
-  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). Listed
-  // (by the file worker) while the projects' anchors are looked for, all at once: a start waits for both.
-  // The anchors' reads are under way before the listing reads the projects' configurations (on this thread).
-  const finding = Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
-  const listing = looseScripts(workspaceRoot, projectDirs, { budgetMs: left }).catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }));
-  // The projects' anchors open without waiting for the listing (a walk of the whole tree): tsgo loads their projects meanwhile.
-  const later = listing.then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
-  const found = await finding;
+  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The
+  // projects' anchors open first, without waiting for that listing (a walk of the whole tree):
+  // tsgo loads their projects meanwhile. The listing begins once they are found, so that its
+  // reading of the projects' configurations (on this thread) does not hold them up.
+  const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
+  const later = looseScripts(workspaceRoot, projectDirs, { budgetMs: left })
+    .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
+    .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   const anchors = found.filter((file): file is string => file !== undefined);
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }
