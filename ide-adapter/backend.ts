@@ -373,6 +373,13 @@ export interface IdeBackend {
    * optional (servers also start on first use) and idempotent.
    */
   start(): Promise<void>;
+  /**
+   * Resolves once a {@link start} under way has spawned the server it launches first, or has none
+   * about to launch (at once without a start). Work that needs no server (a program's parse) waits
+   * for it, so that it runs beside the server's start-up instead of delaying its spawn. Optional:
+   * a backend whose servers run elsewhere has nothing to wait for.
+   */
+  launched?(): Promise<void>;
   /** Waits (up to `timeoutMs`) for the servers to finish indexing, and says how complete answers are. */
   waitUntilReady(options?: ReadyOptions): Promise<Completeness>;
   /** Stops every server; later requests fail with `server-stopped`. */

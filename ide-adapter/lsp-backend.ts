@@ -237,6 +237,10 @@ export class LspBackend implements IdeBackend {
     await this.pool.startSole();
   }
 
+  launched(): Promise<void> {
+    return this.pool.launched();
+  }
+
   // The port: every request goes through the middleware and leaves as a DialectError (see #request).
 
   workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {

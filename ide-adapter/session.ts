@@ -101,7 +101,11 @@ export class IdeSession {
     };
     // Start failures are reported through servers() and on use, never thrown here.
     this.started = options.eager !== false ? backend.start().catch(() => undefined) : Promise.resolve();
+    this.#launched = options.eager !== false && backend.launched !== undefined ? settledWithin(backend.launched(), TIMEOUTS.session.launchWaitMs) : Promise.resolve();
   }
+
+  /** A start's first spawn (bounded): the first program is parsed after it, beside the server's start-up. */
+  readonly #launched: Promise<void>;
 
   /**
    * Opens a session on a workspace folder; servers start in the background. Without
@@ -138,6 +142,7 @@ export class IdeSession {
   /** Evaluates a program and says how complete its answer is (every wait for the index it made). */
   async answer(program: string, options: SessionEvaluateOptions = {}): Promise<SessionAnswer> {
     const completeness: Completeness[] = [];
+    await this.#launched;
     const outcome = await this.interpreter.evaluate(program, { ...options, host: { ...this.host, answer: { completeness } } });
     // A fact the error states itself (why a name cannot be looked up) is not repeated as a note.
     const news = this.host.ledger.take(outcome.kind === 'error' ? `${outcome.error.message}\n${outcome.error.hint ?? ''}` : '');
@@ -162,4 +167,16 @@ export class IdeSession {
     await this.started;
     await this.backend.shutdown();
   }
+}
+
+/** `promise` settled (either way), or `ms` passed: what a wait that must not hold anything up awaits. */
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void promise.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
 }

@@ -127,5 +127,10 @@ export const TIMEOUTS = {
   session: {
     /** How long a query waits for indexing by default. */
     readyWaitMs: 60 * SECOND,
+    /**
+     * How long a session's first program waits for its start's first spawn before it is parsed
+     * (`IdeBackend.launched`): the parse then runs beside the server's start-up, not before it.
+     */
+    launchWaitMs: SECOND / 2,
   },
 } as const;

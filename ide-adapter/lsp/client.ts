@@ -96,6 +96,11 @@ export interface StartOptions {
    * `DEFAULT_SERVER_MEMORY_BYTES`.
    */
   readonly maxMemoryBytes?: number;
+  /**
+   * Called when the server's process has been spawned (each launch), before its `initialize`:
+   * work that does not need the server can run from then on, beside its start-up.
+   */
+  readonly onSpawned?: () => void;
 }
 
 export type { PublishedDiagnostics } from './handlers.js';
@@ -635,6 +640,7 @@ export class LanguageServer {
           if (pid !== undefined) this.#memorySample = { pid, bytes };
         });
         session.child.once('exit', stop);
+        this.#options.onSpawned?.();
       },
       overMemory: (session, reason) => this.#overMemory(session, reason),
       exited: (session, reason) => this.#onSessionExit(session, reason),

@@ -53,6 +53,8 @@ export class ServerPool {
   #detection: Promise<DetectedServer[]> | undefined;
   /** Early starts detection dropped, until their servers have stopped. */
   readonly #dropped = new Set<Promise<void>>();
+  /** See {@link launched}. */
+  #launched: Promise<void> | undefined;
   #closed = false;
 
   constructor(workspaceRoot: string, options: PoolOptions) {
@@ -111,19 +113,24 @@ export class ServerPool {
     // The file worker boots while the top levels are read: the deeper look and the checks are its jobs.
     prewarmFileWorker();
     let started: string | undefined;
+    let launched: () => void = () => undefined;
+    this.#launched ??= new Promise<void>((resolve) => (launched = resolve));
     try {
       const detected = await this.#detect((near) => {
         const sole = near.length === 1 ? this.#entries.get(near[0]?.definition.id ?? '') : undefined;
         if (sole !== undefined && sole.server === undefined && sole.starting === undefined) {
           sole.checks = startChecks(sole.definition, this.workspaceRoot);
           // A server that reads nothing before its first document launches now; detection's verdict gates its documents.
-          if (sole.definition.readsNothingBeforeOpen === true) sole.early = this.#startEarly(sole, sole.checks);
+          if (sole.definition.readsNothingBeforeOpen === true) sole.early = this.#startEarly(sole, sole.checks, launched);
         }
+        // Nothing launches before detection is done: there is nothing to wait for.
+        if (sole?.early === undefined) launched();
         // Compiled while the worker looks deeper, not while the top levels are read (the same thread).
         void import('./client.js').catch(() => undefined);
       });
       started = detected.length === 1 && !this.#closed ? detected[0]?.definition.id : undefined;
     } finally {
+      launched();
       for (const entry of this.#entries.values()) if (entry.definition.id !== started) this.#dropEarly(entry);
     }
     if (started !== undefined) await this.#serverById(started).catch(() => undefined);
@@ -134,15 +141,24 @@ export class ServerPool {
    * opens no document until detection said to start it ({@link EarlyStart.decide}) and the
    * checks passed; otherwise it shuts the server down.
    */
-  #startEarly(entry: Entry, checks: StartChecks): EarlyStart {
+  #startEarly(entry: Entry, checks: StartChecks, spawned: () => void): EarlyStart {
     let decide: (start: boolean) => void = () => undefined;
     const verdict = new Promise<boolean>((resolve) => (decide = resolve));
     const refusal = Promise.all([checks.refusal, verdict]).then(([refused, start]) => refused ?? (start ? undefined : NOT_STARTED_EARLY));
     const { definition } = entry;
-    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, this.#startOptions(definition), { anchors: checks.anchors, refusal }));
+    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, { ...this.#startOptions(definition), onSpawned: spawned }, { anchors: checks.anchors, refusal }));
     // Taken by the start it is confirmed for, which reports its failure; dropped otherwise.
-    server.catch(() => undefined);
+    server.catch(() => undefined).finally(spawned);
     return { server, decide };
+  }
+
+  /**
+   * Resolves once {@link startSole} launched the process it starts early, or found none to launch
+   * before detection is done (at once when no start is under way): work that needs no server (a
+   * program's parse) runs after it, beside the server's own start-up, not before its spawn.
+   */
+  launched(): Promise<void> {
+    return this.#launched ?? Promise.resolve();
   }
 
   /** Drops the checks and the early start begun for `entry`: the start is told to stop, and {@link shutdown} waits for it. */

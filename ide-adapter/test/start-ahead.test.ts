@@ -86,6 +86,22 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
     }
   });
 
+  it('a server that reads the workspace at launch is not waited for: launched() resolves with detection, before its spawn', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<undefined>((resolve) => (release = () => resolve(undefined)));
+    const journal = join(root, 'journal.log');
+    const pool = new ServerPool(root, { definitions: [fakeNearRoot({ args: ['--mode=ok', `--journal=${journal}`], preflight: () => held }), deepOnly] });
+    const starting = pool.startSole();
+    try {
+      await pool.launched();
+      expect(journalLines(journal)).toEqual([]);
+    } finally {
+      release();
+      await starting;
+      await pool.shutdown();
+    }
+  });
+
   it('a refusal found ahead keeps the server from running at all, its version probe included', async () => {
     const ran = join(root, 'ran');
     const probe = join(root, 'probe.mjs');
@@ -160,6 +176,19 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
         await journalShows(journal, 'textDocument/didOpen');
         expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized', 'textDocument/didOpen']);
         expect(pool.servers().map((s) => [s.id, s.state])).toEqual([['fake', expect.stringMatching(/indexing|ready/)]]);
+      } finally {
+        pass(undefined);
+        await pool.shutdown();
+      }
+    });
+
+    it('says it launched once the process is spawned, while its preflight is still held', async () => {
+      const { journal, pass, pool } = startHeld();
+      try {
+        await pool.launched();
+        // Spawned: its first message reaches it, and nothing of the workspace was opened (the preflight holds).
+        await journalShows(journal, 'initialize');
+        expect(journalLines(journal).map((line) => line.split(' ')[1])).not.toContain('textDocument/didOpen');
       } finally {
         pass(undefined);
         await pool.shutdown();
