@@ -104,7 +104,7 @@ export class IdeSession {
     this.#launched = options.eager !== false && backend.launched !== undefined ? settledWithin(backend.launched(), TIMEOUTS.session.launchWaitMs) : Promise.resolve();
   }
 
-  /** A start's first spawn (bounded): the first program is parsed after it, beside the server's start-up. */
+  /** A start's first server loading (bounded wait): the first program is parsed then, not before its spawn. */
   readonly #launched: Promise<void>;
 
   /**

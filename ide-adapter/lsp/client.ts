@@ -97,10 +97,11 @@ export interface StartOptions {
    */
   readonly maxMemoryBytes?: number;
   /**
-   * Called when the server's process has been spawned (each launch), before its `initialize`:
-   * work that does not need the server can run from then on, beside its start-up.
+   * Called once the first start has sent the server its first documents (its project anchors;
+   * none without them): it loads them from then on, and work that does not need it (a program's
+   * parse) runs beside that instead of before its spawn, its `initialize` or its documents.
    */
-  readonly onSpawned?: () => void;
+  readonly onLaunched?: () => void;
 }
 
 export type { PublishedDiagnostics } from './handlers.js';
@@ -280,6 +281,7 @@ export class LanguageServer {
     // All at once (the server loads the projects as they come), pinned: they keep their projects loaded.
     const open = (files: readonly string[]): Promise<unknown> => Promise.all(files.map((file) => this.#documents.ensureOpen(file, { pinned: true }).catch(() => undefined)));
     await open(anchors?.files ?? []);
+    this.#options.onLaunched?.();
     // What a longer look finds opens once it is found, while the server loads the projects above.
     const later = await anchors?.later?.catch(() => undefined);
     for (const warning of later?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
@@ -640,7 +642,6 @@ export class LanguageServer {
           if (pid !== undefined) this.#memorySample = { pid, bytes };
         });
         session.child.once('exit', stop);
-        this.#options.onSpawned?.();
       },
       overMemory: (session, reason) => this.#overMemory(session, reason),
       exited: (session, reason) => this.#onSessionExit(session, reason),

@@ -130,8 +130,9 @@ export class ServerPool {
       });
       started = detected.length === 1 && !this.#closed ? detected[0]?.definition.id : undefined;
     } finally {
-      launched();
       for (const entry of this.#entries.values()) if (entry.definition.id !== started) this.#dropEarly(entry);
+      // A server launched early goes on, and says itself when it loads; otherwise none is about to.
+      if (started === undefined || this.#entries.get(started)?.early === undefined) launched();
     }
     if (started !== undefined) await this.#serverById(started).catch(() => undefined);
   }
@@ -141,21 +142,22 @@ export class ServerPool {
    * opens no document until detection said to start it ({@link EarlyStart.decide}) and the
    * checks passed; otherwise it shuts the server down.
    */
-  #startEarly(entry: Entry, checks: StartChecks, spawned: () => void): EarlyStart {
+  #startEarly(entry: Entry, checks: StartChecks, launched: () => void): EarlyStart {
     let decide: (start: boolean) => void = () => undefined;
     const verdict = new Promise<boolean>((resolve) => (decide = resolve));
     const refusal = Promise.all([checks.refusal, verdict]).then(([refused, start]) => refused ?? (start ? undefined : NOT_STARTED_EARLY));
     const { definition } = entry;
-    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, { ...this.#startOptions(definition), onSpawned: spawned }, { anchors: checks.anchors, refusal }));
+    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, { ...this.#startOptions(definition), onLaunched: launched }, { anchors: checks.anchors, refusal }));
     // Taken by the start it is confirmed for, which reports its failure; dropped otherwise.
-    server.catch(() => undefined).finally(spawned);
+    server.catch(() => undefined).finally(launched);
     return { server, decide };
   }
 
   /**
-   * Resolves once {@link startSole} launched the process it starts early, or found none to launch
-   * before detection is done (at once when no start is under way): work that needs no server (a
-   * program's parse) runs after it, beside the server's own start-up, not before its spawn.
+   * Resolves once the server {@link startSole} launches early has been sent its first documents
+   * (or failed), or once no such server is under way (at once without a start; with detection's
+   * near-root look for a server that launches only after it): work that needs no server (a
+   * program's parse) runs after it, while the server loads, not before its spawn or its documents.
    */
   launched(): Promise<void> {
     return this.#launched ?? Promise.resolve();

@@ -182,13 +182,17 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
       }
     });
 
-    it('says it launched once the process is spawned, while its preflight is still held', async () => {
+    it('says it launched once its first documents are sent, not while its preflight holds them', async () => {
       const { journal, pass, pool } = startHeld();
+      let launched = false;
+      const saidLaunched = pool.launched().then(() => (launched = true));
       try {
-        await pool.launched();
-        // Spawned: its first message reaches it, and nothing of the workspace was opened (the preflight holds).
-        await journalShows(journal, 'initialize');
-        expect(journalLines(journal).map((line) => line.split(' ')[1])).not.toContain('textDocument/didOpen');
+        await journalShows(journal, 'initialized');
+        expect(launched).toBe(false);
+        pass(undefined);
+        await saidLaunched;
+        await journalShows(journal, 'textDocument/didOpen');
+        expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized', 'textDocument/didOpen']);
       } finally {
         pass(undefined);
         await pool.shutdown();
