@@ -5,6 +5,7 @@
  */
 import type { CallContext } from '../../dialect/index.js';
 import type { IdeHost } from './host.js';
+import { splitQualifiedName } from './qualified.js';
 
 /** The sentence to add to a not-found message, and the hint that replaces the generic one. */
 export interface ImportExplanation {
@@ -16,7 +17,7 @@ export interface ImportExplanation {
 export async function importExplanation(ctx: Pick<CallContext<IdeHost>, 'host' | 'signal'>, name: string): Promise<ImportExplanation | undefined> {
   const { backend } = ctx.host;
   if (backend.importOf === undefined) return undefined;
-  const last = name.split(/::|\.|#/).pop() ?? name;
+  const last = splitQualifiedName(name).name;
   const found = await backend.importOf(last, { signal: ctx.signal }).catch(() => undefined);
   if (found === undefined) return undefined;
   const where = `${found.at.path}:${found.at.start.line}`;

@@ -16,9 +16,15 @@ export interface PathSegment {
   readonly owner: boolean;
 }
 
-/** Splits `User::new`, `User.new`, `a::b::c` into qualifiers and the final name. */
+/**
+ * The separators of a written path: `::`, `.`, and JSDoc's `#` of an instance member (`User#name`).
+ * A `#` that begins a segment (`Ky.#fetch`, `#fetch`) is part of the name: an ECMAScript private member.
+ */
+const PATH_SEPARATOR = /::|\.|(?<=[^.:#])#/;
+
+/** Splits `User::new`, `User.new`, `User#name`, `a::b::c` into qualifiers and the final name (`Ky.#fetch` → `#fetch` of `Ky`). */
 export function splitQualifiedName(name: string): { qualifiers: string[]; name: string } {
-  const parts = name.split(/::|\.|#/).filter((p) => p !== '');
+  const parts = name.split(PATH_SEPARATOR).filter((p) => p !== '');
   const last = parts.pop() ?? name;
   return { qualifiers: parts, name: last };
 }
