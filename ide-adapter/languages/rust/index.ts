@@ -12,6 +12,7 @@ import { rustInstalledSources } from './outside-packages.js';
 import { RUST_MACRO_EXPANSION } from './macro-bindings.js';
 import { deriveMacroKind } from './proc-macros.js';
 import { RUST_UNTRUSTED_LIMITS, untrustedRustAnalyzer } from './trust.js';
+import { rustUnbuiltFiles } from './unbuilt.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './workspace.js';
 
 /** Rust's project files: the manifests cargo reads for rust-analyzer. */
@@ -58,6 +59,8 @@ export const rustAnalyzerServer: ServerDefinition = {
   declaredKind: deriveMacroKind,
   // Items a macro call expands to are listed at the call; a `pub use` among them is a re-export.
   macroExpansion: RUST_MACRO_EXPANSION,
+  // Modules under a cfg that is off (a feature not on by default, another system): where a name is declared there.
+  unbuilt: rustUnbuiltFiles,
   installedSources: rustInstalledSources,
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),

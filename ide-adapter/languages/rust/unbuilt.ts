@@ -1,0 +1,239 @@
+/**
+ * Rust files the build leaves out as rust-analyzer loads it: a module declared under a
+ * `#[cfg(…)]` that is off — a feature its package does not enable by default (rust-lang/log's
+ * `#[cfg(feature = "kv")] pub mod kv;`), another system (`#[cfg(windows)] mod windows;`). rust-analyzer
+ * analyses none of their items, so a name declared only there is not found and would read as
+ * absent; the lookup says where it is declared instead (`ServerDefinition.unbuilt`), from a
+ * budgeted text search. Only what is certain is claimed: a `cfg` this module cannot decide (a
+ * custom cfg, one written over several lines, a `#[path]` module) leaves its module alone.
+ */
+import { posix } from 'node:path';
+import type { UnbuiltFiles } from '../../lsp/servers.js';
+import { searchWorkspace, walkFiles } from '../../search.js';
+import { Workspace } from '../../workspace.js';
+import { parseToml, type TomlTable, type TomlValue } from './cargo-manifest.js';
+
+/** The scan's time budget: past it, nothing is claimed. */
+const UNBUILT_SCAN_BUDGET_MS = 5000;
+/** At most this many `mod` declarations are read. */
+const MAX_MOD_LINES = 20_000;
+/** At most this many files below left-out module folders are listed. */
+const MAX_LISTED_FILES = 50_000;
+/** Attribute lines above a `mod` that are read. */
+const MAX_ATTRIBUTES = 8;
+
+/** A file module declaration: `mod name;`, `pub mod name;`, `pub(crate) mod name;`, maybe after attributes on its line. */
+const MOD_LINE = /^\s*(?:#\[.*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/;
+const MOD_SEARCH = String.raw`^\s*(#\[.*\]\s*)*(pub(\([^)]*\))?\s+)?mod\s+(r#)?[A-Za-z_]\w*\s*;`;
+/** A whole `#[cfg(…)]` attribute (the predicate in group 1), written on one line. */
+const CFG_ATTRIBUTE = /#\[cfg\((.*)\)\]/;
+
+/** Rust's names of this host's system and architecture (the cfgs rust-analyzer sets from rustc). */
+const HOST_OS: Record<string, string> = { linux: 'linux', darwin: 'macos', win32: 'windows', freebsd: 'freebsd', openbsd: 'openbsd', netbsd: 'netbsd', sunos: 'solaris', aix: 'aix', android: 'android' };
+const HOST_ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64', ia32: 'x86', arm: 'arm', riscv64: 'riscv64', ppc64: 'powerpc64', s390x: 's390x', loong64: 'loongarch64' };
+
+/** A cfg predicate's value here: true, false, or undefined when it cannot be told. */
+type Truth = boolean | undefined;
+
+/**
+ * Evaluates a cfg predicate (`feature = "kv"`, `all(unix, not(test))`) with a package's enabled
+ * features, the host's system and architecture, and the cfgs rust-analyzer sets for a workspace
+ * member (`test`, `debug_assertions`); anything else is unknown.
+ */
+export function evaluateCfg(predicate: string, features: ReadonlySet<string>): Truth {
+  let at = 0;
+  const text = predicate;
+  const space = (): void => {
+    while (at < text.length && /\s/.test(text[at] as string)) at++;
+  };
+  const parse = (depth: number): Truth | 'error' => {
+    if (depth > 16) return 'error';
+    space();
+    const name = /^[A-Za-z_]\w*/.exec(text.slice(at))?.[0];
+    if (name === undefined) return 'error';
+    at += name.length;
+    space();
+    if (text[at] === '(' && (name === 'all' || name === 'any' || name === 'not')) {
+      at++;
+      const values: Truth[] = [];
+      for (space(); text[at] !== ')'; space()) {
+        const v = parse(depth + 1);
+        if (v === 'error') return 'error';
+        values.push(v);
+        space();
+        if (text[at] === ',') at++;
+        else if (text[at] !== ')') return 'error';
+        space();
+      }
+      at++;
+      if (name === 'not') return values.length !== 1 ? 'error' : values[0] === undefined ? undefined : !values[0];
+      if (name === 'all') return values.includes(false) ? false : values.includes(undefined) ? undefined : true;
+      return values.includes(true) ? true : values.includes(undefined) ? undefined : false;
+    }
+    if (text[at] === '=') {
+      at++;
+      space();
+      const value = /^"([^"\\]*)"/.exec(text.slice(at));
+      if (value === null) return 'error';
+      at += value[0].length;
+      return keyValue(name, value[1] as string, features);
+    }
+    return flag(name);
+  };
+  const result = parse(0);
+  space();
+  return result === 'error' || at !== text.length ? undefined : result;
+}
+
+/** A name cfg: the host's family, the member cfgs rust-analyzer sets, and those only rustdoc or miri set. */
+function flag(name: string): Truth {
+  if (name === 'unix') return process.platform !== 'win32';
+  if (name === 'windows') return process.platform === 'win32';
+  if (name === 'test' || name === 'debug_assertions') return true;
+  if (name === 'doc' || name === 'docsrs' || name === 'miri') return false;
+  return undefined;
+}
+
+/** A key-value cfg: a feature of the package, the host's system and architecture. */
+function keyValue(key: string, value: string, features: ReadonlySet<string>): Truth {
+  if (key === 'feature') return features.has(value);
+  if (key === 'target_os') return HOST_OS[process.platform] === undefined ? undefined : HOST_OS[process.platform] === value;
+  if (key === 'target_family') return process.platform === 'win32' ? value === 'windows' : value === 'unix';
+  if (key === 'target_arch') return HOST_ARCH[process.arch] === undefined ? undefined : HOST_ARCH[process.arch] === value;
+  return undefined;
+}
+
+/** The features a package enables by default: `default` and what it enables, transitively (`dep:` and `crate/feature` entries name no feature of its own). */
+export function defaultFeatures(manifest: TomlTable): Set<string> {
+  const table = manifest['features'];
+  const declared = typeof table === 'object' && table !== null && !Array.isArray(table) ? (table as TomlTable) : {};
+  const on = new Set<string>();
+  const pending = ['default'];
+  while (pending.length > 0) {
+    const feature = pending.pop() as string;
+    if (on.has(feature)) continue;
+    on.add(feature);
+    const list: TomlValue | undefined = declared[feature];
+    if (!Array.isArray(list)) continue;
+    for (const item of list) if (typeof item === 'string' && !item.includes('/') && !item.startsWith('dep:')) pending.push(item);
+  }
+  // An optional dependency is a feature of its name too; whether it is on, only cargo knows: not claimed either way.
+  return on;
+}
+
+/** The enabled features of the package owning each folder (by its nearest `Cargo.toml`), read once per manifest. */
+class PackageFeatures {
+  readonly #byManifest = new Map<string, Promise<Set<string> | undefined>>();
+  constructor(private readonly workspace: Workspace) {}
+
+  /** The features of the package `path` (workspace-relative) belongs to; undefined when none is readable. */
+  async of(path: string): Promise<Set<string> | undefined> {
+    for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
+      const manifest = dir === '.' ? 'Cargo.toml' : `${dir}/Cargo.toml`;
+      const found = await this.#read(manifest);
+      if (found !== 'missing') return found;
+      if (dir === '.' || dir === '') return undefined;
+    }
+  }
+
+  async #read(manifest: string): Promise<Set<string> | undefined | 'missing'> {
+    let lines: readonly string[];
+    try {
+      lines = await this.workspace.lines(manifest);
+    } catch {
+      return 'missing';
+    }
+    let features = this.#byManifest.get(manifest);
+    if (features === undefined) {
+      features = Promise.resolve().then(() => {
+        try {
+          const toml = parseToml(lines.join('\n'));
+          return toml['package'] !== undefined ? defaultFeatures(toml) : undefined;
+        } catch {
+          return undefined;
+        }
+      });
+      this.#byManifest.set(manifest, features);
+    }
+    return features;
+  }
+}
+
+/** The file and folder a `mod name;` in `path` loads (no `#[path]`): beside a crate root or `mod.rs`, else in the declaring file's own folder. */
+function moduleFiles(path: string, name: string): { file: string; folder: string } {
+  const file = posix.basename(path);
+  const dir = posix.dirname(path);
+  const base = file === 'lib.rs' || file === 'main.rs' || file === 'mod.rs' ? dir : posix.join(dir, file.replace(/\.rs$/, ''));
+  const folder = base === '.' ? name : `${base}/${name}`;
+  return { file: `${folder}.rs`, folder };
+}
+
+/**
+ * The cfg predicates written above (and on) line `index` of `lines`, or undefined when an
+ * attribute there cannot be read (one spanning lines, a `#[path]`).
+ */
+function cfgsAbove(lines: readonly string[], index: number): string[] | undefined {
+  const cfgs: string[] = [];
+  const own = lines[index] ?? '';
+  if (/#\[path\b/.test(own)) return undefined;
+  const inline = CFG_ATTRIBUTE.exec(own.slice(0, own.search(/\bmod\b/)));
+  if (inline !== null) cfgs.push(inline[1] as string);
+  for (let i = index - 1, read = 0; i >= 0 && read < MAX_ATTRIBUTES; i--, read++) {
+    const line = (lines[i] ?? '').trim();
+    if (line.startsWith('//')) continue;
+    if (!line.startsWith('#[')) break;
+    if (!line.endsWith(']') || /^#\[path\b/.test(line)) return undefined;
+    const cfg = CFG_ATTRIBUTE.exec(line);
+    if (cfg !== null && cfg.index === 0 && cfg[0].length === line.length) cfgs.push(cfg[1] as string);
+  }
+  return cfgs;
+}
+
+/**
+ * The Rust files of `root` whose module is declared under a cfg that is off here, each with the
+ * cfg (`cfg(feature = "kv")`), and every file in the module's folder; undefined when the scan
+ * could not finish within its budget.
+ */
+async function unbuiltRustFiles(root: string, _env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<ReadonlyMap<string, string> | undefined> {
+  const workspace = new Workspace(root);
+  const options = { timeoutMs: UNBUILT_SCAN_BUDGET_MS, ...(signal !== undefined ? { signal } : {}) };
+  const out = new Map<string, string>();
+  try {
+    const { matches } = await searchWorkspace(workspace, '.', MOD_SEARCH, { extensions: ['.rs'], maxResults: MAX_MOD_LINES, ...options });
+    const features = new PackageFeatures(workspace);
+    const folders: { folder: string; why: string }[] = [];
+    for (const m of matches) {
+      const name = MOD_LINE.exec(m.content)?.[1];
+      if (name === undefined) continue;
+      const lines = await workspace.lines(m.path);
+      const cfgs = cfgsAbove(lines, m.start.line - 1);
+      if (cfgs === undefined || cfgs.length === 0) continue;
+      const enabled = (await features.of(m.path)) ?? new Set<string>();
+      const off = cfgs.find((c) => evaluateCfg(c, enabled) === false);
+      if (off === undefined) continue;
+      const why = `cfg(${off.trim()})`;
+      const { file, folder } = moduleFiles(m.path, name);
+      out.set(file, why);
+      out.set(`${folder}/mod.rs`, why);
+      folders.push({ folder, why });
+    }
+    for (const { folder, why } of folders) {
+      // Listed from the folder itself: its path is no pattern. A module without a folder has none to list.
+      const { files } = await walkFiles(workspace, folder, { glob: '**/*.rs', limit: MAX_LISTED_FILES, ...options }).catch(() => ({ files: [] as string[] }));
+      for (const f of files) if (!out.has(f)) out.set(f, why);
+    }
+  } catch {
+    return undefined; // Over budget or unreadable: nothing is claimed, and the next lookup asks again.
+  }
+  return out;
+}
+
+/** A line that declares `name`: an item (`fn`, `struct`, `enum`, `trait`, `type`, `union`, `const`, `static`, `mod`) or a `macro_rules!`. */
+function declaringLine(name: string): string | undefined {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
+  const item = String.raw`(pub(\([^)]*\))?\s+)?((const|async|unsafe|extern\s+"[^"]*")\s+)*(fn|struct|enum|trait|type|union|const|static|mod)\s+(r#)?${name}\b`;
+  return String.raw`^\s*(${item}|macro_rules!\s*${name}\b)`;
+}
+
+/** What a Rust lookup says about the modules a cfg that is off leaves out. */
+export const rustUnbuiltFiles: UnbuiltFiles = { list: unbuiltRustFiles, declaringLine };

@@ -1,0 +1,79 @@
+/**
+ * A Rust crate whose modules are behind a `#[cfg]` that is off (fixtures/rust-features: a `kv`
+ * module behind a feature not on by default, rust-lang/log's shape, and a module for Windows),
+ * against real rust-analyzer. It analyses none of their items: a name declared only there is not
+ * found, and the lookup says where it is declared and under which cfg instead of reading as absent.
+ * Positions come from the fixture text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rustAnalyzerServer } from '../languages/rust/index.js';
+import { defaultFeatures, evaluateCfg } from '../languages/rust/unbuilt.js';
+import { parseToml } from '../languages/rust/cargo-manifest.js';
+import type { SymbolDefinition } from '../model.js';
+import { copyFixture, requireServer } from './support/servers.js';
+import { openFixtureSession, type FixtureSession } from './support/session.js';
+
+const available = (await requireServer(rustAnalyzerServer)) !== undefined;
+
+describe('which cfgs are off for a module', () => {
+  it('features on by default (transitively), the host system, and what cannot be told', () => {
+    const on = defaultFeatures(parseToml('[features]\ndefault = ["std", "dep:serde", "serde/derive"]\nstd = ["alloc"]\nalloc = []\nkv = []\n'));
+    expect([...on].sort()).toEqual(['alloc', 'default', 'std']);
+    expect(evaluateCfg('feature = "kv"', on)).toBe(false);
+    expect(evaluateCfg('feature = "alloc"', on)).toBe(true);
+    expect(evaluateCfg('all(feature = "std", not(feature = "kv"))', on)).toBe(true);
+    expect(evaluateCfg('any(feature = "kv", my_custom_cfg)', on)).toBeUndefined();
+    expect(evaluateCfg('all(feature = "kv", my_custom_cfg)', on)).toBe(false);
+    expect(evaluateCfg(process.platform === 'win32' ? 'unix' : 'windows', on)).toBe(false);
+    expect(evaluateCfg('feature = ', on)).toBeUndefined();
+  });
+
+  it('the files a listing leaves out: the module file and its folder, each with its cfg', async () => {
+    const copy = await copyFixture('rust-features');
+    try {
+      const listed = await rustAnalyzerServer.unbuilt?.list(copy.root, process.env);
+      const entries = [...(listed ?? new Map<string, string>()).entries()].filter(([path]) => !path.endsWith('/mod.rs') || path === 'src/kv/mod.rs').sort();
+      expect(entries).toEqual([
+        ...(process.platform === 'win32' ? [] : [['src/console.rs', 'cfg(windows)']]),
+        ['src/kv.rs', 'cfg(feature = "kv")'],
+        ['src/kv/mod.rs', 'cfg(feature = "kv")'],
+        ['src/kv/source.rs', 'cfg(feature = "kv")'],
+      ]);
+    } finally {
+      await copy.dispose();
+    }
+  });
+});
+
+describe.skipIf(!available)('names in modules a cfg leaves out, on rust-analyzer (fixtures/rust-features)', () => {
+  let f: FixtureSession;
+  beforeAll(async () => {
+    f = await openFixtureSession('rust-features');
+  }, 180_000);
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  const unbuiltNotes = (notes: readonly string[]): string[] => notes.filter((n) => n.includes('build leaves out'));
+
+  it('a trait only a feature that is off declares is not found, and the answer says where it is and why', async () => {
+    const line = (await f.at('src/kv/source.rs', 'pub trait Source')).line;
+    for (const program of ['findDefinitions("Source")', 'findDefinitions("kv::Source")']) {
+      const o = await f.outcome(program);
+      expect(o.kind === 'value' ? o.value : o, program).toEqual([]);
+      expect(unbuiltNotes(o.notes), program).toEqual([`Source is also declared in a file this machine's build leaves out, which no server reads: src/kv/source.rs:${line} (cfg(feature = "kv"))`]);
+    }
+  });
+
+  it("a module's items under a feature on by default are found, with no such note", async () => {
+    const o = await f.outcome('findDefinitions("write_line")');
+    expect(o.kind === 'value' ? (o.value as SymbolDefinition[]).map((d) => d.definedAt.path) : o).toEqual(['src/sink.rs']);
+    expect(unbuiltNotes(o.notes)).toEqual([]);
+  });
+
+  it.skipIf(process.platform === 'win32')("another system's module is named with its cfg", async () => {
+    const o = await f.outcome('findDefinitions("attach_console")');
+    const line = (await f.at('src/console.rs', 'pub fn attach_console')).line;
+    expect(unbuiltNotes(o.notes)).toEqual([`attach_console is also declared in a file this machine's build leaves out, which no server reads: src/console.rs:${line} (cfg(windows))`]);
+  });
+});
