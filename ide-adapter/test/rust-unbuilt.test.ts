@@ -65,10 +65,12 @@ describe.skipIf(!available)('names in modules a cfg leaves out, on rust-analyzer
     }
   });
 
-  it("a module's items under a feature on by default are found, with no such note", async () => {
-    const o = await f.outcome('findDefinitions("write_line")');
-    expect(o.kind === 'value' ? (o.value as SymbolDefinition[]).map((d) => d.definedAt.path) : o).toEqual(['src/sink.rs']);
-    expect(unbuiltNotes(o.notes)).toEqual([]);
+  it("a module's items under a feature on by default, or declared under opposite cfgs, are found, with no such note", async () => {
+    for (const [name, path] of [['write_line', 'src/sink.rs'], ['plain_text', 'src/plain.rs']]) {
+      const o = await f.outcome(`findDefinitions("${name}")`);
+      expect(o.kind === 'value' ? (o.value as SymbolDefinition[]).map((d) => d.definedAt.path) : o).toEqual([path]);
+      expect(unbuiltNotes(o.notes)).toEqual([]);
+    }
   });
 
   it.skipIf(process.platform === 'win32')("another system's module is named with its cfg", async () => {

@@ -106,7 +106,7 @@ function keyValue(key: string, value: string, features: ReadonlySet<string>): Tr
 /** The features a package enables by default: `default` and what it enables, transitively (`dep:` and `crate/feature` entries name no feature of its own). */
 export function defaultFeatures(manifest: TomlTable): Set<string> {
   const table = manifest['features'];
-  const declared = typeof table === 'object' && table !== null && !Array.isArray(table) ? (table as TomlTable) : {};
+  const declared = typeof table === 'object' && table !== null && !Array.isArray(table) ? table : {};
   const on = new Set<string>();
   const pending = ['default'];
   while (pending.length > 0) {
@@ -201,26 +201,28 @@ async function unbuiltRustFiles(root: string, _env: Readonly<Record<string, stri
   try {
     const { matches } = await searchWorkspace(workspace, '.', MOD_SEARCH, { extensions: ['.rs'], maxResults: MAX_MOD_LINES, ...options });
     const features = new PackageFeatures(workspace);
-    const folders: { folder: string; why: string }[] = [];
+    // A module file is left out only when every declaration of it is off (log declares `kv/source.rs`
+    // twice, under `not(feature = "kv_unstable")` and `feature = "kv_unstable"`: one is on).
+    const off = new Map<string, { folder: string; why: string }>();
+    const on = new Set<string>();
     for (const m of matches) {
       const name = MOD_LINE.exec(m.content)?.[1];
       if (name === undefined) continue;
-      const lines = await workspace.lines(m.path);
-      const cfgs = cfgsAbove(lines, m.start.line - 1);
-      if (cfgs === undefined || cfgs.length === 0) continue;
-      const enabled = (await features.of(m.path)) ?? new Set<string>();
-      const off = cfgs.find((c) => evaluateCfg(c, enabled) === false);
-      if (off === undefined) continue;
-      const why = `cfg(${off.trim()})`;
       const { file, folder } = moduleFiles(m.path, name);
+      const cfgs = cfgsAbove(await workspace.lines(m.path), m.start.line - 1);
+      const enabled = (await features.of(m.path)) ?? new Set<string>();
+      const offCfg = cfgs?.find((c) => evaluateCfg(c, enabled) === false);
+      if (offCfg === undefined) on.add(file);
+      else if (!off.has(file)) off.set(file, { folder, why: `cfg(${offCfg.trim()})` });
+    }
+    // Outermost last: what a left-out folder holds is left out for the folder's cfg.
+    const modules = [...off.entries()].filter(([file]) => !on.has(file)).sort(([a], [b]) => b.split('/').length - a.split('/').length);
+    for (const [file, { folder, why }] of modules) {
       out.set(file, why);
       out.set(`${folder}/mod.rs`, why);
-      folders.push({ folder, why });
-    }
-    for (const { folder, why } of folders) {
       // Listed from the folder itself: its path is no pattern. A module without a folder has none to list.
       const { files } = await walkFiles(workspace, folder, { glob: '**/*.rs', limit: MAX_LISTED_FILES, ...options }).catch(() => ({ files: [] as string[] }));
-      for (const f of files) if (!out.has(f)) out.set(f, why);
+      for (const f of files) out.set(f, why);
     }
   } catch {
     return undefined; // Over budget or unreadable: nothing is claimed, and the next lookup asks again.
