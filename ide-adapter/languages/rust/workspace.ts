@@ -162,7 +162,8 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
     };
   }
   const why = cargoErrorLine(full, CARGO_METADATA_TIMEOUT_MS);
-  const crates = project.crates.filter((c) => c.is_workspace_member).length;
+  const members = project.crates.filter((c) => c.is_workspace_member).length;
+  const crates = members === 1 ? 'one crate' : `${members} crates`;
   const described = { ...base, settings: { section: 'rust-analyzer', patch: { linkedProjects: [project] } }, env: { ...base.env, CARGO_NET_OFFLINE: 'true' } };
   if (untrusted && /cannot create the lock file|--locked was passed/.test(full.stderr)) {
     // Failed only because no lock file may be written (none, or a stale one): the description is complete unless a dependency is not on disk.
@@ -173,8 +174,8 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
         {
           key: RustProblemKey.Generated,
           text:
-            `this untrusted workspace has no up-to-date Cargo.lock and Dialect writes none into it, so cargo cannot resolve its dependencies; Dialect described its ${crates} crates to rust-analyzer from their manifests: ` +
-            `definitions and references across the workspace's crates are complete, but items of ${missing.join(', ')} are unknown. ` +
+            `this untrusted workspace has no up-to-date Cargo.lock and Dialect writes none into it, so cargo cannot resolve its dependencies; Dialect described its ${crates} to rust-analyzer from their manifests: ` +
+            `definitions and references across the workspace's ${members === 1 ? 'crate' : 'crates'} are complete, but items of ${missing.join(', ')} are unknown. ` +
             'Fix: trust the workspace (the untrusted note names the command), or run `cargo generate-lockfile` in it yourself, then restart.',
         },
         ...stdWarnings,
@@ -187,10 +188,10 @@ export async function prepareRustWorkspace(root: string, env: ToolEnv, context: 
       {
         key: RustProblemKey.Generated,
         text:
-          `cargo cannot resolve this workspace's dependencies offline (${why}), so Dialect described its ${crates} crates to rust-analyzer from their manifests: ` +
+          `cargo cannot resolve this workspace's dependencies offline (${why}), so Dialect described its ${crates} to rust-analyzer from their manifests: ` +
           // Never "complete": whether an answer is complete depends on the rest of the load (the
           // standard library too), which the answer's own notes say; this says only what is left out.
-          `the crates and the links between them are loaded, but items of ${missing.length > 0 ? missing.join(', ') : 'dependencies that are not on disk'} are unknown, so answers that go through them can miss uses. ` +
+          `${members === 1 ? 'the crate is' : 'the crates and the links between them are'} loaded, but items of ${missing.length > 0 ? missing.join(', ') : 'dependencies that are not on disk'} are unknown, so answers that go through them can miss uses. ` +
           'Fix: run `cargo fetch` once with network access, then restart.',
       },
       ...stdWarnings,
