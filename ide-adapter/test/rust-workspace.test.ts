@@ -15,7 +15,7 @@ import type { Reference } from '../model.js';
 import { clearDiscoveryCache } from '../lsp/discovery.js';
 import { projectFromMetadata, type CargoMetadata } from '../languages/rust/project.js';
 import { findRustToolchain, runCargo } from '../languages/rust/toolchain.js';
-import { DEBIAN_STD_SOURCES, stdLibraryWarning } from '../languages/rust/workspace.js';
+import { DEBIAN_STD_SOURCES, prepareRustWorkspace, RustProblemKey, stdLibraryWarning } from '../languages/rust/workspace.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { IdeSession } from '../session.js';
 import { stdlessEnv } from './support/conformance-rust.js';
@@ -256,6 +256,17 @@ describe.skipIf(binary === undefined)('finding a working cargo', () => {
     expect(toolchain?.rustc.path).toBe(join(base, 'good', 'rustc'));
     expect(toolchain?.cargo.version).toMatch(/^cargo \d/);
     expect(failed.map((f) => f.path)).toContain(join(base, 'broken', 'cargo'));
+  });
+
+  it("a single crate's note says one crate, not \"1 crates\" and the links between them", async () => {
+    const root = join(base, 'one-crate');
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, 'Cargo.toml'), '[package]\nname = "one"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nnot-on-disk = "3"\n\n[workspace]\n');
+    await writeFile(join(root, 'src', 'lib.rs'), 'pub fn one() {}\n');
+    const prepared = await prepareRustWorkspace(root, { PATH: join(base, 'good'), HOME: base });
+    const note = prepared.warnings?.find((w) => w.key === RustProblemKey.Generated)?.text ?? '';
+    expect(note).toContain('Dialect described its one crate to rust-analyzer');
+    expect(note).toContain('the crate is loaded, but items of not-on-disk');
   });
 
   it('generates the project description from cargo metadata --no-deps of the fixture', async () => {
