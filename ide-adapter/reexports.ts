@@ -48,7 +48,8 @@ export interface ReexportUses {
 
 /**
  * The uses, in other files, of the modules that re-export `path` whole (and of their re-exporters,
- * up to `MAX_CHAIN`): `var express = require('..')` and `express()` for express's `index.js`.
+ * up to `MAX_CHAIN`): `var express = require('..')` and `express()` for express's `index.js`; and
+ * the calls of each of them made as it is required (`require('./common')(exports)`, at `require`).
  * The re-export lines themselves are left out.
  */
 export async function reexportUses(rules: WholeModuleExports, path: string, sources: ReexportSources): Promise<ReexportUses> {
@@ -59,6 +60,17 @@ export async function reexportUses(rules: WholeModuleExports, path: string, sour
   let cut: string | undefined;
   for (let depth = 0; depth < MAX_CHAIN && targets.length > 0; depth++) {
     const next: string[] = [];
+    // A target required and called at once (`require('./common')(exports)`) is called with no name
+    // the server could list: the call is a use at its `require`.
+    const calls = await sources.search(rules.requireCallLines(targets), MAX_REEXPORT_LINES);
+    if (calls.length >= MAX_REEXPORT_LINES) cut = `only the first ${MAX_REEXPORT_LINES} lines that may require and call ${path} were read`;
+    for (const l of calls) {
+      for (const call of rules.requireCallsOf(l.content)) {
+        if (!targets.some((t) => rules.resolves(l.path, call.module, t))) continue;
+        const start = { line: l.start.line, column: call.column };
+        uses.push({ path: l.path, start, end: { line: start.line, column: start.column + 'require'.length }, content: l.content });
+      }
+    }
     // One search per link of the chain, for the lines that name this link's targets.
     const pattern = rules.reexportLines(targets);
     const lines = await sources.search(pattern, MAX_REEXPORT_LINES);

@@ -143,6 +143,10 @@ export interface WholeModuleExports {
   reexportOf(line: string): { readonly module: string; readonly column: number } | undefined;
   /** Whether `module`, required from `fromPath`, is `target` (workspace-relative, `/`-separated). */
   resolves(fromPath: string, module: string, target: string): boolean;
+  /** A regular expression (search syntax) matching the lines that may call one of `targets` as soon as they require it (`require('./common')(exports)`). */
+  requireCallLines(targets: readonly string[]): string;
+  /** The modules a line requires and calls at once, each with the 1-based column of its `require` (the call's place: no name is written). */
+  requireCallsOf(line: string): readonly { readonly module: string; readonly column: number }[];
   /** Whether the name at the 1-based `column` of `line` is called there. */
   calledAt(line: string, column: number): boolean;
   /**

@@ -17,6 +17,12 @@ const WHOLE_REEXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:export
 /** `module.exports = (a) => …`, `= async function (…)`, `= function name(…)` (also through `exports =`): an anonymous whole export. */
 const ANONYMOUS_EXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
 
+/** `require('<relative>')(`: a module required and called at once (debug's `module.exports = require('./common')(exports)`). */
+const REQUIRE_CALL = /\brequire\(\s*(['"])(\.{1,2}(?:\/[^'"]*)?)\1\s*\)\s*\(/g;
+
+/** The same, as a search pattern, up to the module's last name (`requireCallLines` adds it). */
+const REQUIRE_CALL_SEARCH = String.raw`\brequire\(\s*['"]\.[^'"]*`;
+
 /** The same lines as a search pattern, up to the module's last name (`reexportLines` adds it). */
 const REEXPORT_SEARCH = String.raw`^\s*(exports\s*=\s*)?module\.exports\s*=\s*(exports\s*=\s*)?require\(\s*['"]\.[^'"]*`;
 
@@ -32,6 +38,11 @@ function requiredAs(target: string): string[] {
   return folder === '.' || folder === '' ? [''] : [name, folder];
 }
 
+/** The names `targets` can be required by, escaped for a pattern. */
+function requiredNames(targets: readonly string[]): string[] {
+  return [...new Set(targets.flatMap(requiredAs))].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
 /** The extensions and index files Node tries for a relative `require` without one. */
 const RESOLVED_SUFFIXES = ['', '.js', '.cjs', '.json', '/index.js', '/index.cjs'];
 
@@ -42,8 +53,14 @@ export const COMMONJS_EXPORTS: WholeModuleExports = {
   },
   reexportLines(targets) {
     // Only lines naming one of the targets: a large monorepo has many re-exports, few of one file.
-    const names = [...new Set(targets.flatMap(requiredAs))].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const names = requiredNames(targets);
     return `${REEXPORT_SEARCH}(${names.join('|')})(\\.c?js)?/?['"]`;
+  },
+  requireCallLines(targets) {
+    return `${REQUIRE_CALL_SEARCH}(${requiredNames(targets).join('|')})(\\.c?js)?/?['"]\\s*\\)\\s*\\(`;
+  },
+  requireCallsOf(line) {
+    return [...line.matchAll(REQUIRE_CALL)].map((m) => ({ module: m[2] as string, column: Array.from(line.slice(0, m.index)).length + 1 }));
   },
   reexportOf(line) {
     const m = WHOLE_REEXPORT.exec(line);
