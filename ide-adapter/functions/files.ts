@@ -62,8 +62,8 @@ async function extentOf(ctx: CallContext<IdeHost>, target: SymbolDefinition | Lo
   return { path: at.path, start: at.start.line, end: at.end.line };
 }
 
-/** A qualified identifier (`Searcher::search_path`, `Position.create`, `User#name`, `Ky.#fetch`). */
-const SYMBOL_NAME = /^#?[A-Za-z_$][\w$]*(?:(?:::|\.|#)#?[A-Za-z_$][\w$]*)*$/;
+/** A qualified identifier (`Searcher::search_path`, `Position.create`, `User#name`, `Ky.#fetch`, a macro as invoked: `info!`). */
+const SYMBOL_NAME = /^#?[A-Za-z_$][\w$]*(?:(?:::|\.|#)#?[A-Za-z_$][\w$]*)*!?$/;
 
 /** Whether a string that is no file may be a symbol's name (not a path: no `/`, no source file extension). */
 function looksLikeSymbolName(ctx: CallContext<IdeHost>, text: string): boolean {

@@ -24,7 +24,8 @@ const PATH_SEPARATOR = /::|\.|(?<=[^.:#])#/;
 
 /** Splits `User::new`, `User.new`, `User#name`, `a::b::c` into qualifiers and the final name (`Ky.#fetch` → `#fetch` of `Ky`). */
 export function splitQualifiedName(name: string): { qualifiers: string[]; name: string } {
-  const parts = name.split(PATH_SEPARATOR).filter((p) => p !== '');
+  // A macro as invoked (`log::info!`) is named without its `!`.
+  const parts = name.replace(/(?<=\w)!$/, '').split(PATH_SEPARATOR).filter((p) => p !== '');
   const last = parts.pop() ?? name;
   return { qualifiers: parts, name: last };
 }

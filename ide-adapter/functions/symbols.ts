@@ -40,6 +40,17 @@ export const SymbolCode = {
   NotFound: 'symbol-not-found',
 } as const;
 
+/**
+ * A name written as a macro is invoked (`info!`, `log::info!`, `vec!`): the macro of that name.
+ * Without a kind of its own, the query asks for macros (a kind filter that leaves nothing says
+ * what the name is instead).
+ */
+function macroInvocation(query: SymbolQuery): SymbolQuery {
+  const name = query.name.trim();
+  if (!name.endsWith('!') || name.length < 2) return query;
+  return { ...query, name: name.slice(0, -1).trimEnd(), kind: query.kind ?? 'macro' };
+}
+
 /** Criteria of a lookup. */
 export interface SymbolQuery {
   /** A name, optionally qualified: `validate_token`, `User::new`, `auth.validateToken`, `crate::util::validate_token`. */
@@ -83,7 +94,8 @@ export async function findSymbolsByName(backend: IdeBackend, query: SymbolQuery,
  * path, dropped when it is an import or re-export binding, and merged with the other
  * declarations of the same symbol (overloads, interface + namespace, …).
  */
-export async function lookupSymbols(backend: IdeBackend, query: SymbolQuery, signal: AbortSignal, trace?: TraceSink): Promise<SymbolLookup> {
+export async function lookupSymbols(backend: IdeBackend, asked: SymbolQuery, signal: AbortSignal, trace?: TraceSink): Promise<SymbolLookup> {
+  const query = macroInvocation(asked);
   const { qualifiers, name } = splitQualifiedName(query.name.trim());
   const outlines = new LookupCache(backend, signal);
   const paths = new SymbolPaths(backend);

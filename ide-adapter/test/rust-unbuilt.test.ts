@@ -3,7 +3,7 @@
  * module behind a feature not on by default, rust-lang/log's shape, and a module for Windows),
  * against real rust-analyzer. It analyses none of their items: a name declared only there is not
  * found, and the lookup says where it is declared and under which cfg instead of reading as absent.
- * Positions come from the fixture text.
+ * A macro is also named as it is invoked (`log!`). Positions come from the fixture text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
@@ -77,5 +77,18 @@ describe.skipIf(!available)('names in modules a cfg leaves out, on rust-analyzer
     const o = await f.outcome('findDefinitions("attach_console")');
     const line = (await f.at('src/console.rs', 'pub fn attach_console')).line;
     expect(unbuiltNotes(o.notes)).toEqual([`attach_console is also declared in a file this machine's build leaves out, which no server reads: src/console.rs:${line} (cfg(windows))`]);
+  });
+
+  it('a macro named as it is invoked (`log!`) is the macro, not the function of its name', async () => {
+    const macro = await f.nameIn('src/lib.rs', 'macro_rules! log', 'log');
+    for (const program of ['findDefinitions("log!")', 'findDefinitions("crate::log!")']) {
+      const defs = (await f.value(program)) as SymbolDefinition[];
+      expect(defs.map((d) => [d.kind, d.definedAt.start.line, d.definedAt.start.column]), program).toEqual([['macro', macro.line, macro.column]]);
+    }
+    expect(((await f.value('findDefinitions("log")')) as SymbolDefinition[]).map((d) => d.kind).sort()).toEqual(['function', 'macro']);
+    // A name that is no macro says what it is instead.
+    const o = await f.outcome('findDefinitions("greet!")');
+    expect(o.kind === 'value' ? o.value : o).toEqual([]);
+    expect(o.notes.join('\n')).toMatch(/greet.*function/);
   });
 });
