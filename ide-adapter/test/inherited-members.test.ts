@@ -5,6 +5,8 @@
  * the bases come from the declaration header. Real servers on fixtures/py-inherited and
  * fixtures/ts-inherited: a chain of two bases, one named through a module (`middle.Polygon`), a
  * metaclass and a type argument's constraint that are no bases, and an override in the middle.
+ * The subtypes of a class are its direct subclasses (seen on tkem/cachetools: pyright has no type
+ * hierarchy, and `subtypes("Cache")` listed the tests' `Cache = cachetools.Cache` attributes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goplsServer } from '../languages/go/index.js';
@@ -27,6 +29,7 @@ const cases = [
     fixture: 'py-inherited',
     root: 'src/figures/root.py',
     middle: 'src/figures/middle.py',
+    leaf: 'src/figures/leaf.py',
     outline: 'def outline(self)',
     size: 'def size',
     // `middle.Polygon`, not the metaclass.
@@ -38,6 +41,7 @@ const cases = [
     fixture: 'ts-inherited',
     root: 'src/root.ts',
     middle: 'src/middle.ts',
+    leaf: 'src/leaf.ts',
     outline: '  outline(): string {',
     size: 'size(): number',
     // The class it extends and the interface it implements, not its type argument's constraint.
@@ -75,6 +79,13 @@ for (const c of cases) {
         return `${b.file}:${at.line}:${at.column}`;
       }));
       expect(places(await f.value('supertypes("Triangle")')).sort()).toEqual(expected.sort());
+    });
+
+    it('subtypes, without a type hierarchy in the server, are the classes whose header writes the type: the direct ones only', async () => {
+      const polygon = await f.nameIn(c.middle, 'class Polygon', 'Polygon');
+      // Python's tests also name a class attribute `Figure`: subtypes means the class.
+      expect(places(await f.value('subtypes("Figure")'))).toEqual([`${c.middle}:${polygon.line}:${polygon.column}`]);
+      expect(places(await f.value('subtypes("Polygon")')).map((p) => p.split(':')[0])).toEqual([c.leaf]);
     });
 
     // The zod shape is TypeScript's: registered for its row only.
