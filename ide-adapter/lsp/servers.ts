@@ -335,6 +335,13 @@ export interface ServerDefinition {
    * whose files have such lines that are not among its places says where, in one note.
    */
   readonly unanalysedMentions?: (text: string, name: string) => readonly number[];
+  /**
+   * The server ties `value.member` to a class's member only through the type it infers for the
+   * value (pyright): a use on a value it cannot type (an unannotated parameter) is in no answer.
+   * A references answer for a class member then counts the `.member` written in the workspace's
+   * files that it does not list, in one note.
+   */
+  readonly membersByInferredType?: boolean;
   /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */

@@ -8,6 +8,8 @@
  * The subtypes of a class are its direct subclasses (seen on tkem/cachetools: pyright has no type
  * hierarchy, and `subtypes("Cache")` listed the tests' `Cache = cachetools.Cache` attributes).
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goplsServer } from '../languages/go/index.js';
 import { pythonServer } from '../languages/python/index.js';
@@ -86,6 +88,20 @@ for (const c of cases) {
       // Python's tests also name a class attribute `Figure`: subtypes means the class.
       expect(places(await f.value('subtypes("Figure")'))).toEqual([`${c.middle}:${polygon.line}:${polygon.column}`]);
       expect(places(await f.value('subtypes("Polygon")')).map((p) => p.split(':')[0])).toEqual([c.leaf]);
+    });
+
+    // pyright ties `x.member` to a member only through x's inferred type (cachetools: `cache.maxsize` on an unannotated parameter).
+    if (c.language === 'Python') it('references of a member: the `.member` uses on values the server could not type are counted in one note, with the search that lists them', async () => {
+      const lines = (await readFile(join(f.root, 'tests/test_figures.py'), 'utf8')).split('\n');
+      const untyped = lines.findIndex((l) => l.includes('return figure.outline()')) + 1;
+      const o = await f.outcome('findReferences("Figure.outline")');
+      const refs = (o.kind === 'value' ? o.value : []) as { referencedAt: { path: string; start: { line: number } } }[];
+      expect(refs.map((r) => r.referencedAt.path)).not.toContain(undefined);
+      expect(refs.some((r) => r.referencedAt.path === 'tests/test_figures.py' && r.referencedAt.start.line === untyped)).toBe(false);
+      const notes = o.notes.filter((n) => n.includes('.outline'));
+      expect(notes, o.notes.join('\n')).toHaveLength(1);
+      expect(notes[0]).toContain(`1 more in 1 file (tests/test_figures.py:${untyped})`);
+      expect(notes[0]).toContain('search(".", "\\\\.outline\\\\b")');
     });
 
     // The zod shape is TypeScript's: registered for its row only.

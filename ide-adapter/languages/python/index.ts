@@ -104,6 +104,8 @@ export const pythonServer: ServerDefinition = {
   hoverDocumentation: tidyPyrightHover,
   // pyright answers no implementation request: subclasses come from the references in class headers.
   implementationsFromBases: true,
+  // `cache.maxsize` on an unannotated parameter is no reference to Cache.maxsize for pyright.
+  membersByInferredType: true,
   imports: PYTHON_IMPORTS,
   prepare: (root) => {
     const environment = findPythonEnvironment(root);
