@@ -76,6 +76,32 @@ describe('the private compilation database', () => {
   });
 });
 
+describe('headers found nowhere (CLI11: its tests include <catch2/catch.hpp>, not installed, so clangd parsed no test body)', () => {
+  it('counts an include that fails whichever branch is taken; not one a branch does without, nor the platform\'s', async () => {
+    const root = join(dir, 'unfound');
+    await mkdir(join(root, 'tests'), { recursive: true });
+    await mkdir(join(root, 'include', 'lib'), { recursive: true });
+    await writeFile(join(root, 'include', 'lib', 'api.h'), '#ifndef LIB_API_H\n#define LIB_API_H\n#include <vector>\n#include <sys/types.h>\nint api(void);\n#endif\n');
+    // CLI11's tests/catch.hpp: either branch includes a header found nowhere.
+    await writeFile(join(root, 'tests', 'catch.hpp'), '#pragma once\n#ifdef USE_CATCH3\n#include <catch2/catch_all.hpp>\n#else\n#include <catch2/catch.hpp>\n#endif\n#include "lib/api.h"\n');
+    // A platform's header in a branch the other platforms do without; a generated header written unconditionally.
+    await writeFile(join(root, 'tests', 'main.cpp'), '#include "catch.hpp"\n#ifdef _WIN32\n#include <win32/extra.h>\n#endif\n#include "generated/config.h"\n#include "../../../outside/x.h"\nint main() { return api(); }\n');
+    const db = await preparePrivateDatabase(root, { XDG_CACHE_HOME: join(dir, 'cache') });
+    const warning = await db.unfound;
+    expect(warning).toBe(
+      'C/C++: headers found nowhere (catch2/catch_all.hpp, catch2/catch.hpp, generated/config.h, included by tests/catch.hpp and 1 more file): clangd does not analyse the code that needs them, so answers miss uses there. Fix: install them, or a compilation database',
+    );
+  });
+
+  it('says nothing when every include is found', async () => {
+    const root = join(dir, 'found');
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, 'src', 'a.h'), 'int a(void);\n');
+    await writeFile(join(root, 'src', 'a.c'), '#include "a.h"\n#include <stdio.h>\n#include <sys/types.h>\nint a(void) { return 0; }\n');
+    expect(await (await preparePrivateDatabase(root, { XDG_CACHE_HOME: join(dir, 'cache') })).unfound).toBeUndefined();
+  });
+});
+
 describe('C++ names and kinds', () => {
   it('splits the owners clangd writes into an outline name', () => {
     expect(splitCppOutlineName('Circle::area')).toEqual({ name: 'area', owners: ['Circle'] });
