@@ -161,13 +161,16 @@ function entryExists(path: string): boolean {
   }
 }
 
-/** The one warning about them (undefined when there are none). */
+/**
+ * The one warning about them (undefined when there are none), within a note's line: the headers
+ * counted, named by their first folder (`catch2/…`), and the files that include them counted.
+ */
 export function unfoundIncludesWarning(unfound: readonly UnfoundInclude[]): string | undefined {
   if (unfound.length === 0) return undefined;
   const headers = [...new Set(unfound.map((u) => u.header))];
-  const files = new Set(unfound.map((u) => u.file));
-  const firstFile = unfound[0]?.file ?? '';
-  const listed = headers.slice(0, MAX_LISTED).join(', ') + (headers.length > MAX_LISTED ? ` and ${headers.length - MAX_LISTED} more` : '');
-  const where = files.size === 1 ? firstFile : `${firstFile} and ${files.size - 1} more file${files.size === 2 ? '' : 's'}`;
-  return `C/C++: headers found nowhere (${listed}, included by ${where}): clangd does not analyse the code that needs them, so answers miss uses there. Fix: install them, or a compilation database`;
+  const named = [...new Set(headers.map((h) => (h.includes('/') ? `${h.slice(0, h.indexOf('/'))}/…` : h)))];
+  const listed = named.slice(0, MAX_LISTED).join(', ') + (named.length > MAX_LISTED ? ', …' : '');
+  const files = new Set(unfound.map((u) => u.file)).size;
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return `C/C++: ${count(headers.length, 'header')} found nowhere (${listed}), in ${count(files, 'file')}: answers miss uses in code needing them. Fix: install them, or a compilation database`;
 }
