@@ -10,6 +10,7 @@ import { cppKind, splitCppOutlineName, tidyClangdHover } from '../languages/cpp/
 import { findServerBinary } from '../lsp/discovery.js';
 import { treeOf } from './support/clangd.js';
 import { MAX_NOTE_LINE } from '../notes-ledger.js';
+import { unfoundIncludesWarning } from '../languages/cpp/unfound-includes.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -90,9 +91,11 @@ describe('headers found nowhere (CLI11: its tests include <catch2/catch.hpp>, no
     const db = await preparePrivateDatabase(root, { XDG_CACHE_HOME: join(dir, 'cache') });
     const warning = await db.unfound;
     expect(warning).toBe(
-      'C/C++: 3 headers found nowhere (catch2/…, generated/…), in 2 files: answers miss uses in code needing them. Fix: install them, or a compilation database',
+      'C/C++: 3 headers found nowhere (catch2/…, generated/…) in 2 files: code using them is not analysed. Fix: install them, or a compilation database',
     );
-    expect((warning ?? '').length).toBeLessThanOrEqual(MAX_NOTE_LINE);
+    // CLI11's, within one note line (nothing of it cut): 16 headers of four libraries in 13 files.
+    const many = ['nlohmann/json.hpp', 'boost/any.hpp', 'catch2/catch.hpp', 'gtest/gtest.h'].flatMap((h, i) => Array.from({ length: 4 }, (_, j) => ({ header: `${h}${j}`, file: `tests/t${i * 4 + j}.cpp` })));
+    expect((unfoundIncludesWarning(many.slice(0, 16)) ?? '').length).toBeLessThanOrEqual(MAX_NOTE_LINE);
   });
 
   it('says nothing when every include is found', async () => {

@@ -172,5 +172,5 @@ export function unfoundIncludesWarning(unfound: readonly UnfoundInclude[]): stri
   const listed = named.slice(0, MAX_LISTED).join(', ') + (named.length > MAX_LISTED ? ', …' : '');
   const files = new Set(unfound.map((u) => u.file)).size;
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
-  return `C/C++: ${count(headers.length, 'header')} found nowhere (${listed}), in ${count(files, 'file')}: answers miss uses in code needing them. Fix: install them, or a compilation database`;
+  return `C/C++: ${count(headers.length, 'header')} found nowhere (${listed}) in ${count(files, 'file')}: code using them is not analysed. Fix: install them, or a compilation database`;
 }
