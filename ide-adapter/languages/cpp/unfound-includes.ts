@@ -18,7 +18,7 @@ import { dirname, join, normalize } from 'node:path';
 import { isInside, readConfined } from '../../confine.js';
 
 /** Files read at most; a larger workspace is sampled in walk order. */
-export const MAX_SCANNED_FILES = 2000;
+const MAX_SCANNED_FILES = 2000;
 /** A file larger than this is not read (a generated or amalgamated source). */
 const MAX_SCANNED_BYTES = 1024 * 1024;
 /** Files read between two yields to the event loop. */
@@ -49,7 +49,7 @@ interface Group {
  * The includes of one file's `text` that fail whichever branch is taken, by `found` (which says
  * whether a target, written `<…>` or not, is found for this file). Linear in the text.
  */
-export function unfoundIncludesOf(text: string, found: (target: string, angle: boolean) => boolean): string[] {
+function unfoundIncludesOf(text: string, found: (target: string, angle: boolean) => boolean): string[] {
   const out: string[] = [];
   const stack: Group[] = [];
   let pendingGuard: { group: Group; name: string } | undefined;
