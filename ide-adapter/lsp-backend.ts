@@ -476,6 +476,10 @@ export class LspBackend implements IdeBackend {
     return languageFor(this.#definitions, path)?.definition.overloadsAreOneDefinition === true;
   }
 
+  isStub(path: string): boolean {
+    return (languageFor(this.#definitions, path)?.definition.stubExtensions ?? []).some((e) => path.endsWith(e));
+  }
+
   handles(path: string): boolean {
     return languageFor(this.#definitions, path) !== undefined;
   }

@@ -347,6 +347,14 @@ export interface ServerDefinition {
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */
   readonly overloadsAreOneDefinition?: boolean;
   /**
+   * Extensions of files that only declare what a source beside them defines (Python's `.pyi`
+   * stubs: more-itertools ships `more.pyi` beside `more.py`). A declaration in one whose
+   * go-to-definition leads to the source of its stem is a declaration of that symbol — its uses
+   * resolve to it (importers see the stub), so its references are asked there too — and the
+   * symbol is shown at the source. Default: none.
+   */
+  readonly stubExtensions?: readonly string[];
+  /**
    * Splits a name as the server writes it into the name and the owner it folds in (gopls names a
    * method `Mux.Get` in `workspace/symbol` and `(*Mux).Get` in outlines: the name is `Get`, the
    * owner `Mux`). Its owner replaces the server's container (gopls's container is the package's

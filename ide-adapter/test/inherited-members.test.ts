@@ -104,6 +104,22 @@ for (const c of cases) {
       expect(notes[0]).toContain('search(".", "\\\\.outline\\\\b")');
     });
 
+    // A package's `.pyi` beside its `.py` (more-itertools): importers' uses resolve to the stub.
+    if (c.language === 'Python') it('a function a stub beside its source declares too: one definition at the source, and the uses that resolve to the stub are its references', async () => {
+      const source = await f.nameIn('src/figures/measure.py', 'def perimeter', 'perimeter');
+      const stub = await f.nameIn('src/figures/measure.pyi', 'def perimeter', 'perimeter');
+      const defs = (await f.value('findDefinitions("perimeter")')) as (Def & { declarations?: Def[] })[];
+      expect(places(defs)).toEqual([`src/figures/measure.py:${source.line}:${source.column}`]);
+      expect(places(defs[0]?.declarations ?? [])).toEqual([`src/figures/measure.py:${source.line}:${source.column}`, `src/figures/measure.pyi:${stub.line}:${stub.column}`]);
+      const imported = await f.nameIn('tests/test_figures.py', 'measure.perimeter(3', 'perimeter');
+      const inSource = await f.nameIn('src/figures/measure.py', 'perimeter(sides, length)\n', 'perimeter');
+      const refs = (await f.value('findReferences("perimeter")')) as { referencedAt: { path: string; start: { line: number; column: number } } }[];
+      expect(refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`)).toEqual([
+        `src/figures/measure.py:${inSource.line}:${inSource.column}`,
+        `tests/test_figures.py:${imported.line}:${imported.column}`,
+      ]);
+    });
+
     // The zod shape is TypeScript's: registered for its row only.
     if (c.language === 'TypeScript') it('finds a member inherited through an interface where another type of the owner’s name defines it (zod’s v3 and v4 ZodString.min)', async () => {
       const inherited = await f.nameIn('src/schemas.ts', '  min(length: number): this;', 'min');

@@ -106,6 +106,8 @@ export const pythonServer: ServerDefinition = {
   implementationsFromBases: true,
   // `cache.maxsize` on an unannotated parameter is no reference to Cache.maxsize for pyright.
   membersByInferredType: true,
+  // A package's `.pyi` beside its `.py`: importers' uses resolve to the stub's declaration.
+  stubExtensions: ['.pyi'],
   imports: PYTHON_IMPORTS,
   prepare: (root) => {
     const environment = findPythonEnvironment(root);
