@@ -342,6 +342,8 @@ export interface IdeBackend {
    * listing its declarations (C++); absent or false: each overload the server lists apart is its own.
    */
   mergesOverloads?(path: string): boolean;
+  /** Whether a file only declares what the source of its stem defines (a Python `.pyi` stub beside its `.py`). */
+  isStub?(path: string): boolean;
 
   /** Whether a file's language has a server. */
   handles(path: string): boolean;

@@ -149,6 +149,10 @@ export class DeferredBackend implements IdeBackend {
     return this.#languageOf(path)?.definition.overloadsAreOneDefinition === true;
   }
 
+  isStub(path: string): boolean {
+    return (this.#languageOf(path)?.definition.stubExtensions ?? []).some((e) => path.endsWith(e));
+  }
+
   handles(path: string): boolean {
     return this.#languageOf(path) !== undefined;
   }

@@ -158,6 +158,8 @@ const PULL_CONCURRENCY = 8;
 const MAX_UNANALYSED_FILES = 50;
 /** Places a references answer's note on skipped code names at most. */
 const MAX_LISTED_MENTIONS = 3;
+/** The `.member` mentions a references answer's untyped-uses check reads at most. */
+const UNTYPED_USES_MAX_MATCHES = 2000;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
 const MAX_MACRO_EXPANSIONS = 32;
 
@@ -256,7 +258,42 @@ export class LspBackend implements IdeBackend {
   }
 
   references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
-    return this.#request(ReferencesRequest.method, at(path, position), options, async () => this.#withUnanalysedMentions(path, position, await this.#references(path, position, options)));
+    return this.#request(ReferencesRequest.method, at(path, position), options, async () =>
+      this.#withUntypedMemberUses(path, position, await this.#withUnanalysedMentions(path, position, await this.#references(path, position, options)), options),
+    );
+  }
+
+  /**
+   * A references answer for a class member, where the server ties `value.member` to it only
+   * through a type it infers (pyright: `membersByInferredType`), with one line counting the
+   * `.member` written in the workspace's files of its language that the answer does not list —
+   * uses on values it could not type, or another type's member of that name — and the search
+   * that lists them. Bounded by the search's budget; a search that fails adds nothing.
+   */
+  async #withUntypedMemberUses(path: string, position: Position, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+    const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
+    if (server?.definition.membersByInferredType !== true) return list;
+    const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
+    if (name === undefined || !/^[A-Za-z_]\w*$/.test(name)) return list;
+    const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
+    if (!isClassMemberAt(outline, position)) return list;
+    const pattern = `\\.${name}\\b`;
+    const found = await searchWorkspace(this.workspace, '.', pattern, {
+      extensions: server.definition.languages.flatMap((l) => l.extensions),
+      maxResults: UNTYPED_USES_MAX_MATCHES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    }).catch(() => undefined);
+    if (found === undefined) return list;
+    const known = new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
+    const missed = found.matches.filter((m) => !known.has(`${m.path}:${m.start.line}`) && !isCommentAt(m.content, m.start.column));
+    if (missed.length === 0) return list;
+    const more = found.total > found.matches.length ? '+' : '';
+    const files = new Set(missed.map((m) => m.path)).size;
+    const first = missed.slice(0, MAX_LISTED_MENTIONS).map((m) => `${m.path}:${m.start.line}`).join(', ');
+    const gap =
+      `${server.definition.displayName} ties \`.${name}\` to this member only where it infers the value's type: ${missed.length}${more} more in ${files} file${files === 1 ? '' : 's'} ` +
+      `(${first}${missed.length > MAX_LISTED_MENTIONS ? ', …' : ''}) are on values it could not type, or another type's; search(".", ${JSON.stringify(pattern)}) lists them`;
+    return { ...list, gap: list.gap !== undefined ? `${list.gap}; ${gap}` : gap };
   }
 
   /**
@@ -437,6 +474,10 @@ export class LspBackend implements IdeBackend {
 
   mergesOverloads(path: string): boolean {
     return languageFor(this.#definitions, path)?.definition.overloadsAreOneDefinition === true;
+  }
+
+  isStub(path: string): boolean {
+    return (languageFor(this.#definitions, path)?.definition.stubExtensions ?? []).some((e) => path.endsWith(e));
   }
 
   handles(path: string): boolean {
@@ -1602,4 +1643,19 @@ function markdownOf(contents: MarkupContent | MarkedString | MarkedString[]): st
 /** Whether the server's language says declarations of this kind stand alone (`ServerDefinition.standaloneKinds`). */
 function standaloneKind(server: LanguageServer, kind: string): boolean {
   return server.definition.standaloneKinds?.includes(kind) === true;
+}
+
+/** Whether the outline entry named at `position` is a member of a class (its parent is one). */
+function isClassMemberAt(outline: readonly OutlineSymbol[], position: Position, parent?: OutlineSymbol): boolean {
+  for (const s of outline) {
+    if (s.location.start.line === position.line && s.location.start.column <= position.column && position.column <= s.location.end.column) return parent?.kind === 'class';
+    if (isClassMemberAt(s.children, position, s)) return true;
+  }
+  return false;
+}
+
+/** Whether a match at `column` (1-based) of a Python line is in its `#` comment (a `#` in a string is rare enough to be ignored). */
+function isCommentAt(line: string, column: number): boolean {
+  const hash = line.indexOf('#');
+  return hash >= 0 && hash < column - 1;
 }

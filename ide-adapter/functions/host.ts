@@ -163,7 +163,7 @@ export function workspaceNotLoaded(name: string, completeness: Completeness, lis
   const why = completeness.warnings.filter((w) => !w.startsWith('no language server covers') && !unloaded.some((u) => u.includes(trim(w)) || trim(w).includes(u)));
   return new DialectError({
     code: IndexCode.WorkspaceNotLoaded,
-    message: `${JSON.stringify(name)} cannot be looked up: ${unloaded.join('; ')}${why.length > 0 ? ` — ${why.join(' ')}` : ''}`,
+    message: `${JSON.stringify(name)} cannot be looked up: ${unloaded.join('; ')}${why.length > 0 ? ` — ${why.map(trim).join('; ')}` : ''}`,
     hint: 'fix what the message names and start again; until then search(".", "…") finds text',
   });
 }

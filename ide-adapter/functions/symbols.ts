@@ -592,6 +592,11 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       kept.push({ symbol: l.symbol, targets: confirmed });
       continue;
     }
+    // A stub's declaration leading to the source of its stem declares that symbol (importers' uses resolve to it).
+    if (binding === undefined && stubOf(backend, l.symbol.location.path, own)) {
+      kept.push({ symbol: l.symbol, targets: own });
+      continue;
+    }
     if ((leadsElsewhere && !isModuleFile) || binding !== undefined) {
       trace?.drop(describe(l.symbol), macroBinding(l) ? `a \`use\` the macro call writes (${binding}${l.symbol.boundPath !== undefined ? ` of ${l.symbol.boundPath}` : ''})` : binding !== undefined ? `an import, re-export or \`use\` binding (${binding})` : `a binding: go-to-definition leads to ${own.map((t) => formatLocation(t)).join(', ')}`);
       // A path written through a re-export (`facade::prelude::Either` where the prelude `pub use`s
@@ -623,7 +628,8 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     earlier.set(at, there);
     return !duplicate;
   });
-  return Promise.all(overloadsMerged(backend, groupedByTargets(unique)).map((g) => definitionOf(g, outlines)));
+  const stub = (path: string): boolean => backend.isStub?.(path) === true;
+  return Promise.all(overloadsMerged(backend, groupedByTargets(unique)).map((g) => definitionOf(g, outlines, stub)));
 }
 
 /**
@@ -751,7 +757,7 @@ async function importedDeclarations(targets: readonly Location[], outlines: Look
 }
 
 /** One definition for the declarations of one symbol, completed with those only the server named. */
-async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: LookupCache): Promise<SymbolDefinition> {
+async function definitionOf(group: readonly { symbol: BackendSymbol; targets: readonly Location[] }[], outlines: LookupCache, stub: (path: string) => boolean): Promise<SymbolDefinition> {
   const first = (group[0] as { symbol: BackendSymbol }).symbol;
   const declarations: SymbolDeclaration[] = group.map((g) => ({ kind: g.symbol.kind, definedAt: g.symbol.location }));
   for (const t of group.flatMap((g) => g.targets)) {
@@ -763,10 +769,19 @@ async function definitionOf(group: readonly { symbol: BackendSymbol; targets: re
   // The index lists a C/C++ symbol at its definition (the body), not at the header declaration
   // go-to-definition adds: the declarations the index listed come first.
   const listed = declarations.filter((d) => group.some((g) => sameStart(g.symbol.location, d.definedAt)));
-  const primary = primaryDeclaration(listed.length > 0 ? listed : declarations);
+  // A symbol a stub declares too is shown at its source.
+  const sources = listed.filter((d) => !stub(d.definedAt.path));
+  const primary = primaryDeclaration(sources.length > 0 ? sources : listed.length > 0 ? listed : declarations);
   const symbol = group.find((g) => sameStart(g.symbol.location, primary.definedAt))?.symbol ?? first;
   const def = toDefinition({ ...symbol, kind: primary.kind, location: primary.definedAt });
   return declarations.length > 1 ? { ...def, declarations } : def;
+}
+
+/** Whether `path` is a stub whose declaration's go-to-definition (`targets`) leads to the source of its stem. */
+function stubOf(backend: IdeBackend, path: string, targets: readonly Location[]): boolean {
+  if (backend.isStub?.(path) !== true) return false;
+  const stem = path.slice(0, path.lastIndexOf('.'));
+  return targets.some((t) => t.path !== path && t.path.slice(0, t.path.lastIndexOf('.')) === stem);
 }
 
 /**

@@ -51,6 +51,8 @@ export function registerTypeFunctions(registry: Registry<IdeHost>): void {
           : 'The direct subtypes of a type (type hierarchy): the classes that extend it, the types that implement an interface or trait.',
       of: 'a class, interface, struct, enum or trait (or its name)',
       examples: [{ program: `${name}("${direction === 'super' ? 'MemoryRepository' : 'Repository'}")` }],
+      // A name that is also a variable or a module (a test's `Cache = cachetools.Cache`) means the type.
+      prefers: (symbol) => HIERARCHY_KINDS.has(normalized(symbol.kind)),
       related: (symbols, ctx) => hierarchy(symbols, ctx, direction),
     });
   }
@@ -63,8 +65,9 @@ async function hierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<
     try {
       return await backend.prepareTypeHierarchy(symbol.definedAt.path, symbol.definedAt.start, { signal: ctx.signal });
     } catch (error) {
-      // A server without a type hierarchy (pyright, tsgo, gopls): a type's supertypes are what its declaration writes.
-      const declared = direction === 'super' && unsupported(error) ? await declaredSupertypes(backend, symbol, ctx.signal, unlisted) : undefined;
+      // A server without a type hierarchy (pyright, tsgo, gopls): a type's supertypes are what its
+      // declaration writes, its subtypes the implementations whose declarations write it.
+      const declared = !unsupported(error) ? undefined : direction === 'super' ? await declaredSupertypes(backend, symbol, ctx.signal, unlisted) : await declaredSubtypes(ctx, symbol);
       if (declared === undefined) throw error;
       return declared;
     }
@@ -76,6 +79,34 @@ async function hierarchy(symbols: readonly SymbolDefinition[], ctx: CallContext<
   const declared = answers.flatMap((a) => a.filter((x): x is SymbolDefinition => !('handle' in x)));
   const related = (await mapLimit(items, REQUEST_CONCURRENCY, (item: TypeItem) => backend.typeHierarchy(item, direction, { signal: ctx.signal }))).flat();
   return uniquePlaces([...declared, ...related.map((r) => toDefinition(r.symbol))]);
+}
+
+/**
+ * The direct subtypes of a class or interface on a server without a type hierarchy: of its
+ * implementations (pyright's come from class headers, transitively), those whose declaration
+ * writes it as a base. Undefined when a declaration cannot tell (a Go interface, satisfied
+ * implicitly by structs: `implementations` answers there).
+ */
+async function declaredSubtypes(ctx: CallContext<IdeHost>, symbol: SymbolDefinition): Promise<SymbolDefinition[] | undefined> {
+  const { backend } = ctx.host;
+  if ((await declaredSupertypes(backend, symbol, ctx.signal)) === undefined) return undefined;
+  const found = await backend.implementation(symbol.definedAt.path, symbol.definedAt.start, { signal: ctx.signal });
+  const candidates = await mapLimit(found, REQUEST_CONCURRENCY, (loc) => symbolForTarget(ctx, loc, loc.content.trim()));
+  const bases = await mapLimit(candidates, REQUEST_CONCURRENCY, (c) => declaredSupertypes(backend, c, ctx.signal));
+  // One whose bases are not written (a Go struct satisfying an interface): no declaration can tell.
+  if (bases.some((b) => b === undefined)) return undefined;
+  return candidates.filter((_, i) => (bases[i] ?? []).some((b) => b.definedAt.path === symbol.definedAt.path && samePosition(b.definedAt.start, symbol.definedAt.start)));
+}
+
+function samePosition(a: { line: number; column: number }, b: { line: number; column: number }): boolean {
+  return a.line === b.line && a.column === b.column;
+}
+
+/** Kinds that have a place in a type hierarchy (normalized: lower case, letters only). */
+const HIERARCHY_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'protocol', 'typealias', 'type', 'object']);
+
+function normalized(kind: string): string {
+  return kind.toLowerCase().replace(/[^a-z]/g, '');
 }
 
 function unsupported(error: unknown): boolean {

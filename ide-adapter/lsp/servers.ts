@@ -339,10 +339,25 @@ export interface ServerDefinition {
    * whose files have such lines that are not among its places says where, in one note.
    */
   readonly unanalysedMentions?: (text: string, name: string) => readonly number[];
+  /**
+   * The server ties `value.member` to a class's member only through the type it infers for the
+   * value (pyright): a use on a value it cannot type (an unannotated parameter) is in no answer.
+   * A references answer for a class member then counts the `.member` written in the workspace's
+   * files that it does not list, in one note.
+   */
+  readonly membersByInferredType?: boolean;
   /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */
   readonly overloadsAreOneDefinition?: boolean;
+  /**
+   * Extensions of files that only declare what a source beside them defines (Python's `.pyi`
+   * stubs: more-itertools ships `more.pyi` beside `more.py`). A declaration in one whose
+   * go-to-definition leads to the source of its stem is a declaration of that symbol — its uses
+   * resolve to it (importers see the stub), so its references are asked there too — and the
+   * symbol is shown at the source. Default: none.
+   */
+  readonly stubExtensions?: readonly string[];
   /**
    * Splits a name as the server writes it into the name and the owner it folds in (gopls names a
    * method `Mux.Get` in `workspace/symbol` and `(*Mux).Get` in outlines: the name is `Get`, the

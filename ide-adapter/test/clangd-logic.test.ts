@@ -9,6 +9,8 @@ import { clangdServer } from '../languages/cpp/index.js';
 import { cppKind, splitCppOutlineName, tidyClangdHover } from '../languages/cpp/names.js';
 import { findServerBinary } from '../lsp/discovery.js';
 import { treeOf } from './support/clangd.js';
+import { MAX_NOTE_LINE } from '../notes-ledger.js';
+import { unfoundIncludesWarning } from '../languages/cpp/unfound-includes.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -73,6 +75,35 @@ describe('the private compilation database', () => {
     const written = JSON.parse(await readFile(join(db.dir, 'compile_commands.json'), 'utf8')) as { file: string; arguments: string[] }[];
     expect(written.map((c) => c.file)).toEqual([join(root, 'lib', 'x.c')]);
     expect(written[0]?.arguments).toEqual(['clang', '-I', root, '-I', join(root, 'lib', 'inc'), '-I', join(root, 'lib'), '-c', join(root, 'lib', 'x.c')]);
+  });
+});
+
+describe('headers found nowhere (CLI11: its tests include <catch2/catch.hpp>, not installed, so clangd parsed no test body)', () => {
+  it('counts an include that fails whichever branch is taken; not one a branch does without, nor the platform\'s', async () => {
+    const root = join(dir, 'unfound');
+    await mkdir(join(root, 'tests'), { recursive: true });
+    await mkdir(join(root, 'include', 'lib'), { recursive: true });
+    await writeFile(join(root, 'include', 'lib', 'api.h'), '#ifndef LIB_API_H\n#define LIB_API_H\n#include <vector>\n#include <sys/types.h>\nint api(void);\n#endif\n');
+    // CLI11's tests/catch.hpp: either branch includes a header found nowhere.
+    await writeFile(join(root, 'tests', 'catch.hpp'), '#pragma once\n#ifdef USE_CATCH3\n#include <catch2/catch_all.hpp>\n#else\n#include <catch2/catch.hpp>\n#endif\n#include "lib/api.h"\n');
+    // A platform's header in a branch the other platforms do without; a generated header written unconditionally.
+    await writeFile(join(root, 'tests', 'main.cpp'), '#include "catch.hpp"\n#ifdef _WIN32\n#include <win32/extra.h>\n#endif\n#include "generated/config.h"\n#include "../../../outside/x.h"\nint main() { return api(); }\n');
+    const db = await preparePrivateDatabase(root, { XDG_CACHE_HOME: join(dir, 'cache') });
+    const warning = await db.unfound;
+    expect(warning).toBe(
+      'C/C++: 3 headers found nowhere (catch2/…, generated/…) in 2 files: code using them is not analysed. Fix: install them, or a compilation database',
+    );
+    // CLI11's, within one note line (nothing of it cut): 16 headers of four libraries in 13 files.
+    const many = ['nlohmann/json.hpp', 'boost/any.hpp', 'catch2/catch.hpp', 'gtest/gtest.h'].flatMap((h, i) => Array.from({ length: 4 }, (_, j) => ({ header: `${h}${j}`, file: `tests/t${i * 4 + j}.cpp` })));
+    expect((unfoundIncludesWarning(many.slice(0, 16)) ?? '').length).toBeLessThanOrEqual(MAX_NOTE_LINE);
+  });
+
+  it('says nothing when every include is found', async () => {
+    const root = join(dir, 'found');
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, 'src', 'a.h'), 'int a(void);\n');
+    await writeFile(join(root, 'src', 'a.c'), '#include "a.h"\n#include <stdio.h>\n#include <sys/types.h>\nint a(void) { return 0; }\n');
+    expect(await (await preparePrivateDatabase(root, { XDG_CACHE_HOME: join(dir, 'cache') })).unfound).toBeUndefined();
   });
 });
 

@@ -40,10 +40,11 @@ describe('DeferredBackend', () => {
   it('answers which files it handles as LspBackend does, without making it', async () => {
     const { backend, made } = deferred();
     const reference: IdeBackend = new LspBackend(workspace, { trusted: false });
-    for (const path of ['a.ts', 'src/main.rs', 'lib.py', 'x.go', 'y.cpp', 'z.h', 'README.md', 'Makefile', 'a.tsx', 'b.mjs']) {
+    for (const path of ['a.ts', 'src/main.rs', 'lib.py', 'lib.pyi', 'x.go', 'y.cpp', 'z.h', 'README.md', 'Makefile', 'a.tsx', 'b.mjs']) {
       expect(backend.handles(path), path).toBe(reference.handles(path));
       expect(backend.relativeQualifiers(path), path).toEqual(reference.relativeQualifiers(path));
       expect(backend.mergesOverloads(path), path).toBe(reference.mergesOverloads?.(path));
+      expect(backend.isStub(path), path).toBe(reference.isStub?.(path));
     }
     expect(backend.servers()).toEqual(reference.servers());
     await backend.shutdown();

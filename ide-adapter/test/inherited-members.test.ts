@@ -5,7 +5,11 @@
  * the bases come from the declaration header. Real servers on fixtures/py-inherited and
  * fixtures/ts-inherited: a chain of two bases, one named through a module (`middle.Polygon`), a
  * metaclass and a type argument's constraint that are no bases, and an override in the middle.
+ * The subtypes of a class are its direct subclasses (seen on tkem/cachetools: pyright has no type
+ * hierarchy, and `subtypes("Cache")` listed the tests' `Cache = cachetools.Cache` attributes).
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goplsServer } from '../languages/go/index.js';
 import { pythonServer } from '../languages/python/index.js';
@@ -27,6 +31,7 @@ const cases = [
     fixture: 'py-inherited',
     root: 'src/figures/root.py',
     middle: 'src/figures/middle.py',
+    leaf: 'src/figures/leaf.py',
     outline: 'def outline(self)',
     size: 'def size',
     // `middle.Polygon`, not the metaclass.
@@ -38,6 +43,7 @@ const cases = [
     fixture: 'ts-inherited',
     root: 'src/root.ts',
     middle: 'src/middle.ts',
+    leaf: 'src/leaf.ts',
     outline: '  outline(): string {',
     size: 'size(): number',
     // The class it extends and the interface it implements, not its type argument's constraint.
@@ -75,6 +81,43 @@ for (const c of cases) {
         return `${b.file}:${at.line}:${at.column}`;
       }));
       expect(places(await f.value('supertypes("Triangle")')).sort()).toEqual(expected.sort());
+    });
+
+    it('subtypes, without a type hierarchy in the server, are the classes whose header writes the type: the direct ones only', async () => {
+      const polygon = await f.nameIn(c.middle, 'class Polygon', 'Polygon');
+      // Python's tests also name a class attribute `Figure`: subtypes means the class.
+      expect(places(await f.value('subtypes("Figure")'))).toEqual([`${c.middle}:${polygon.line}:${polygon.column}`]);
+      expect(places(await f.value('subtypes("Polygon")')).map((p) => p.split(':')[0])).toEqual([c.leaf]);
+    });
+
+    // pyright ties `x.member` to a member only through x's inferred type (cachetools: `cache.maxsize` on an unannotated parameter).
+    if (c.language === 'Python') it('references of a member: the `.member` uses on values the server could not type are counted in one note, with the search that lists them', async () => {
+      const lines = (await readFile(join(f.root, 'tests/test_figures.py'), 'utf8')).split('\n');
+      const untyped = lines.findIndex((l) => l.includes('return figure.outline()')) + 1;
+      const o = await f.outcome('findReferences("Figure.outline")');
+      const refs = (o.kind === 'value' ? o.value : []) as { referencedAt: { path: string; start: { line: number } } }[];
+      expect(refs.map((r) => r.referencedAt.path)).not.toContain(undefined);
+      expect(refs.some((r) => r.referencedAt.path === 'tests/test_figures.py' && r.referencedAt.start.line === untyped)).toBe(false);
+      const notes = o.notes.filter((n) => n.includes('.outline'));
+      expect(notes, o.notes.join('\n')).toHaveLength(1);
+      expect(notes[0]).toContain(`1 more in 1 file (tests/test_figures.py:${untyped})`);
+      expect(notes[0]).toContain('search(".", "\\\\.outline\\\\b")');
+    });
+
+    // A package's `.pyi` beside its `.py` (more-itertools): importers' uses resolve to the stub.
+    if (c.language === 'Python') it('a function a stub beside its source declares too: one definition at the source, and the uses that resolve to the stub are its references', async () => {
+      const source = await f.nameIn('src/figures/measure.py', 'def perimeter', 'perimeter');
+      const stub = await f.nameIn('src/figures/measure.pyi', 'def perimeter', 'perimeter');
+      const defs = (await f.value('findDefinitions("perimeter")')) as (Def & { declarations?: Def[] })[];
+      expect(places(defs)).toEqual([`src/figures/measure.py:${source.line}:${source.column}`]);
+      expect(places(defs[0]?.declarations ?? [])).toEqual([`src/figures/measure.py:${source.line}:${source.column}`, `src/figures/measure.pyi:${stub.line}:${stub.column}`]);
+      const imported = await f.nameIn('tests/test_figures.py', 'measure.perimeter(3', 'perimeter');
+      const inSource = await f.nameIn('src/figures/measure.py', 'perimeter(sides, length)\n', 'perimeter');
+      const refs = (await f.value('findReferences("perimeter")')) as { referencedAt: { path: string; start: { line: number; column: number } } }[];
+      expect(refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`)).toEqual([
+        `src/figures/measure.py:${inSource.line}:${inSource.column}`,
+        `tests/test_figures.py:${imported.line}:${imported.column}`,
+      ]);
     });
 
     // The zod shape is TypeScript's: registered for its row only.

@@ -71,6 +71,18 @@ describe('a workspace a server could not load', () => {
     }
   });
 
+  it('gives each reason in its own clause (afero: "… Fix: install go 1.24 or newer Go: imports of …" ran two warnings together)', async () => {
+    const f = await openFakeSession(SOURCES, { readiness: { ...readiness, warnings: ['Go: go.mod asks for go 1.24.0. Fix: install go 1.24 or newer', 'Go: imports of x/text are unresolved. Fix: go mod download (online).'] } });
+    try {
+      const o = await f.outcome('findDefinitions("missing")');
+      expect(o.kind === 'error' ? o.error.message : o.kind).toBe(
+        '"missing" cannot be looked up: rust-analyzer: failed to load workspace — Go: go.mod asks for go 1.24.0. Fix: install go 1.24 or newer; Go: imports of x/text are unresolved. Fix: go mod download (online)',
+      );
+    } finally {
+      await f.dispose();
+    }
+  });
+
   it('still answers a name that is found', async () => {
     const f = await openFakeSession(SOURCES, { readiness });
     try {

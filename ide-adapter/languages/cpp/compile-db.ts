@@ -21,6 +21,7 @@ import { DialectError } from '../../../dialect/outcome.js';
 import { SearchCode } from '../../search.js';
 import { runFileJob } from '../../file-jobs.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
+import { unfoundIncludes, unfoundIncludesWarning } from './unfound-includes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -54,6 +55,8 @@ export interface PreparedDatabase {
   readonly entries: number;
   /** Why answers may miss things (a described layout, a bound reached), for people; one line. */
   readonly warning?: string;
+  /** A described layout's headers found nowhere, read while the server starts (`unfound-includes.ts`). */
+  readonly unfound?: Promise<string | undefined>;
 }
 
 /** One entry of a JSON compilation database. */
@@ -94,7 +97,12 @@ export async function preparePrivateDatabase(root: string, env: Env): Promise<Pr
     result =
       flags !== undefined
         ? { dir, source: 'compile_flags.txt', origin: flags.origin, ...(unreadable !== '' || cut !== '' ? { warning: `C/C++: ${unreadable}flags from ${flags.origin}${cut}` } : {}) }
-        : { dir, source: 'described', warning: `C/C++: ${unreadable}no compilation database, flags guessed (answers may miss code)${cut}. ${DATABASE_FIX}` };
+        : {
+            dir,
+            source: 'described',
+            warning: `C/C++: ${unreadable}no compilation database, flags guessed (answers may miss code)${cut}. ${DATABASE_FIX}`,
+            unfound: new Promise<void>((ready) => setImmediate(ready)).then(async () => unfoundIncludesWarning(await unfoundIncludes(root, described.files, described.includeDirs))),
+          };
   }
   await writeFile(join(dir, 'compile_commands.json'), JSON.stringify(commands, null, 1), { mode: 0o600 });
   return { ...result, entries: commands.length };
@@ -153,7 +161,7 @@ async function compileFlags(root: string): Promise<{ origin: string; dir: string
  * ones), bounded by {@link MAX_DESCRIBED_SOURCES}. With `flags` (compile_flags.txt) those are the
  * flags; else include folders are the root, every folder holding headers, then the folders above them.
  */
-async function describeLayout(root: string, flags: readonly string[] | undefined, flagsDir: string | undefined): Promise<{ commands: CompileCommand[]; cut: boolean }> {
+async function describeLayout(root: string, flags: readonly string[] | undefined, flagsDir: string | undefined): Promise<{ commands: CompileCommand[]; cut: boolean; files: readonly string[]; includeDirs: readonly string[] }> {
   const extensions = [...C_SOURCE_EXTENSIONS, ...CPP_SOURCE_EXTENSIONS, ...HEADER_EXTENSIONS];
   const walk = await runFileJob({ kind: 'walk', root, start: '', limit: MAX_DESCRIBED_SOURCES * 4, extensions }, { overrun: (stopped) => new DialectError({ code: SearchCode.WalkTimeout, message: `listing the C/C++ sources ${stopped}` }) }).catch(() => ({ files: [] as string[] }));
   const files = walk.files.filter((f) => !f.split('/').slice(0, -1).some((part) => SKIPPED_DIRS.has(part) || part.startsWith('.')));
@@ -171,7 +179,7 @@ async function describeLayout(root: string, flags: readonly string[] | undefined
     const args = flags !== undefined ? [...flags] : includes;
     return { directory: flagsDir ?? dirname(file), file, arguments: [driver, ...args, '-c', file] };
   });
-  return { commands, cut };
+  return { commands, cut, files, includeDirs };
 }
 
 /** The folders above a workspace folder (`a/b/c` → `a/b`, `a`), nearest first. */

@@ -74,6 +74,7 @@ async function prepareClangd(root: string, env: Readonly<Record<string, string |
     return {
       args: [`--compile-commands-dir=${db.dir}`],
       ...(db.warning !== undefined ? { warnings: [{ key: 'clangd:database', text: db.warning }] } : {}),
+      ...(db.unfound !== undefined ? { laterWarnings: db.unfound.then((text) => (text !== undefined ? [{ key: 'clangd:unfound-includes', text }] : [])) } : {}),
     };
   } catch (error) {
     // Without our folder clangd would look for a database in the workspace and index next to it:

@@ -104,6 +104,10 @@ export const pythonServer: ServerDefinition = {
   hoverDocumentation: tidyPyrightHover,
   // pyright answers no implementation request: subclasses come from the references in class headers.
   implementationsFromBases: true,
+  // `cache.maxsize` on an unannotated parameter is no reference to Cache.maxsize for pyright.
+  membersByInferredType: true,
+  // A package's `.pyi` beside its `.py`: importers' uses resolve to the stub's declaration.
+  stubExtensions: ['.pyi'],
   imports: PYTHON_IMPORTS,
   prepare: (root) => {
     const environment = findPythonEnvironment(root);
