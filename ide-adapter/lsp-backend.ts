@@ -258,9 +258,23 @@ export class LspBackend implements IdeBackend {
   }
 
   references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
-    return this.#request(ReferencesRequest.method, at(path, position), options, async () =>
-      this.#withUntypedMemberUses(path, position, await this.#withUnanalysedMentions(path, position, await this.#references(path, position, options)), options),
-    );
+    return this.#request(ReferencesRequest.method, at(path, position), options, async () => this.#withServerGaps(path, position, await this.#references(path, position, options), options));
+  }
+
+  /**
+   * A references answer with what its server declares it may leave out said once: uses in code
+   * it does not analyse ({@link #withUnanalysedMentions}), uses it cannot type
+   * ({@link #withUntypedMemberUses}). The server and the asked name are looked up once for both.
+   */
+  async #withServerGaps(path: string, position: Position, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+    const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
+    const mentions = server?.definition.unanalysedMentions;
+    const untyped = server?.definition.membersByInferredType === true;
+    if (server === undefined || (mentions === undefined && !untyped)) return list;
+    const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
+    if (name === undefined) return list;
+    const checked = mentions !== undefined ? await this.#withUnanalysedMentions(server, mentions, path, name, list) : list;
+    return untyped ? this.#withUntypedMemberUses(server, path, position, name, checked, options) : checked;
   }
 
   /**
@@ -270,11 +284,8 @@ export class LspBackend implements IdeBackend {
    * uses on values it could not type, or another type's member of that name — and the search
    * that lists them. Bounded by the search's budget; a search that fails adds nothing.
    */
-  async #withUntypedMemberUses(path: string, position: Position, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
-    const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
-    if (server?.definition.membersByInferredType !== true) return list;
-    const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
-    if (name === undefined || !/^[A-Za-z_]\w*$/.test(name)) return list;
+  async #withUntypedMemberUses(server: LanguageServer, path: string, position: Position, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+    if (!/^[A-Za-z_]\w*$/.test(name)) return list;
     const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
     if (!isClassMemberAt(outline, position)) return list;
     const pattern = `\\.${name}\\b`;
@@ -293,7 +304,7 @@ export class LspBackend implements IdeBackend {
     const gap =
       `${server.definition.displayName} ties \`.${name}\` to this member only where it infers the value's type: ${missed.length}${more} more in ${files} file${files === 1 ? '' : 's'} ` +
       `(${first}${missed.length > MAX_LISTED_MENTIONS ? ', …' : ''}) are on values it could not type, or another type's; search(".", ${JSON.stringify(pattern)}) lists them`;
-    return { ...list, gap: list.gap !== undefined ? `${list.gap}; ${gap}` : gap };
+    return withGap(list, gap);
   }
 
   /**
@@ -301,12 +312,7 @@ export class LspBackend implements IdeBackend {
    * taken), the places of the answer's files (at most {@link MAX_UNANALYSED_FILES}) where the
    * name is written in such code and that are not among its places: one line, a few named.
    */
-  async #withUnanalysedMentions(path: string, position: Position, list: ReferenceList): Promise<ReferenceList> {
-    const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
-    const mentions = server?.definition.unanalysedMentions;
-    if (server === undefined || mentions === undefined) return list;
-    const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
-    if (name === undefined) return list;
+  async #withUnanalysedMentions(server: LanguageServer, mentions: (text: string, name: string) => readonly number[], path: string, name: string, list: ReferenceList): Promise<ReferenceList> {
     // The answer's files in its order (grouped by file), without a key per place: most files
     // have no conditional code, so the places are only indexed once a mention needs checking.
     const files = [path];
@@ -326,7 +332,7 @@ export class LspBackend implements IdeBackend {
     });
     if (missed.length === 0) return list;
     const named = missed.slice(0, MAX_LISTED_MENTIONS).join(', ') + (missed.length > MAX_LISTED_MENTIONS ? ` (+${missed.length - MAX_LISTED_MENTIONS} more)` : '');
-    return { ...list, gap: `${server.definition.displayName} skips preprocessor branches not taken: ${JSON.stringify(name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${name}\\b`)}) finds every mention` };
+    return withGap(list, `${server.definition.displayName} skips preprocessor branches not taken: ${JSON.stringify(name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${name}\\b`)}) finds every mention`);
   }
 
   hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
@@ -1658,4 +1664,9 @@ function isClassMemberAt(outline: readonly OutlineSymbol[], position: Position, 
 function isCommentAt(line: string, column: number): boolean {
   const hash = line.indexOf('#');
   return hash >= 0 && hash < column - 1;
+}
+
+/** `list` with `gap` added to what it already says it misses. */
+function withGap(list: ReferenceList, gap: string): ReferenceList {
+  return { ...list, gap: list.gap !== undefined ? `${list.gap}; ${gap}` : gap };
 }
