@@ -29,6 +29,17 @@ const STATEMENT_SEARCH_LINES = 40;
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'union']);
 /** The kinds that overload (constructors, functions, methods). */
 const OVERLOADABLE: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
+/** Kinds of a C/C++ type tag a typedef of the same name names (`typedef struct cJSON {…} cJSON;`). */
+const TAG_KINDS: ReadonlySet<string> = new Set(['struct', 'union', 'enum', 'class']);
+
+/**
+ * Whether a declaration of kind `other` is part of a symbol of kind `kind` merged with it: the
+ * same kind (overloads), or, for a type alias, the tag of its name it was merged with (a C typedef
+ * and its struct are one type to a reader, and their uses are the uses of one).
+ */
+export function sameSymbolKind(kind: string, other: string): boolean {
+  return kind === other || (kind === 'type alias' && TAG_KINDS.has(other));
+}
 /** At most this many targets of one candidate are asked whether they lead back to it. */
 const MAX_BACK_CHECKS = 4;
 /** Go-to-definition requests in flight at once per lookup. */
@@ -629,7 +640,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     return !duplicate;
   });
   const stub = (path: string): boolean => backend.isStub?.(path) === true;
-  return Promise.all(overloadsMerged(backend, groupedByTargets(unique)).map((g) => definitionOf(g, outlines, stub)));
+  return Promise.all(tagsMerged(backend, overloadsMerged(backend, groupedByTargets(unique))).map((g) => definitionOf(g, outlines, stub)));
 }
 
 /**
@@ -713,6 +724,34 @@ function overloadsMerged<G extends { symbol: BackendSymbol; targets: readonly Lo
 }
 
 /**
+ * In a language whose overloads are one definition (C and C++), a type alias and a tag of its name
+ * in one scope, declared in one file (`typedef struct cJSON {…} cJSON;`, or `typedef struct list
+ * list;` above `struct list {…}`), are one definition: a reader means one type by either name. (C++
+ * allows no other meaning; in C a `typedef int cJSON;` beside `struct cJSON` is legal and perverse.)
+ */
+function tagsMerged<G extends { symbol: BackendSymbol; targets: readonly Location[] }>(backend: IdeBackend, groups: G[][]): G[][] {
+  const key = (s: BackendSymbol): string => `${s.language}\u0000${s.container ?? ''}\u0000${s.name}`;
+  const files = (g: readonly G[]): Set<string> => new Set(g.flatMap((k) => [k.symbol.location.path, ...k.targets.map((t) => t.path)]));
+  const aliases = new Map<string, G[][]>();
+  for (const g of groups) {
+    const s = (g[0] as G).symbol;
+    if (s.kind === 'type alias' && backend.mergesOverloads?.(s.location.path) === true) aliases.set(key(s), [...(aliases.get(key(s)) ?? []), g]);
+  }
+  if (aliases.size === 0) return groups;
+  const absorbed = new Set<G[]>();
+  for (const g of groups) {
+    const s = (g[0] as G).symbol;
+    if (!TAG_KINDS.has(s.kind)) continue;
+    const mine = files(g);
+    const alias = aliases.get(key(s))?.find((a) => [...files(a)].some((f) => mine.has(f)));
+    if (alias === undefined) continue;
+    alias.push(...g);
+    absorbed.add(g);
+  }
+  return groups.filter((g) => !absorbed.has(g));
+}
+
+/**
  * `from` itself among `targets`, and the targets (at most {@link MAX_BACK_CHECKS}) where
  * go-to-definition leads back to `from` or finds nothing.
  */
@@ -791,7 +830,8 @@ function stubOf(backend: IdeBackend, path: string, targets: readonly Location[])
 function primaryDeclaration(declarations: readonly SymbolDeclaration[]): SymbolDeclaration {
   const substantive = declarations.filter((d) => d.kind !== 'namespace' && d.kind !== 'module');
   const pool = substantive.length > 0 ? substantive : declarations;
-  const kind = (pool[0] as SymbolDeclaration).kind;
+  // A typedef merged with its tag is shown at the typedef: the name a reader writes.
+  const kind = pool.find((d) => d.kind === 'type alias' && pool.every((o) => sameSymbolKind(d.kind, o.kind)))?.kind ?? (pool[0] as SymbolDeclaration).kind;
   return pool.filter((d) => d.kind === kind).at(-1) as SymbolDeclaration;
 }
 
