@@ -113,27 +113,27 @@ export async function lookupSymbols(backend: IdeBackend, asked: SymbolQuery, sig
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
     symbols.filter((s) => s.name === name || void trace?.drop(describe(s), `a fuzzy workspace/symbol hit: "${s.name}" is not "${name}"`));
   let globCut = false;
-  const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
+  const qualify = async (candidates: readonly BackendSymbol[], within: readonly string[] = qualifiers): Promise<Located[]> => {
     const located = await assignedMembers(outlines, dedupeLocated(await Promise.all(candidates.map((s) => locate(s, outlines)))));
     const out: Located[] = [];
     const rest: Located[] = [];
     for (const l of located) {
       const relative = paths.relativeQualifiers(l.symbol);
-      if (qualifiers.length === 0 || (!ownersRuleOut(qualifiers, paths.owners(l.symbol, l.ancestors), relative) && qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), relative))) out.push(l);
+      if (within.length === 0 || (!ownersRuleOut(within, paths.owners(l.symbol, l.ancestors), relative) && qualifiersMatch(within, await paths.of(l.symbol, l.ancestors), relative))) out.push(l);
       else {
-        trace?.drop(describe(l.symbol), `its path does not match the qualifier ${qualifiers.join('::')}`);
+        trace?.drop(describe(l.symbol), `its path does not match the qualifier ${within.join('::')}`);
         rest.push(l);
       }
     }
     // A path through a re-export a macro call writes (serde's `crate_root!();` `pub use`s
     // `serde_core::Deserialize`) names what the `use` names: no go-to-definition leads there.
-    if (qualifiers.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
+    if (within.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
     const items = withoutLocals(out, trace);
     // A path through a glob re-export (`thiserror::Error` where thiserror's root writes `pub use thiserror_impl::*;`).
     // Only when nothing but bindings fits: an item the qualifiers name directly is the answer.
-    if (qualifiers.length > 0 && rest.length > 0 && (await Promise.all(items.map((l) => bindingOf(l.symbol, outlines.lines)))).every((b) => b !== undefined)) {
-      const glob = await globReexported(backend, qualifiers, rest, paths, signal);
-      for (const l of glob.found) trace?.keep(describe(l.symbol), `through a glob re-export (\`pub use …::*\`) in ${qualifiers.join('::')}`);
+    if (within.length > 0 && rest.length > 0 && (await Promise.all(items.map((l) => bindingOf(l.symbol, outlines.lines)))).every((b) => b !== undefined)) {
+      const glob = await globReexported(backend, within, rest, paths, signal);
+      for (const l of glob.found) trace?.keep(describe(l.symbol), `through a glob re-export (\`pub use …::*\`) in ${within.join('::')}`);
       items.push(...glob.found);
       if (glob.cut) globCut = true;
     }
@@ -157,6 +157,16 @@ export async function lookupSymbols(backend: IdeBackend, asked: SymbolQuery, sig
   let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
+  // 3b. A path through a module re-exported under another one (`facade::emit::Emit` where a macro
+  // call in facade writes `pub use shapes::emit;`): the written module path is looked up, and the
+  // name is qualified by where each module it names really is.
+  if (qualified.length === 0 && qualifiers.length >= 2) {
+    for (const real of await reexportedModulePaths(backend, qualifiers, paths, signal, trace)) {
+      const through = await qualify(found, real);
+      for (const l of through) trace?.keep(describe(l.symbol), `through the module ${qualifiers.join('::')}, which is ${real.join('::')}`);
+      qualified = dedupeLocated([...qualified, ...through]);
+    }
+  }
   // 4. `Derived.member` that `Derived` inherits: the member of a base class.
   const gaps: string[] = [];
   // What the bases' own lookups read is not this lookup's to vouch for: it is not kept. Where
@@ -641,6 +651,30 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
   });
   const stub = (path: string): boolean => backend.isStub?.(path) === true;
   return Promise.all(tagsMerged(backend, overloadsMerged(backend, groupedByTargets(unique))).map((g) => definitionOf(g, outlines, stub)));
+}
+
+/** Kinds of a definition that is a module a path can go through. */
+const MODULE_KINDS: ReadonlySet<string> = new Set(['module', 'namespace', 'package']);
+
+/**
+ * Where the modules a written module path names really are, as qualifiers (`facade::emit` → its
+ * definition `pub mod emit;` in shapes' lib.rs → `shapes::emit`), for those that are somewhere
+ * else than written: the path is looked up as a name (one level shorter, so the recursion ends).
+ */
+async function reexportedModulePaths(backend: IdeBackend, qualifiers: readonly string[], paths: SymbolPaths, signal: AbortSignal, trace?: TraceSink): Promise<string[][]> {
+  const modules = (await lookupSymbols(backend, { name: qualifiers.join('::') }, signal)).definitions.filter((d) => MODULE_KINDS.has(d.kind));
+  const out: string[][] = [];
+  for (const m of modules) {
+    const at = m.definedAt;
+    // `mod emit;` is declared in its parent's file; a definition at a file's start is the module's own file.
+    const ownFile = at.start.line === 1 && at.start.column === 1;
+    const segments = (await paths.modules(at.path)).map((s) => [...s.names][0] ?? '');
+    const real = ownFile ? segments : [...segments, ...(m.container !== undefined && m.container !== '' ? [m.container] : []), m.name];
+    if (real.some((q) => q === '') || real.join('::') === qualifiers.join('::')) continue;
+    trace?.keep(`module ${m.name} at ${formatLocation(at)}`, `the module ${qualifiers.join('::')} names`);
+    out.push(real);
+  }
+  return out;
 }
 
 /**
