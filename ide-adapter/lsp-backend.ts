@@ -82,7 +82,7 @@ import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
-import { languageKind } from './kinds.js';
+import { languageKind, lspKindName, type KindWord, type LspKindName } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
@@ -98,12 +98,6 @@ export const BackendCode = {
   Unreadable: 'document-unreadable',
 } as const;
 
-const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
-  Object.entries(SymbolKind)
-    .filter(([, v]) => typeof v === 'number')
-    .map(([k, v]) => [v as number, k.toLowerCase()]),
-);
-
 /** The marker files that detect the servers, for the note of a workspace none covers (`Cargo.toml, tsconfig.json or …`). */
 function detectionMarkers(definitions: readonly ServerDefinition[]): string {
   const markers = [...new Set(definitions.flatMap((d) => [...d.rootMarkers, ...(d.projectMarkers ?? [])]))];
@@ -111,9 +105,9 @@ function detectionMarkers(definitions: readonly ServerDefinition[]): string {
   return `${markers.slice(0, -1).join(', ')} or ${markers.at(-1) ?? ''}`;
 }
 
-/** Lower-case name of an LSP symbol kind (`struct`, `enummember`, …). */
-export function kindName(kind: number): string {
-  return KIND_NAMES[kind] ?? 'symbol';
+/** Lower-case name of an LSP symbol kind (`struct`, `enummember`, …): `kinds.ts`'s one list of them. */
+export function kindName(kind: number): LspKindName {
+  return lspKindName(kind);
 }
 
 /** The files one call touches (by URI), resolved and loaded once each. */
@@ -675,7 +669,7 @@ export class LspBackend implements IdeBackend {
   }
 
   /** The definition's `declaredKind` of a symbol whose name is not written at its place (a derive macro at its function). */
-  async #declaredKind(definition: ServerDefinition, location: Location, name: string, lspKind: string): Promise<string | undefined> {
+  async #declaredKind(definition: ServerDefinition, location: Location, name: string, lspKind: LspKindName): Promise<KindWord | undefined> {
     if (definition.declaredKind === undefined || location.content.includes(name)) return undefined;
     try {
       return definition.declaredKind(name, lspKind, await this.workspace.lines(location.path), location.start.line);
@@ -1499,7 +1493,7 @@ export class LspBackend implements IdeBackend {
   }
 
   /** A symbol's kind in its language's words: the definition's own naming, else `kinds.ts`'. */
-  #kind(path: string, language: string, lspKind: string, declarationLine: string, name: string): string {
+  #kind(path: string, language: string, lspKind: LspKindName, declarationLine: string, name: string): KindWord {
     const own = languageFor(this.#definitions, path)?.definition.symbolKind;
     return own !== undefined ? own(lspKind, declarationLine, name) : languageKind(language, lspKind, declarationLine, name);
   }
@@ -1682,7 +1676,7 @@ function markdownOf(contents: MarkupContent | MarkedString | MarkedString[]): st
 
 /** Whether the server's language says declarations of this kind stand alone (`ServerDefinition.standaloneKinds`). */
 function standaloneKind(server: LanguageServer, kind: string): boolean {
-  return server.definition.standaloneKinds?.includes(kind) === true;
+  return (server.definition.standaloneKinds as readonly string[] | undefined)?.includes(kind) === true;
 }
 
 /** Whether the outline entry named at `position` is a member of a class (its parent is one). */

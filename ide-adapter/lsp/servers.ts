@@ -6,6 +6,7 @@
  */
 import type { HoverSignature } from './hover.js';
 import type { Location, Position } from '../model.js';
+import type { KindWord, LspKindName } from '../kinds.js';
 import type { ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
@@ -243,7 +244,7 @@ export interface ServerDefinition {
    * of times). Unset: every candidate is confirmed (C's header declarations merge with their
    * definitions in other files).
    */
-  readonly standaloneKinds?: readonly string[];
+  readonly standaloneKinds?: readonly KindWord[];
   /**
    * The kind, in its language's words, of a workspace symbol whose name is declared by the source
    * around the server's place rather than written there (Rust: a function whose
@@ -251,7 +252,7 @@ export interface ServerDefinition {
    * LSP kind name (`function`), its file's lines and its 1-based line; `undefined` for an ordinary
    * symbol. Asked only when the name is not written at the place; the symbol then stays there.
    */
-  readonly declaredKind?: (name: string, lspKind: string, lines: readonly string[], line: number) => string | undefined;
+  readonly declaredKind?: (name: string, lspKind: LspKindName, lines: readonly string[], line: number) => KindWord | undefined;
   /**
    * How to tell what a macro call writes under a name the server lists at the call (its name not
    * written there): a `use` binding (never a definition) or a definition (`macro-bindings.ts` for Rust).
@@ -326,7 +327,7 @@ export interface ServerDefinition {
    * The kind of a symbol in its language's words, from the LSP kind's lower-case name and the line
    * declaring it (clangd: `enumerator`, `type alias`); default: `kinds.ts`' `languageKind`.
    */
-  readonly symbolKind?: (lspKind: string, declarationLine: string, name: string) => string;
+  readonly symbolKind?: (lspKind: LspKindName, declarationLine: string, name: string) => KindWord;
   /**
    * Splits a name the server writes qualified in an outline (clangd's `Circle::area` for a C++
    * method defined outside its class) into the bare name and the owners it names, outermost first;
