@@ -112,17 +112,33 @@ export function readSignature(text: string): Signature | undefined {
   const end = closing(text, 0);
   if (end < 0) return undefined;
   const params = parameterTypes(text.slice(1, end - 1));
-  // The results run to the body, the end of the line, or the next interface method (`;`).
-  let rest = text.slice(end).trim();
-  const stop = rest.search(/[{;]\s*(?:$|[^}])|[{;]$/);
+  // The results run to the body's brace, the end of the line, a comment or the next interface method (`;`).
+  const rest = text.slice(end, resultsEnd(text, end)).trim();
   if (rest.startsWith('(')) {
     const close = closing(rest, 0);
     if (close < 0) return undefined;
     return { params, results: parameterTypes(rest.slice(1, close - 1)) };
   }
-  if (stop >= 0 && !/^(?:struct|interface)\b/.test(rest)) rest = rest.slice(0, stop);
-  rest = rest.replace(/\s+/g, '');
-  return { params, results: rest === '' ? [] : [rest] };
+  const result = rest.replace(/\s+/g, '');
+  return { params, results: result === '' ? [] : [result] };
+}
+
+/** Where the results that begin at `from` end: a `{` that opens a body (not `struct{`, `interface{`), `;`, `//`, or the end. */
+function resultsEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (depth === 0 && (c === ';' || text.startsWith('//', i))) return i;
+    else if (c === '{') {
+      if (depth === 0 && !/(?:struct|interface)\s*$/.test(text.slice(from, i))) return i;
+      const after = closing(text, i);
+      if (after < 0) return text.length;
+      i = after - 1;
+    }
+  }
+  return text.length;
 }
 
 /** Go's tokens of a type: identifiers, `...`, `<-`, and single characters. */
