@@ -65,7 +65,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
   } catch (error) {
     // No page can be made: exit 1 (the read error names the file itself).
     if (error instanceof WalkthroughError && (error.code === WalkthroughErrorCode.ReadFailed || error.code === WalkthroughErrorCode.LimitExceeded)) {
-      io.stderr.write(`${s.red('dialect walkthrough:')} ${error.code === WalkthroughErrorCode.ReadFailed ? '' : `${options.file}: `}${error.message}\n`);
+      io.stderr.write(`${s.red('dialect walkthrough:')} ${showControls(`${error.code === WalkthroughErrorCode.ReadFailed ? '' : `${options.file}: `}${error.message}`)}\n`);
       return ExitCode.Error;
     }
     throw error;
@@ -86,7 +86,7 @@ export async function runWalkthroughRender(options: WalkthroughOptions): Promise
     } catch (error) {
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.Cancelled) return interrupt.exitCode;
       if (error instanceof WalkthroughError && error.code === WalkthroughErrorCode.LimitExceeded) {
-        io.stderr.write(`${s.red('dialect walkthrough:')} ${options.file}: ${error.message}\n`);
+        io.stderr.write(`${s.red('dialect walkthrough:')} ${showControls(`${options.file}: ${error.message}`)}\n`);
         return ExitCode.Error;
       }
       throw error;

@@ -8,8 +8,37 @@
  */
 import type { ParameterWords } from '../dialect/index.js';
 
+/**
+ * LSP's symbol kinds as the protocol names them (its `SymbolKind`, numbered from 1 in this order):
+ * what any server reports, custom ones too. The one list of them: a server's kind is read through
+ * it (`kindName` in lsp-backend.ts), a test holds it equal to the protocol's, and the `kind:`
+ * filter's words follow from it.
+ */
+export const LSP_SYMBOL_KINDS = [
+  ...['File', 'Module', 'Namespace', 'Package', 'Class', 'Method', 'Property', 'Field', 'Constructor', 'Enum', 'Interface', 'Function', 'Variable'],
+  ...['Constant', 'String', 'Number', 'Boolean', 'Array', 'Object', 'Key', 'Null', 'EnumMember', 'Struct', 'Event', 'Operator', 'TypeParameter'],
+] as const;
+
+/** An LSP kind as servers' answers carry it here: lower case (`enummember`); `symbol` for a number the protocol does not name. */
+export type LspKindName = Lowercase<(typeof LSP_SYMBOL_KINDS)[number]> | 'symbol';
+
+/**
+ * The kinds' words the languages add to LSP's (`languageKind` here, the languages' `names.ts` and
+ * `kinds.ts`): the one list of them. A language's kind hooks return a {@link KindWord}, so a new
+ * word is a type error until it is listed here, and the `kind:` filter accepts it.
+ */
+export const LANGUAGE_KIND_WORDS = ['trait', 'impl', 'enum variant', 'type alias', 'macro', 'derive macro', 'special method', 'function literal', 'type', 'template parameter', 'enumerator', 'union', 'destructor', 'enum member', 'type parameter'] as const;
+
+/** A symbol kind as Dialect names it: an LSP kind, or a language's own word. */
+export type KindWord = LspKindName | (typeof LANGUAGE_KIND_WORDS)[number];
+
+/** The LSP kind of a number the protocol gives (`SymbolKind`, from 1), lower case; `symbol` when it names none. */
+export function lspKindName(kind: number): LspKindName {
+  return (LSP_SYMBOL_KINDS[kind - 1]?.toLowerCase() as LspKindName | undefined) ?? 'symbol';
+}
+
 /** The kind of a symbol as its language calls it (`trait`, `impl`, `type alias`, `enum variant`, …). */
-export function languageKind(language: string, lspKind: string, declarationLine: string, name: string): string {
+export function languageKind(language: string, lspKind: LspKindName, declarationLine: string, name: string): KindWord {
   // A pattern is compiled only for a line that has both words: outlines convert thousands of entries.
   const declares = (keyword: string): boolean =>
     declarationLine.includes(keyword) && declarationLine.includes(name) && new RegExp(`(^|[^A-Za-z0-9_$])${keyword}\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`).test(declarationLine);
@@ -95,16 +124,10 @@ const KIND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Every word a symbol's kind is named by: LSP's kinds (what any server, custom ones too, reports)
- * and the languages' own words (`languageKind` here, the languages' `names.ts` and `kinds.ts`).
+ * Every word a symbol's kind is named by: LSP's kinds in words (`EnumMember` → `enum member`) and
+ * the languages' own.
  */
-const KIND_WORDS: readonly string[] = [
-  // LSP's vocabulary.
-  ...['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant'],
-  ...['string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'],
-  // The languages' words.
-  ...['trait', 'impl', 'enum variant', 'type alias', 'macro', 'derive macro', 'special method', 'function literal', 'type', 'template parameter', 'enumerator', 'union', 'destructor'],
-];
+const KIND_WORDS: readonly string[] = [...new Set([...LSP_SYMBOL_KINDS.map((k) => k.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase()), ...LANGUAGE_KIND_WORDS])];
 
 /** The spellings a `kind:` filter accepts: the kinds' words and their synonyms, normalized. */
 const ACCEPTED_KINDS: ReadonlySet<string> = new Set([...KIND_WORDS.map(normalizeKind), ...Object.keys(KIND_SYNONYMS), 'symbol']);

@@ -67,7 +67,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type MacroBinding, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
+import { languageFor, type ImplementationSources, type MacroBinding, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
 import { keptDiagnostics } from './lsp/published-diagnostics.js';
 import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from './lsp/answer-depth.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
@@ -82,7 +82,7 @@ import { sep } from 'node:path';
 import { DialectError } from '../dialect/index.js';
 import { untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
-import { languageKind } from './kinds.js';
+import { languageKind, lspKindName, type KindWord, type LspKindName } from './kinds.js';
 import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
@@ -98,12 +98,6 @@ export const BackendCode = {
   Unreadable: 'document-unreadable',
 } as const;
 
-const KIND_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
-  Object.entries(SymbolKind)
-    .filter(([, v]) => typeof v === 'number')
-    .map(([k, v]) => [v as number, k.toLowerCase()]),
-);
-
 /** The marker files that detect the servers, for the note of a workspace none covers (`Cargo.toml, tsconfig.json or …`). */
 function detectionMarkers(definitions: readonly ServerDefinition[]): string {
   const markers = [...new Set(definitions.flatMap((d) => [...d.rootMarkers, ...(d.projectMarkers ?? [])]))];
@@ -111,9 +105,9 @@ function detectionMarkers(definitions: readonly ServerDefinition[]): string {
   return `${markers.slice(0, -1).join(', ')} or ${markers.at(-1) ?? ''}`;
 }
 
-/** Lower-case name of an LSP symbol kind (`struct`, `enummember`, …). */
-export function kindName(kind: number): string {
-  return KIND_NAMES[kind] ?? 'symbol';
+/** Lower-case name of an LSP symbol kind (`struct`, `enummember`, …): `kinds.ts`'s one list of them. */
+export function kindName(kind: number): LspKindName {
+  return lspKindName(kind);
 }
 
 /** The files one call touches (by URI), resolved and loaded once each. */
@@ -151,6 +145,8 @@ const IMPORT_LOOKUP_MAX_MATCHES = 20;
 const UNBUILT_LOOKUP_MAX_MATCHES = 200;
 /** The time that search may take; past it, nothing is claimed. */
 const UNBUILT_LOOKUP_BUDGET_MS = 3000;
+/** The time each search for implementations in the text may take (`textImplementations`); past it, the answer says it was cut. */
+const TEXT_IMPLEMENTATIONS_BUDGET_MS = 3000;
 
 /** Diagnostic pulls in flight at once per server when covering every analysed file. */
 const PULL_CONCURRENCY = 8;
@@ -451,14 +447,7 @@ export class LspBackend implements IdeBackend {
       const rules = definition.unbuilt;
       const pattern = rules?.declaringLine(name, qualifiers);
       if (rules === undefined || pattern === undefined) continue;
-      let listed = this.#unbuiltFiles.get(definition.id);
-      if (listed === undefined) {
-        listed = rules.list(this.workspace.root, this.#env);
-        this.#unbuiltFiles.set(definition.id, listed);
-      }
-      const files = await listed;
-      // A list that could not be made (over its budget on a busy machine) is asked again next time.
-      if (files === undefined && this.#unbuiltFiles.get(definition.id) === listed) this.#unbuiltFiles.delete(definition.id);
+      const files = await this.#unbuiltList(definition);
       if (files === undefined || files.size === 0) continue;
       const { matches } = await searchWorkspace(this.workspace, '.', pattern, {
         extensions: definition.languages.flatMap((l) => l.extensions),
@@ -472,6 +461,21 @@ export class LspBackend implements IdeBackend {
       }
     }
     return out;
+  }
+
+  /** The files a definition's build leaves out here, listed once per definition (build constraints rarely change in a session). */
+  async #unbuiltList(definition: ServerDefinition): Promise<ReadonlyMap<string, string> | undefined> {
+    const rules = definition.unbuilt;
+    if (rules === undefined) return undefined;
+    let listed = this.#unbuiltFiles.get(definition.id);
+    if (listed === undefined) {
+      listed = rules.list(this.workspace.root, this.#env);
+      this.#unbuiltFiles.set(definition.id, listed);
+    }
+    const files = await listed;
+    // A list that could not be made (over its budget on a busy machine) is asked again next time.
+    if (files === undefined && this.#unbuiltFiles.get(definition.id) === listed) this.#unbuiltFiles.delete(definition.id);
+    return files;
   }
 
   relativeQualifiers(path: string): readonly string[] {
@@ -671,7 +675,7 @@ export class LspBackend implements IdeBackend {
   }
 
   /** The definition's `declaredKind` of a symbol whose name is not written at its place (a derive macro at its function). */
-  async #declaredKind(definition: ServerDefinition, location: Location, name: string, lspKind: string): Promise<string | undefined> {
+  async #declaredKind(definition: ServerDefinition, location: Location, name: string, lspKind: LspKindName): Promise<KindWord | undefined> {
     if (definition.declaredKind === undefined || location.content.includes(name)) return undefined;
     try {
       return definition.declaredKind(name, lspKind, await this.workspace.lines(location.path), location.start.line);
@@ -1024,10 +1028,40 @@ export class LspBackend implements IdeBackend {
         references: async (p, at) => (await this.#references(p, at, options)).locations,
       });
     }
-    const found = await this.#positional(ImplementationRequest.method, path, position, {}, options);
+    let found = await this.#positional(ImplementationRequest.method, path, position, {}, options);
+    const byText = server.definition.textImplementations;
+    if (byText !== undefined) {
+      const { locations, note } = await byText({ path, at: position, found }, this.#implementationSources(server, options));
+      if (note !== undefined) server.warn(`text-implementations:${note}`, `${server.definition.displayName}: ${note}`);
+      const known = new Set(found.map((l) => `${l.path}:${l.start.line}:${l.start.column}`));
+      const added = locations.filter((l) => !known.has(`${l.path}:${l.start.line}:${l.start.column}`));
+      if (added.length > 0) found = [...found, ...added].sort(compareLocations);
+      // The text answered for what the server could not: its own gap is said by the text's note.
+      if (note !== undefined) return found;
+    }
     const gap = found.length === 0 ? server.definition.implementationsGap?.(await this.workspace.lines(path).catch(() => [] as string[]), position.line) : undefined;
     if (gap !== undefined) server.warn(`implementations-gap:${gap}`, `${server.definition.displayName}: ${gap}`);
     return found;
+  }
+
+  /** The backend's reads for a definition's `textImplementations`: lines, a budgeted search of its files, its unbuilt files. */
+  #implementationSources(server: LanguageServer, options: BackendCallOptions): ImplementationSources {
+    return {
+      lines: (p) => this.workspace.lines(p),
+      search: async (pattern, maxResults) => {
+        const reply = await searchWorkspace(this.workspace, '.', pattern, {
+          extensions: server.definition.languages.flatMap((l) => l.extensions),
+          maxResults,
+          timeoutMs: TEXT_IMPLEMENTATIONS_BUDGET_MS,
+          ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        }).catch((error: unknown) => {
+          if (options.signal?.aborted === true) throw error;
+          return undefined;
+        });
+        return reply === undefined ? { matches: [], cut: true } : { matches: reply.matches, cut: reply.total > reply.matches.length };
+      },
+      unbuilt: async () => (server.definition.unbuilt === undefined ? undefined : this.#unbuiltList(server.definition)),
+    };
   }
 
   async #hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
@@ -1465,7 +1499,7 @@ export class LspBackend implements IdeBackend {
   }
 
   /** A symbol's kind in its language's words: the definition's own naming, else `kinds.ts`'. */
-  #kind(path: string, language: string, lspKind: string, declarationLine: string, name: string): string {
+  #kind(path: string, language: string, lspKind: LspKindName, declarationLine: string, name: string): KindWord {
     const own = languageFor(this.#definitions, path)?.definition.symbolKind;
     return own !== undefined ? own(lspKind, declarationLine, name) : languageKind(language, lspKind, declarationLine, name);
   }
@@ -1648,7 +1682,7 @@ function markdownOf(contents: MarkupContent | MarkedString | MarkedString[]): st
 
 /** Whether the server's language says declarations of this kind stand alone (`ServerDefinition.standaloneKinds`). */
 function standaloneKind(server: LanguageServer, kind: string): boolean {
-  return server.definition.standaloneKinds?.includes(kind) === true;
+  return (server.definition.standaloneKinds as readonly string[] | undefined)?.includes(kind) === true;
 }
 
 /** Whether the outline entry named at `position` is a member of a class (its parent is one). */

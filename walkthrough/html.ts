@@ -7,33 +7,35 @@ import { WalkthroughError, WalkthroughErrorCode } from './errors.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text as HTML text or a double-quoted attribute value. */
-export function escapeHtml(text: string): string {
+/** Text as HTML markup, nothing else done: for values the page's script reads as data (`data-*`, `href`). */
+function escapeMarkup(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
 /**
- * A workspace's code (a line of a file, a diff line, a hunk header) as HTML text: its control,
- * bidirectional and invisible characters shown as the terminal shows them (`dialect/display.ts`),
- * so a Trojan Source line (`\u202e` reordering what the reader sees) or tag characters hiding an
- * instruction are as visible on the page as in `dialect eval`.
+ * Text the page shows, as HTML text or a double-quoted attribute value: its control,
+ * bidirectional and invisible characters shown as the terminal shows them (`dialect/display.ts`
+ * `showControls`), then escaped. Everything shown goes through here — the workspace's code (a
+ * Trojan Source line, `\u202e` reordering what the reader sees) and the agent's own prose (tag
+ * characters spelling an instruction, a zero-width space in a name) alike.
  */
-export function escapeCode(text: string): string {
-  return escapeHtml(showControls(text));
+export function escapeHtml(text: string): string {
+  return escapeMarkup(showControls(text));
 }
 
 /** A workspace path or name as HTML text: one visible field (`showFieldControls`), then escaped. */
 export function escapeField(text: string): string {
-  return escapeHtml(showFieldControls(text));
+  return escapeMarkup(showFieldControls(text));
 }
 
-/** ` name="value"` pairs, escaped; undefined values are left out. */
+/** ` name="value"` pairs, escaped (shown text, but for the data the page's script reads: `data-*`, `href`); undefined values are left out. */
 export function attributes(values: Readonly<Record<string, string | number | boolean | undefined>>): string {
   let out = '';
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined || value === false) continue;
     if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new WalkthroughError(WalkthroughErrorCode.InvalidOption, `invalid attribute name ${JSON.stringify(name)}`);
-    out += value === true ? ` ${name}` : ` ${name}="${escapeHtml(String(value))}"`;
+    const escaped = name.startsWith('data-') || name === 'href' ? escapeMarkup(String(value)) : escapeHtml(String(value));
+    out += value === true ? ` ${name}` : ` ${name}="${escaped}"`;
   }
   return out;
 }

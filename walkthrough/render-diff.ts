@@ -4,7 +4,7 @@
  * so the same markup works inside a paragraph.
  */
 import type { DiffFile, DiffHunk } from '../ide-adapter/model.js';
-import { escapeCode, escapeField, escapeHtml } from './html.js';
+import { escapeField, escapeHtml } from './html.js';
 import type { GitDiffElement, ResolvedDiff } from './model.js';
 
 /** Lines shown per file; the rest are counted. */
@@ -66,11 +66,11 @@ function renderHunk(hunk: DiffHunk, budget: number): string {
     return (
       `<span class="wt-diff-line wt-line-${line.kind}">` +
       `<span class="wt-ln">${line.oldLine ?? ''}</span><span class="wt-ln">${line.newLine ?? ''}</span>` +
-      `<span class="wt-marker" aria-label="${line.kind}">${marker}</span><span class="wt-code">${escapeCode(line.text)}</span></span>`
+      `<span class="wt-marker" aria-label="${line.kind}">${marker}</span><span class="wt-code">${escapeHtml(line.text)}</span></span>`
     );
   });
   return (
-    `<span class="wt-hunk"><button type="button" class="wt-toggle wt-hunk-head" aria-expanded="true">${escapeCode(hunk.header)}</button>` +
+    `<span class="wt-hunk"><button type="button" class="wt-toggle wt-hunk-head" aria-expanded="true">${escapeHtml(hunk.header)}</button>` +
     `<span class="wt-collapsible wt-code-block">${lines.join('')}</span></span>`
   );
 }

@@ -5,7 +5,7 @@
  */
 import { showFieldControls } from '../dialect/display.js';
 import { formatCodeLocation } from './locations.js';
-import { attributes, escapeCode, escapeField, escapeHtml } from './html.js';
+import { attributes, escapeField, escapeHtml } from './html.js';
 import { iconSvg, pageIcon } from './icons.js';
 import type { ActionElement, CodeLocation, MermaidElement, ResolvedComment, ResolvedDiff, WalkthroughWarning } from './model.js';
 import { renderDiffBody } from './render-diff.js';
@@ -61,7 +61,7 @@ export function renderComment(comment: ResolvedComment, ctx: ElementRenderContex
         .map(
           (c, i) =>
             `<button type="button" class="wt-choice"${attributes({ 'data-choice': i })}><span class="wt-choice-label">${escapeField(c.label)}</span>` +
-            ` <span class="wt-loc-path">${escapeField(formatCodeLocation(c.location))}</span> <code class="wt-loc-text">${escapeCode(c.location.text.trim())}</code></button>`,
+            ` <span class="wt-loc-path">${escapeField(formatCodeLocation(c.location))}</span> <code class="wt-loc-text">${escapeHtml(c.location.text.trim())}</code></button>`,
         )
         .join('');
       details =
@@ -92,7 +92,7 @@ function shownOf(shown: number, omitted: number | undefined): string {
 function locationButton(location: CodeLocation, choice: number | undefined, hidden: boolean): string {
   return (
     `<button type="button" class="wt-loc"${attributes({ 'data-choice': choice, hidden, 'aria-expanded': 'false', title: `Show the code around ${showFieldControls(formatCodeLocation(location))}` })}>` +
-    `<span class="wt-loc-path">${escapeField(formatCodeLocation(location))}</span><code class="wt-loc-text">${escapeCode(location.text.trim())}</code></button>`
+    `<span class="wt-loc-path">${escapeField(formatCodeLocation(location))}</span><code class="wt-loc-text">${escapeHtml(location.text.trim())}</code></button>`
   );
 }
 
@@ -107,7 +107,7 @@ function renderContext(location: CodeLocation, program: string | undefined, choi
           .map((text, i) => {
             const n = startLine + i;
             const target = n >= location.line && n <= last ? ' wt-target' : '';
-            return `<span class="wt-code-line${target}"><span class="wt-ln">${n}</span><span class="wt-code">${escapeCode(text)}</span></span>`;
+            return `<span class="wt-code-line${target}"><span class="wt-ln">${n}</span><span class="wt-code">${escapeHtml(text)}</span></span>`;
           })
           .join('')}</span>`;
   return `<span class="wt-context"${attributes({ 'data-choice': choice, hidden: true })}>${head}${body}</span>`;

@@ -3,6 +3,7 @@
  * Each render passes its resolved data in `env.render` (see `render-context.ts`).
  */
 import type { MarkdownIt, Renderer, Token } from 'markdown-it';
+import { showControls } from '../dialect/display.js';
 import { attributes, escapeHtml } from './html.js';
 import { iconSvg } from './icons.js';
 import { isFileLinkMeta, type ImageMeta } from './links.js';
@@ -24,6 +25,14 @@ const contextOf = (env: unknown): RulesContext | undefined => (env as { render?:
 /** Installs the render rules of walkthrough tokens on a markdown-it instance. */
 export function installRenderRules(md: MarkdownIt): void {
   const rules = md.renderer.rules;
+  // The prose's own text is shown as all of the page's text is (`escapeHtml`: hidden and control
+  // characters visible); markdown-it's rules escape markup only.
+  rules['text'] = (tokens, idx) => escapeHtml(tokens[idx]?.content ?? '');
+  for (const name of ['code_inline', 'code_block', 'fence'] as const) {
+    const base = rules[name];
+    if (base === undefined) continue;
+    rules[name] = (tokens, idx, options, env, self) => withShownContent(tokens, idx, () => base(tokens, idx, options, env, self));
+  }
   rules[ELEMENT_TOKEN] = (tokens, idx, _options, env) => {
     const id = (tokens[idx]?.meta as ElementTokenMeta | undefined)?.id ?? '';
     return contextOf(env)?.element(id) ?? `<span class="wt-warning">${iconSvg('warning')} ${escapeHtml(id)} was not resolved</span>`;
@@ -44,6 +53,23 @@ export function installRenderRules(md: MarkdownIt): void {
     const warning = contextOf(env)?.documentWarning((token?.meta as ImageMeta | undefined)?.warning ?? -1);
     return `<span class="wt-image" role="img"${attributes({ 'aria-label': alt })}>${iconSvg('image')} ${escapeHtml(alt)}</span>${renderWarning(warning)}`;
   };
+}
+
+/**
+ * Renders token `idx` by markdown-it's own rule with its content shown (`showControls`; the rule
+ * escapes the markup), the token given back as it was: a parse's tokens render again on every
+ * re-resolution.
+ */
+function withShownContent(tokens: Token[], idx: number, render: () => string): string {
+  const token = tokens[idx];
+  if (token === undefined) return render();
+  const content = token.content;
+  token.content = showControls(content);
+  try {
+    return render();
+  } finally {
+    token.content = content;
+  }
 }
 
 function renderLinkOpen(tokens: Token[], idx: number, env: unknown, self: Renderer, options: Parameters<Renderer['renderToken']>[2]): string {

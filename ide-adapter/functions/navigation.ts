@@ -229,8 +229,9 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const { backend } = ctx.host;
       // A declaration and its definition have the same implementations: each is shown once.
       const asked = (await askAtEachOverload(ctx, symbols, (path, at, options) => backend.implementation(path, at, options))).flat();
-      // A server that cannot relate some declarations says so as it answers (gopls and generics).
-      if (asked.length === 0) await observeLateWarnings(ctx);
+      // A server that cannot relate some declarations says so as it answers (gopls and generics),
+      // as does one that adds what it found in the text (gopls: files its build leaves out).
+      await observeLateWarnings(ctx);
       const found = await symbolsAt(ctx, asked.filter((loc, i) => asked.findIndex((other) => sameStart(other, loc)) === i));
       // tsgo lists an interface's `import type {…}` in a declaration file among its implementations: a binding implements nothing.
       const read = linesOnce(ctx.host.workspace);

@@ -7,7 +7,7 @@
 import type { CallContext, Example, Registry } from '../../dialect/index.js';
 import { formatLocation, isSymbolDefinition, sameStart, type Location, type Position, type SymbolDefinition } from '../model.js';
 import type { IdeHost } from './host.js';
-import { mapLimit } from './symbols.js';
+import { mapLimit, sameSymbolKind } from './symbols.js';
 
 /** Requests in flight at once per call. */
 export const REQUEST_CONCURRENCY = 4;
@@ -75,13 +75,14 @@ const MAX_OVERLOAD_PLACES = 8;
  * The places to ask about a definition: its own, and each merged declaration of the same kind —
  * the overloads of a C++ method are one definition, and a server answers for the overload at the
  * place asked (`Options::add_options(group)` and `add_options(group, {…})` have their own uses).
- * A declaration of another kind merged in (a namespace merged into a class) is its own symbol.
+ * A declaration of another kind merged in (a namespace merged into a class) is its own symbol; a
+ * C typedef's tag is the typedef's own (`sameSymbolKind`).
  */
 export function overloadPlaces(s: SymbolDefinition): Location[] {
   const places: Location[] = [s.definedAt];
   for (const d of s.declarations ?? []) {
     if (places.length >= MAX_OVERLOAD_PLACES) break;
-    if (d.kind === s.kind && !places.some((p) => sameStart(p, d.definedAt))) places.push(d.definedAt);
+    if (sameSymbolKind(s.kind, d.kind) && !places.some((p) => sameStart(p, d.definedAt))) places.push(d.definedAt);
   }
   return places;
 }

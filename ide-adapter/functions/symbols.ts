@@ -29,6 +29,17 @@ const STATEMENT_SEARCH_LINES = 40;
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'union']);
 /** The kinds that overload (constructors, functions, methods). */
 const OVERLOADABLE: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
+/** Kinds of a C/C++ type tag a typedef of the same name names (`typedef struct cJSON {…} cJSON;`). */
+const TAG_KINDS: ReadonlySet<string> = new Set(['struct', 'union', 'enum', 'class']);
+
+/**
+ * Whether a declaration of kind `other` is part of a symbol of kind `kind` merged with it: the
+ * same kind (overloads), or, for a type alias, the tag of its name it was merged with (a C typedef
+ * and its struct are one type to a reader, and their uses are the uses of one).
+ */
+export function sameSymbolKind(kind: string, other: string): boolean {
+  return kind === other || (kind === 'type alias' && TAG_KINDS.has(other));
+}
 /** At most this many targets of one candidate are asked whether they lead back to it. */
 const MAX_BACK_CHECKS = 4;
 /** Go-to-definition requests in flight at once per lookup. */
@@ -102,27 +113,27 @@ export async function lookupSymbols(backend: IdeBackend, asked: SymbolQuery, sig
   const named = (symbols: readonly BackendSymbol[]): BackendSymbol[] =>
     symbols.filter((s) => s.name === name || void trace?.drop(describe(s), `a fuzzy workspace/symbol hit: "${s.name}" is not "${name}"`));
   let globCut = false;
-  const qualify = async (candidates: readonly BackendSymbol[]): Promise<Located[]> => {
+  const qualify = async (candidates: readonly BackendSymbol[], within: readonly string[] = qualifiers): Promise<Located[]> => {
     const located = await assignedMembers(outlines, dedupeLocated(await Promise.all(candidates.map((s) => locate(s, outlines)))));
     const out: Located[] = [];
     const rest: Located[] = [];
     for (const l of located) {
       const relative = paths.relativeQualifiers(l.symbol);
-      if (qualifiers.length === 0 || (!ownersRuleOut(qualifiers, paths.owners(l.symbol, l.ancestors), relative) && qualifiersMatch(qualifiers, await paths.of(l.symbol, l.ancestors), relative))) out.push(l);
+      if (within.length === 0 || (!ownersRuleOut(within, paths.owners(l.symbol, l.ancestors), relative) && qualifiersMatch(within, await paths.of(l.symbol, l.ancestors), relative))) out.push(l);
       else {
-        trace?.drop(describe(l.symbol), `its path does not match the qualifier ${qualifiers.join('::')}`);
+        trace?.drop(describe(l.symbol), `its path does not match the qualifier ${within.join('::')}`);
         rest.push(l);
       }
     }
     // A path through a re-export a macro call writes (serde's `crate_root!();` `pub use`s
     // `serde_core::Deserialize`) names what the `use` names: no go-to-definition leads there.
-    if (qualifiers.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
+    if (within.length > 0) out.push(...(await macroReexportTargets(out, rest, paths)));
     const items = withoutLocals(out, trace);
     // A path through a glob re-export (`thiserror::Error` where thiserror's root writes `pub use thiserror_impl::*;`).
     // Only when nothing but bindings fits: an item the qualifiers name directly is the answer.
-    if (qualifiers.length > 0 && rest.length > 0 && (await Promise.all(items.map((l) => bindingOf(l.symbol, outlines.lines)))).every((b) => b !== undefined)) {
-      const glob = await globReexported(backend, qualifiers, rest, paths, signal);
-      for (const l of glob.found) trace?.keep(describe(l.symbol), `through a glob re-export (\`pub use …::*\`) in ${qualifiers.join('::')}`);
+    if (within.length > 0 && rest.length > 0 && (await Promise.all(items.map((l) => bindingOf(l.symbol, outlines.lines)))).every((b) => b !== undefined)) {
+      const glob = await globReexported(backend, within, rest, paths, signal);
+      for (const l of glob.found) trace?.keep(describe(l.symbol), `through a glob re-export (\`pub use …::*\`) in ${within.join('::')}`);
       items.push(...glob.found);
       if (glob.cut) globCut = true;
     }
@@ -146,6 +157,16 @@ export async function lookupSymbols(backend: IdeBackend, asked: SymbolQuery, sig
   let qualified = await qualify(found);
   // 3. Text search, each hit confirmed by asking where the name at that spot is defined.
   if (qualified.length === 0) qualified = await qualify(await confirmedByDefinition(backend, name, outlines, signal));
+  // 3b. A path through a module re-exported under another one (`facade::emit::Emit` where a macro
+  // call in facade writes `pub use shapes::emit;`): the written module path is looked up, and the
+  // name is qualified by where each module it names really is.
+  if (qualified.length === 0 && qualifiers.length >= 2) {
+    for (const real of await reexportedModulePaths(backend, qualifiers, paths, signal, trace)) {
+      const through = await qualify(found, real);
+      for (const l of through) trace?.keep(describe(l.symbol), `through the module ${qualifiers.join('::')}, which is ${real.join('::')}`);
+      qualified = dedupeLocated([...qualified, ...through]);
+    }
+  }
   // 4. `Derived.member` that `Derived` inherits: the member of a base class.
   const gaps: string[] = [];
   // What the bases' own lookups read is not this lookup's to vouch for: it is not kept. Where
@@ -629,7 +650,31 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     return !duplicate;
   });
   const stub = (path: string): boolean => backend.isStub?.(path) === true;
-  return Promise.all(overloadsMerged(backend, groupedByTargets(unique)).map((g) => definitionOf(g, outlines, stub)));
+  return Promise.all(tagsMerged(backend, overloadsMerged(backend, groupedByTargets(unique))).map((g) => definitionOf(g, outlines, stub)));
+}
+
+/** Kinds of a definition that is a module a path can go through. */
+const MODULE_KINDS: ReadonlySet<string> = new Set(['module', 'namespace', 'package']);
+
+/**
+ * Where the modules a written module path names really are, as qualifiers (`facade::emit` → its
+ * definition `pub mod emit;` in shapes' lib.rs → `shapes::emit`), for those that are somewhere
+ * else than written: the path is looked up as a name (one level shorter, so the recursion ends).
+ */
+async function reexportedModulePaths(backend: IdeBackend, qualifiers: readonly string[], paths: SymbolPaths, signal: AbortSignal, trace?: TraceSink): Promise<string[][]> {
+  const modules = (await lookupSymbols(backend, { name: qualifiers.join('::') }, signal)).definitions.filter((d) => MODULE_KINDS.has(d.kind));
+  const out: string[][] = [];
+  for (const m of modules) {
+    const at = m.definedAt;
+    // `mod emit;` is declared in its parent's file; a definition at a file's start is the module's own file.
+    const ownFile = at.start.line === 1 && at.start.column === 1;
+    const segments = (await paths.modules(at.path)).map((s) => [...s.names][0] ?? '');
+    const real = ownFile ? segments : [...segments, ...(m.container !== undefined && m.container !== '' ? [m.container] : []), m.name];
+    if (real.some((q) => q === '') || real.join('::') === qualifiers.join('::')) continue;
+    trace?.keep(`module ${m.name} at ${formatLocation(at)}`, `the module ${qualifiers.join('::')} names`);
+    out.push(real);
+  }
+  return out;
 }
 
 /**
@@ -713,6 +758,34 @@ function overloadsMerged<G extends { symbol: BackendSymbol; targets: readonly Lo
 }
 
 /**
+ * In a language whose overloads are one definition (C and C++), a type alias and a tag of its name
+ * in one scope, declared in one file (`typedef struct cJSON {…} cJSON;`, or `typedef struct list
+ * list;` above `struct list {…}`), are one definition: a reader means one type by either name. (C++
+ * allows no other meaning; in C a `typedef int cJSON;` beside `struct cJSON` is legal and perverse.)
+ */
+function tagsMerged<G extends { symbol: BackendSymbol; targets: readonly Location[] }>(backend: IdeBackend, groups: G[][]): G[][] {
+  const key = (s: BackendSymbol): string => `${s.language}\u0000${s.container ?? ''}\u0000${s.name}`;
+  const files = (g: readonly G[]): Set<string> => new Set(g.flatMap((k) => [k.symbol.location.path, ...k.targets.map((t) => t.path)]));
+  const aliases = new Map<string, G[][]>();
+  for (const g of groups) {
+    const s = (g[0] as G).symbol;
+    if (s.kind === 'type alias' && backend.mergesOverloads?.(s.location.path) === true) aliases.set(key(s), [...(aliases.get(key(s)) ?? []), g]);
+  }
+  if (aliases.size === 0) return groups;
+  const absorbed = new Set<G[]>();
+  for (const g of groups) {
+    const s = (g[0] as G).symbol;
+    if (!TAG_KINDS.has(s.kind)) continue;
+    const mine = files(g);
+    const alias = aliases.get(key(s))?.find((a) => [...files(a)].some((f) => mine.has(f)));
+    if (alias === undefined) continue;
+    alias.push(...g);
+    absorbed.add(g);
+  }
+  return groups.filter((g) => !absorbed.has(g));
+}
+
+/**
  * `from` itself among `targets`, and the targets (at most {@link MAX_BACK_CHECKS}) where
  * go-to-definition leads back to `from` or finds nothing.
  */
@@ -791,7 +864,8 @@ function stubOf(backend: IdeBackend, path: string, targets: readonly Location[])
 function primaryDeclaration(declarations: readonly SymbolDeclaration[]): SymbolDeclaration {
   const substantive = declarations.filter((d) => d.kind !== 'namespace' && d.kind !== 'module');
   const pool = substantive.length > 0 ? substantive : declarations;
-  const kind = (pool[0] as SymbolDeclaration).kind;
+  // A typedef merged with its tag is shown at the typedef: the name a reader writes.
+  const kind = pool.find((d) => d.kind === 'type alias' && pool.every((o) => sameSymbolKind(d.kind, o.kind)))?.kind ?? (pool[0] as SymbolDeclaration).kind;
   return pool.filter((d) => d.kind === kind).at(-1) as SymbolDeclaration;
 }
 

@@ -5,6 +5,8 @@
  * listed in `languages/index.ts`); nothing here knows a language. Nothing here spawns a process.
  */
 import type { HoverSignature } from './hover.js';
+import type { Location, Position } from '../model.js';
+import type { KindWord, LspKindName } from '../kinds.js';
 import type { ModulePathOf } from './module-paths.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
@@ -94,6 +96,22 @@ export interface UnbuiltFiles {
   list(root: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<ReadonlyMap<string, string> | undefined>;
   /** A regular expression (search syntax) matching a line that declares `name` (its owners `qualifiers`, outermost first); undefined for a name that is no identifier. */
   declaringLine(name: string, qualifiers: readonly string[]): string | undefined;
+}
+
+/** What a language's text-found implementations read (see {@link ServerDefinition.textImplementations}). */
+export interface ImplementationSources {
+  /** A workspace file's lines. */
+  lines(path: string): Promise<readonly string[]>;
+  /** The lines matching a pattern (search syntax) in the language's files, at most `maxResults`, under a budget; `cut` when the cap or the budget stopped it. */
+  search(pattern: string, maxResults: number): Promise<{ readonly matches: readonly Location[]; readonly cut: boolean }>;
+  /** The files its build leaves out here ({@link UnbuiltFiles.list}), undefined when it could not tell. */
+  unbuilt(): Promise<ReadonlyMap<string, string> | undefined>;
+}
+
+/** Implementations found in the text, and the one line saying how (see {@link ServerDefinition.textImplementations}). */
+export interface TextImplementations {
+  readonly locations: readonly Location[];
+  readonly note?: string;
 }
 
 /** How the workspace's imported modules are found and put to the server (see {@link ImportRules.probe}). */
@@ -226,7 +244,7 @@ export interface ServerDefinition {
    * of times). Unset: every candidate is confirmed (C's header declarations merge with their
    * definitions in other files).
    */
-  readonly standaloneKinds?: readonly string[];
+  readonly standaloneKinds?: readonly KindWord[];
   /**
    * The kind, in its language's words, of a workspace symbol whose name is declared by the source
    * around the server's place rather than written there (Rust: a function whose
@@ -234,7 +252,7 @@ export interface ServerDefinition {
    * LSP kind name (`function`), its file's lines and its 1-based line; `undefined` for an ordinary
    * symbol. Asked only when the name is not written at the place; the symbol then stays there.
    */
-  readonly declaredKind?: (name: string, lspKind: string, lines: readonly string[], line: number) => string | undefined;
+  readonly declaredKind?: (name: string, lspKind: LspKindName, lines: readonly string[], line: number) => KindWord | undefined;
   /**
    * How to tell what a macro call writes under a name the server lists at the call (its name not
    * written there): a `use` binding (never a definition) or a definition (`macro-bindings.ts` for Rust).
@@ -309,7 +327,7 @@ export interface ServerDefinition {
    * The kind of a symbol in its language's words, from the LSP kind's lower-case name and the line
    * declaring it (clangd: `enumerator`, `type alias`); default: `kinds.ts`' `languageKind`.
    */
-  readonly symbolKind?: (lspKind: string, declarationLine: string, name: string) => string;
+  readonly symbolKind?: (lspKind: LspKindName, declarationLine: string, name: string) => KindWord;
   /**
    * Splits a name the server writes qualified in an outline (clangd's `Circle::area` for a C++
    * method defined outside its class) into the bare name and the owners it names, outermost first;
@@ -333,6 +351,12 @@ export interface ServerDefinition {
    * or `undefined`; an empty implementations answer there says it, once.
    */
   readonly implementationsGap?: (lines: readonly string[], line: number) => string | undefined;
+  /**
+   * The implementations the server cannot see of the symbol declared at `at` in `path`, found in the text (Go: types in files the build leaves out here, and those of a generic
+   * interface this gopls does not relate); `found` is the server's own answer. Added to the answer,
+   * with the note saying how they were found, once.
+   */
+  readonly textImplementations?: (asked: { readonly path: string; readonly at: Position; readonly found: readonly Location[] }, sources: ImplementationSources) => Promise<TextImplementations>;
   /**
    * The lines (1-based) of a file's `text` where `name` is written in code the server may not
    * analyse (clangd: preprocessor branches its configuration does not take); a references answer

@@ -17,6 +17,9 @@ import { openFixtureSession, type FixtureSession } from './support/session.js';
 const available = (await requireServer(clangdServer)) !== undefined;
 
 const LIST_H = ['#ifndef LIST_H', '#define LIST_H', '', '/* Used before it is defined. */', 'struct list;', 'int list_len(const struct list *l);', '', 'struct list {', '  struct list *next;', '};', '', '#endif', ''].join('\n');
+// cJSON's shape: a struct tag and a typedef of one name, one thing to a reader.
+const JSON_H = ['#ifndef JSON_H', '#define JSON_H', '', '/* A JSON value. */', 'typedef struct json {', '  struct json *next;', '  int type;', '} json;', '', 'json *json_parse(const char *text);', '', '#endif', ''].join('\n');
+const JSON_C = ['#include "json.h"', '', 'json *json_parse(const char *text) {', '  (void)text;', '  return 0;', '}', ''].join('\n');
 const LIST_C = ['#include "list.h"', '', 'int list_len(const struct list *l) {', '  int n = 0;', '  for (; l != 0; l = l->next) n++;', '  return n;', '}', ''].join('\n');
 // A use in a branch the preprocessor does not take (LIST_TRACE is never defined), one in the branch it takes, one in a comment.
 const LIST_USE_C = [
@@ -43,6 +46,8 @@ describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-pl
       await writeFile(join(root, 'include', 'list.h'), LIST_H);
       await writeFile(join(root, 'src', 'list.c'), LIST_C);
       await writeFile(join(root, 'src', 'list_use.c'), LIST_USE_C);
+      await writeFile(join(root, 'include', 'json.h'), JSON_H);
+      await writeFile(join(root, 'src', 'json.c'), JSON_C);
     });
   });
   afterAll(async () => {
@@ -86,4 +91,18 @@ describe.runIf(available)('symbolAt at a declaration (real clangd, fixtures/c-pl
     const want = `include/list.h:${definition.line}:${definition.column}`;
     expect(at(await f.value(`symbolAt("include/list.h", ${definition.line}, ${definition.column})`))).toBe(want);
   });
+
+  it('a struct tag and a typedef of one name (cJSON) are one definition: the typedef, with the struct declared in it', async () => {
+    const o = await f.outcome('findDefinition("json")');
+    if (o.kind !== 'value') throw new Error(`expected one definition, got ${o.kind}: ${JSON.stringify(o)}`);
+    const typedef = await f.nameIn('include/json.h', '} json;', 'json');
+    const tag = await f.nameIn('include/json.h', 'typedef struct json {', 'json');
+    const s = o.value as SymbolDefinition;
+    expect(at(s)).toBe(`include/json.h:${typedef.line}:${typedef.column}`);
+    expect((s.declarations ?? []).map((d) => [d.kind, `${d.definedAt.path}:${d.definedAt.start.line}:${d.definedAt.start.column}`])).toContainEqual(['struct', `include/json.h:${tag.line}:${tag.column}`]);
+    // Its references are the uses of both names.
+    const refs = (await f.value('findReferences("json")')) as { referencedAt: { path: string; start: { line: number } } }[];
+    expect(refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}`)).toEqual(expect.arrayContaining([`include/json.h:${tag.line + 1}`, `src/json.c:3`]));
+  });
 });
+

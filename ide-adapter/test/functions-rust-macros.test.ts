@@ -144,6 +144,15 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(places(await defs('findDefinitions("draw")'))).toEqual([await place(SHAPES, 'sized!(small'), await place(SHAPES, 'sized!(large')].sort());
   });
 
+  it('a path through a module a macro call re-exports names what the module holds (facade::emit::Emit), and its uses are found', async () => {
+    const trait = await place('crates/shapes/src/emit.rs', 'pub trait Emit');
+    expect(places(await defs('findDefinitions("facade::emit::Emit")'))).toEqual([trait]);
+    const refs = (await f.value('findReferences("facade::emit::Emit")')) as { referencedAt: { path: string; start: { line: number } } }[];
+    expect(refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}`)).toContain(await place('crates/facade/src/lib.rs', 'pub fn emit_one'));
+    // A path no module leads to still finds nothing.
+    expect(await defs('findDefinitions("facade::nothing::Emit")')).toEqual([]);
+  });
+
   it('a name listed at more macro calls than a lookup expands is found at each, and the answer says what the rest may miss, once', async () => {
     const PULSES = 'crates/shapes/src/pulses.rs';
     const calls = (await f.text(PULSES)).split('\n').flatMap((text, i) => (text.startsWith('pulse!(') ? [`${PULSES}:${i + 1}`] : []));

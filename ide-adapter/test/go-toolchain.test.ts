@@ -13,6 +13,8 @@ import { installedGoVersion } from '../languages/go/toolchain.js';
 import { goOutside } from '../languages/go/trust.js';
 import { requireServer } from './support/servers.js';
 import { openFixtureSession, type FixtureSession } from './support/session.js';
+import { renderOutcome } from '../../dialect/index.js';
+import type { SymbolDefinition } from '../model.js';
 
 const available = (await requireServer(goplsServer)) !== undefined && goOutside('/nonexistent', process.env) !== undefined;
 
@@ -66,6 +68,8 @@ describe.runIf(available)('Go files only a newer go builds (real go and gopls)',
       await writeFile(join(root, 'watch', 'backend_inotify.go'), '//go:build linux\n\npackage watch\n\ntype inotify struct{}\n\nfunc newBackend() (backend, error) { return &inotify{}, nil }\n\nfunc (w *inotify) Close() error { return nil }\n\nfunc (w *inotify) readEvents() {}\n');
       await writeFile(join(root, 'watch', 'backend_kqueue.go'), '//go:build freebsd || darwin\n\npackage watch\n\ntype kqueue struct{}\n\nfunc newBackend() (backend, error) { return &kqueue{}, nil }\n\nfunc (w *kqueue) Close() error { return nil }\n\nfunc (w *kqueue) readEvents() {}\n');
       await writeFile(join(root, 'watch', 'backend_windows.go'), 'package watch\n\ntype readDirChanges struct{}\n\nfunc newBackend() (backend, error) { return &readDirChanges{}, nil }\n\nfunc (w *readDirChanges) Close() error { return nil }\n');
+      // A type whose method has the name but not the signature implements nothing.
+      await writeFile(join(root, 'watch', 'debug_windows.go'), 'package watch\n\ntype decoy struct{}\n\nfunc (d decoy) Close() {}\n');
     });
   }, 180_000);
   afterAll(async () => {
@@ -97,6 +101,25 @@ describe.runIf(available)('Go files only a newer go builds (real go and gopls)',
     expect(unbuiltNote(await f.outcome('findDefinitions("inotify.readEvents")'))).toEqual([]);
     // A name only files built here declare gets no note.
     expect(unbuiltNote(await f.outcome('findDefinitions("Open")'))).toEqual([]);
+  });
+
+  it('implementations of an interface list the types of files for another system too, and say how they were found (fsnotify: backend)', async () => {
+    const o = await f.outcome('implementations("backend")');
+    if (o.kind !== 'value') throw new Error(renderOutcome(o));
+    const found = (o.value as SymbolDefinition[]).map((s) => [s.name, s.definedAt.path, s.definedAt.start.line]);
+    expect(found).toEqual([
+      ['inotify', 'watch/backend_inotify.go', (await f.at('watch/backend_inotify.go', 'inotify struct')).line],
+      ['kqueue', 'watch/backend_kqueue.go', (await f.at('watch/backend_kqueue.go', 'kqueue struct')).line],
+      ['readDirChanges', 'watch/backend_windows.go', (await f.at('watch/backend_windows.go', 'readDirChanges struct')).line],
+    ]);
+    expect(o.notes.filter((n) => n.includes('build leaves out'))).toEqual([expect.stringMatching(/^gopls: reads no files this machine's build leaves out: implementations there are matched by method names and signatures in the text/)]);
+    // The interface's method leads to each platform's method.
+    const close = (await f.value('implementations("backend.Close")')) as SymbolDefinition[];
+    expect(close.map((s) => [s.name, s.definedAt.path])).toEqual([
+      ['Close', 'watch/backend_inotify.go'],
+      ['Close', 'watch/backend_kqueue.go'],
+      ['Close', 'watch/backend_windows.go'],
+    ]);
   });
 });
 

@@ -5,7 +5,8 @@
  * servers is covered by the real-server suites; these pin every rule case by case.
  */
 import { describe, expect, it } from 'vitest';
-import { kindMatches, languageKind } from '../kinds.js';
+import { SymbolKind } from 'vscode-languageserver-protocol';
+import { KIND_FILTER_WORDS, kindMatches, languageKind, LSP_SYMBOL_KINDS, lspKindName, type LspKindName } from '../kinds.js';
 import type { SymbolDefinition } from '../model.js';
 import { containerNames, qualifiersMatch, splitQualifiedName, type PathSegment } from '../functions/qualified.js';
 import { RUST_RELATIVE_QUALIFIERS } from '../languages/rust/module-paths.js';
@@ -112,7 +113,24 @@ describe('languageKind: LSP kinds in the language’s own words', () => {
     ['python', 'class', 'class Handler:', 'Handler', 'class'],
   ];
   it.each(cases)('%s %s `%s` → %s', (language, lspKind, line, name, expected) => {
-    expect(languageKind(language, lspKind, line, name)).toBe(expected);
+    expect(languageKind(language, lspKind as LspKindName, line, name)).toBe(expected);
+  });
+});
+
+describe('the kinds: one list of LSP kinds, one of the languages\' words', () => {
+  it("LSP's kinds are the protocol's SymbolKind, numbered in its order", () => {
+    const protocol = (Object.entries(SymbolKind) as [string, unknown][]).filter((e): e is [string, number] => typeof e[1] === 'number').sort((a, b) => a[1] - b[1]);
+    expect([...LSP_SYMBOL_KINDS]).toEqual(protocol.map(([name]) => name));
+    for (const [name, number] of protocol) expect(lspKindName(number)).toBe(name.toLowerCase());
+    expect(lspKindName(0)).toBe('symbol');
+  });
+
+  it('the kind filter lists LSP kinds in words and accepts them however written', () => {
+    const words = KIND_FILTER_WORDS.list();
+    expect(words).toContain('enum member');
+    expect(words).toContain('type parameter');
+    expect(new Set(words).size).toBe(words.length);
+    for (const kind of LSP_SYMBOL_KINDS) expect(KIND_FILTER_WORDS.accepts(kind), kind).toBe(true);
   });
 });
 

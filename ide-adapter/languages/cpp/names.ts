@@ -6,6 +6,7 @@
  * `constructor`, `destructor`, `type alias`, `template parameter`, `macro`).
  */
 import type { ModulePathOf } from '../../lsp/module-paths.js';
+import type { KindWord, LspKindName } from '../../kinds.js';
 
 /** A file contributes nothing to a C/C++ name: namespaces and classes do (from the outline). */
 export const cppModulePath: ModulePathOf = () => Promise.resolve([]);
@@ -33,7 +34,7 @@ export function splitCppOutlineName(name: string): { readonly name: string; read
 }
 
 /** The kind of a C/C++ symbol from clangd's LSP kind and the line declaring it. */
-export function cppKind(lspKind: string, declarationLine: string, name: string): string {
+export function cppKind(lspKind: LspKindName, declarationLine: string, name: string): KindWord {
   const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_])${keyword}\\s+(?:\\[\\[[^\\]]*\\]\\]\\s*)?(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?${escapeRegExp(name)}(?![A-Za-z0-9_])`).test(declarationLine);
   switch (lspKind) {
     case 'class':

@@ -16,7 +16,7 @@ const GENERIC_RECEIVER = /^\s*func\s*\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*[A-Za-z_]\w*
 const TOP_LEVEL = /^\S/;
 
 /** Whether the symbol declared on `line` (1-based) is generic: a generic type, its method, or a method of a generic interface. */
-function declaresGeneric(lines: readonly string[], line: number): boolean {
+export function declaresGeneric(lines: readonly string[], line: number): boolean {
   const text = lines[line - 1] ?? '';
   if (/^\s*type\b/.test(text) || /^\s*[A-Za-z_]\w*\s*\[/.test(text)) return GENERIC_TYPE.test(text.replace(/^\s*type\s+/, ''));
   if (/^\s*func\b/.test(text)) return GENERIC_RECEIVER.test(text);

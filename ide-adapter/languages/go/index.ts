@@ -2,7 +2,7 @@
  * Go through gopls (Debian's `gopls`, x/tools 0.5.0, with `golang-go`). Detection: `go.mod`,
  * `go.work` or `.go` files in the top two levels. Names: `pkg.Func`, `Type.Method`,
  * `pkg.Type.Method` (names.ts); module cache gaps (modules.ts); files only a newer go builds
- * (release-tags.ts); names declared in files built only elsewhere (unbuilt.ts); untrusted workspaces (trust.ts).
+ * (release-tags.ts); names declared in files built only elsewhere (unbuilt.ts); implementations gopls cannot see, by method sets in the text (implementers.ts); untrusted workspaces (trust.ts).
  *
  * What this gopls offers, probed from its `initialize` answer: definitions, references, hover,
  * outlines, workspace symbols, implementations (both ways: an interface's implementing types
@@ -19,6 +19,7 @@ import { installedGoVersion, olderGoWarnings } from './toolchain.js';
 import { newerReleaseWarnings } from './release-tags.js';
 import { untrustedGopls } from './trust.js';
 import { goUnbuiltFiles } from './unbuilt.js';
+import { goTextImplementations } from './implementers.js';
 import { projectFilesRefusal } from '../../lsp/project-files.js';
 
 /**
@@ -109,6 +110,7 @@ export const goplsServer: ServerDefinition = {
   symbolName: goSymbolName,
   symbolKind: (lspKind, line, name) => goKind(lspKind, line, name) ?? lspKind,
   implementationsGap: genericImplementationsGap,
+  textImplementations: goTextImplementations,
   embeddedField: goEmbeddedField,
   installHint: 'apt-get install -y gopls golang-go',
   knownProblems: GOPLS_KNOWN_PROBLEMS,

@@ -5,6 +5,7 @@
  * (`pkg.Type.Method`), where `pkg` is the package clause's name or a folder of its import path.
  */
 import type { ModulePathOf, ModuleSegment } from '../../lsp/module-paths.js';
+import type { KindWord, LspKindName } from '../../kinds.js';
 
 /** LSP kinds of members: their name carries the owner (`Mux.Get`, `MemStore.values`). */
 const MEMBER_KINDS = new Set(['method', 'field', 'property']);
@@ -48,7 +49,7 @@ function lastSegment(type: string): string {
  * types (gopls names them by their underlying type: `number`, `array`, `class`…), `type alias`,
  * `constant`, `variable`, `field`, `package`.
  */
-export function goKind(lspKind: string, declarationLine: string, name: string): string | undefined {
+export function goKind(lspKind: LspKindName, declarationLine: string, name: string): KindWord | undefined {
   switch (lspKind) {
     case 'function':
     case 'method':

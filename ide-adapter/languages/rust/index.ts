@@ -67,7 +67,7 @@ export const rustAnalyzerServer: ServerDefinition = {
   workspaceSymbolLimit: RUST_ANALYZER_CONFIG.workspace.symbol.search.limit,
   // Rust items never merge across files; `use` bindings are recognised by their statement, and
   // `mod x;` (a module) is still confirmed.
-  standaloneKinds: ['function', 'method', 'struct', 'enum', 'union', 'trait', 'type alias', 'constant', 'static', 'enum variant', 'field'],
+  standaloneKinds: ['function', 'method', 'struct', 'enum', 'union', 'trait', 'type alias', 'constant', 'enum variant', 'field'],
   prepare: prepareRustWorkspace,
   projectFiles: RUST_PROJECT_FILES,
   preflight: (root) => projectFilesRefusal(root, 'rust-analyzer', RUST_PROJECT_FILES, true),

@@ -4,15 +4,16 @@
  * name in its attribute: rust-analyzer's symbol index lists it under that name, at the function's
  * name, as a function. The name is written only in the attribute above.
  */
+import type { KindWord, LspKindName } from '../../kinds.js';
 
 /** How many lines above a function its attributes and doc comments are looked through. */
 const ATTRIBUTE_SEARCH_LINES = 30;
 
 /** The kind of a derive macro, in Rust's words. */
-const DERIVE_MACRO_KIND = 'derive macro';
+const DERIVE_MACRO_KIND: KindWord = 'derive macro';
 
 /** The kind of a function symbol that is a derive macro (rust-analyzer's `declaredKind` hook). */
-export function deriveMacroKind(name: string, lspKind: string, lines: readonly string[], line: number): string | undefined {
+export function deriveMacroKind(name: string, lspKind: LspKindName, lines: readonly string[], line: number): KindWord | undefined {
   return lspKind === 'function' && declaresDeriveMacro(lines, line, name) ? DERIVE_MACRO_KIND : undefined;
 }
 
