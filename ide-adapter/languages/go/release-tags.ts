@@ -10,9 +10,14 @@ import { searchWorkspace } from '../../search.js';
 import { MAX_NOTE_LINE } from '../../notes-ledger.js';
 import type { KeyedWarning } from '../../lsp/servers.js';
 import { Workspace } from '../../workspace.js';
+import { FILE_JOB_BUDGET_MS } from '../../file-jobs.js';
 
-/** The scan's time budget: past it, nothing is claimed. */
-const RELEASE_SCAN_BUDGET_MS = 3000;
+/**
+ * The scan's time budget: past it, nothing is claimed. The file jobs' own (a regex search of the
+ * `.go` files takes well under a second on large trees; 3 s ran out on a small fixture under a
+ * loaded machine's queue of jobs, and the note went missing).
+ */
+const RELEASE_SCAN_BUDGET_MS = FILE_JOB_BUDGET_MS;
 
 /** At most this many constraint lines are read (a repository has a few dozen). */
 const MAX_CONSTRAINT_LINES = 5000;
