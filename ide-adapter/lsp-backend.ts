@@ -316,8 +316,8 @@ export class LspBackend implements IdeBackend {
       if (files.length >= MAX_UNANALYSED_FILES) break;
       if (l.path !== files[files.length - 1] && !files.includes(l.path)) files.push(l.path);
     }
-    // Read at once (cached texts, one stamp check each): no round trip per file.
-    const texts = await Promise.all(files.map((file) => this.workspace.readText(file).catch(() => undefined)));
+    // Read at once, under one look at the disk's stamp.
+    const texts = await this.workspace.readTexts(files);
     let known: Set<string> | undefined;
     const missed: string[] = [];
     files.forEach((file, i) => {
@@ -1413,14 +1413,20 @@ export class LspBackend implements IdeBackend {
    * promise each (a reference list converts thousands).
    */
   async #locations(server: LanguageServer, list: readonly LspLocation[]): Promise<Location[]> {
-    const files = new Map<string, Promise<{ path: string; lines: LineSource } | undefined>>();
+    // Each file once, all under one look at the disk's stamp (a list names hundreds of files).
+    const paths = new Map<string, string | undefined>();
     let previous: string | undefined;
     for (const l of list) {
-      if (l.uri !== previous && !files.has(l.uri)) files.set(l.uri, this.#fileOf(l.uri));
+      if (l.uri !== previous && !paths.has(l.uri)) paths.set(l.uri, this.#workspacePathOf(l.uri));
       previous = l.uri;
     }
+    const wanted = [...paths].filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const texts = await this.workspace.linesOfAll(wanted.map(([, path]) => path));
     const read = new Map<string, { path: string; lines: LineSource } | undefined>();
-    await Promise.all([...files].map(async ([uri, file]) => read.set(uri, await file)));
+    wanted.forEach(([uri, path], i) => {
+      const all = texts[i];
+      read.set(uri, all === undefined ? undefined : { path, lines: { lineText: (line: number) => all[line - 1] ?? '' } });
+    });
     const out: Location[] = [];
     // Places come grouped by file: the previous place's file is tried before a lookup.
     let lastUri: string | undefined;
@@ -1457,10 +1463,15 @@ export class LspBackend implements IdeBackend {
   }
 
   /** A file of the workspace by URI, with its lines; undefined outside the workspace (std, dependencies). */
-  async #fileOf(uri: string): Promise<{ path: string; lines: LineSource } | undefined> {
+  /** The workspace path of a `file://` URI; `undefined` for another scheme or a place outside. */
+  #workspacePathOf(uri: string): string | undefined {
     const abs = uriToPath(uri);
-    if (abs === undefined || !this.workspace.contains(abs)) return undefined;
-    const path = this.workspace.relative(abs);
+    return abs === undefined || !this.workspace.contains(abs) ? undefined : this.workspace.relative(abs);
+  }
+
+  async #fileOf(uri: string): Promise<{ path: string; lines: LineSource } | undefined> {
+    const path = this.#workspacePathOf(uri);
+    if (path === undefined) return undefined;
     try {
       // The workspace caches file lines across calls (validated against the disk): the server's
       // view of a file is the file on disk, as we never edit documents.

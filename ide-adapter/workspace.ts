@@ -149,9 +149,20 @@ export class Workspace {
 
   /** The lines of a file (line breaks `\n`, `\r\n` or `\r`, as LSP counts them). */
   async lines(path: string): Promise<readonly string[]> {
-    const file = await this.#load(path);
-    file.lines ??= file.text.split(/\r\n|\n|\r/);
-    return file.lines;
+    return linesOf(await this.#load(path));
+  }
+
+  /**
+   * The texts of several files (`undefined` for one that cannot be read), under one look at the
+   * disk's stamp: a reference list's hundreds of files cost no turn of the event loop each.
+   */
+  async readTexts(paths: readonly string[]): Promise<(string | undefined)[]> {
+    return (await this.#loadAll(paths)).map((file) => file?.text);
+  }
+
+  /** The lines of several files, as {@link lines} gives them (`undefined` for one that cannot be read), under one look at the disk's stamp. */
+  async linesOfAll(paths: readonly string[]): Promise<(readonly string[] | undefined)[]> {
+    return (await this.#loadAll(paths)).map((file) => (file === undefined ? undefined : linesOf(file)));
   }
 
   /**
@@ -203,12 +214,33 @@ export class Workspace {
   }
 
   async #load(path: string): Promise<CachedFile> {
+    return this.#loadUnder(path, await this.#diskNow?.());
+  }
+
+  /** The files of `paths` under one stamp; those in memory answered at once, the rest read together. */
+  async #loadAll(paths: readonly string[]): Promise<(CachedFile | undefined)[]> {
     const disk = await this.#diskNow?.();
-    if (disk !== undefined) {
-      const known = this.#stamped.get(path);
-      // Still cached (not dropped for the budget, not re-read since): the same text as then.
-      if (known !== undefined && known.owner === disk.owner && known.value === disk.value && this.#cache.get(known.real) === known.file) return known.file;
-    }
+    const files: (CachedFile | undefined)[] = paths.map((path) => this.#vouched(path, disk));
+    const reads: Promise<void>[] = [];
+    files.forEach((file, i) => {
+      if (file !== undefined) return;
+      reads.push(this.#loadUnder(paths[i] as string, disk).then((read) => void (files[i] = read), () => undefined));
+    });
+    await Promise.all(reads);
+    return files;
+  }
+
+  /** A file the stamp `disk` vouches is unchanged since it was read (still cached), or `undefined`. */
+  #vouched(path: string, disk: DiskStamp | undefined): CachedFile | undefined {
+    if (disk === undefined) return undefined;
+    const known = this.#stamped.get(path);
+    return known !== undefined && known.owner === disk.owner && known.value === disk.value && this.#cache.get(known.real) === known.file ? known.file : undefined;
+  }
+
+  async #loadUnder(path: string, disk: DiskStamp | undefined): Promise<CachedFile> {
+    // Still cached (not dropped for the budget, not re-read since): the same text as then.
+    const vouched = this.#vouched(path, disk);
+    if (vouched !== undefined) return vouched;
     const file = await this.#loadChecked(path);
     if (disk !== undefined) {
       const real = this.#realpaths.get(this.resolve(path))?.real;
@@ -332,4 +364,10 @@ function outside(path: string): DialectError {
     message: `${JSON.stringify(path)} is outside the workspace`,
     hint: 'only files inside the workspace can be read; use a path relative to its root, e.g. "src/main.rs"',
   });
+}
+
+/** A cached file's lines, split once (line breaks `\n`, `\r\n` or `\r`, as LSP counts them). */
+function linesOf(file: CachedFile): readonly string[] {
+  file.lines ??= file.text.split(/\r\n|\n|\r/);
+  return file.lines;
 }
