@@ -29,6 +29,11 @@ const FIXTURES: Readonly<Record<string, string>> = {
   'unclosed HTML comments on lines': fill('<!-- x\n'),
   'unclosed CDATA': fill('<![CDATA['),
   'unclosed processing instructions': fill('<?x '),
+  // Each segment of a grapheme iterator copies its whole input: listing them all ran out of memory.
+  'a comment icon as long as the walkthrough': `<comment icon="${fill('c', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}">x</comment>\n`,
+  // "Did you mean" against every element and attribute name: the edit distance was quadratic.
+  'an unknown element name as long': `<${fill('a', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 10)}>\n`,
+  'an unknown attribute name as long': `<comment ${fill('b', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}="x">hi</comment>\n`,
 };
 
 describe('pathological walkthroughs parse in linear time', () => {
