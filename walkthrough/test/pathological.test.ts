@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WALKTHROUGH_LIMITS, parseWalkthrough, WarningCode, type WalkthroughElement } from '../index.js';
+import { MAX_LISTED_WARNINGS } from '../parse-env.js';
 
 /** Repeats `unit` to `size` characters, then adds `tail`. */
 const fill = (unit: string, tail = '', size = DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - tail.length): string => unit.repeat(Math.floor(size / unit.length)) + tail;
@@ -47,6 +48,25 @@ describe('pathological walkthroughs parse in linear time', () => {
     // the rescanning rules took minutes to hours here.
     expect(elapsed).toBeLessThan(20_000);
   }, 120_000);
+});
+
+describe('warnings are bounded', () => {
+  it('a walkthrough of stray tags lists the first warnings and counts the rest in one', () => {
+    const markdown = fill('<div>\n');
+    const doc = parseWalkthrough(markdown);
+    const stray = Math.floor(DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars / '<div>\n'.length);
+    // Each stray tag was a warning of a kilobyte: 165,000 of them, a page of 190 MB.
+    expect(doc.warnings).toHaveLength(MAX_LISTED_WARNINGS + 1);
+    const counted = doc.warnings.find((w) => w.code === WarningCode.TooManyWarnings);
+    expect(counted?.message).toContain(`${(stray - MAX_LISTED_WARNINGS).toLocaleString('en-US')} more warnings not listed`);
+    expect(doc.warnings.filter((w) => w.code === WarningCode.UnknownElement)).toHaveLength(MAX_LISTED_WARNINGS);
+  });
+
+  it('a walkthrough with few warnings lists them all', () => {
+    const doc = parseWalkthrough('<div>\n'.repeat(MAX_LISTED_WARNINGS));
+    expect(doc.warnings).toHaveLength(MAX_LISTED_WARNINGS);
+    expect(doc.warnings.every((w) => w.code === WarningCode.UnknownElement)).toBe(true);
+  });
 });
 
 describe('the remembered searches find what the line-by-line ones found', () => {
