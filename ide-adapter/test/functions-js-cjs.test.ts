@@ -38,6 +38,17 @@ describe('CommonJS whole-module exports (the rules, line by line)', () => {
     expect(COMMONJS_EXPORTS.calledAt('var r = express.Router();', 9)).toBe(false);
     expect(COMMONJS_EXPORTS.calledAt('var é = express ();', 9)).toBe(true);
   });
+
+  it('reads a line padded with a megabyte of blanks in linear time (the trailing-blank patterns were quadratic)', () => {
+    const pad = ' '.repeat(1_000_000);
+    const started = performance.now();
+    expect(COMMONJS_EXPORTS.exportsWhole(`module.exports = createApplication${pad}x`, 'createApplication')).toBe(false);
+    expect(COMMONJS_EXPORTS.exportsWhole(`module.exports = createApplication${pad};${pad}`, 'createApplication')).toBe(true);
+    expect(COMMONJS_EXPORTS.reexportOf(`module.exports = require('./lib/express')${pad}x`)).toBeUndefined();
+    expect(COMMONJS_EXPORTS.reexportOf(`module.exports = require('./lib/express')${pad};\t`)).toEqual({ module: './lib/express', column: 1 });
+    // Linear, these take milliseconds; the quadratic patterns took most of an hour.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
 });
 
 describe('uses through re-exports (bounded, with in-memory sources)', () => {

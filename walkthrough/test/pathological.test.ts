@@ -5,8 +5,11 @@
  * text from every bracket or tag start). The controls show the rewritten searches still find
  * what they found before.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WALKTHROUGH_LIMITS, parseWalkthrough, WarningCode, type WalkthroughElement } from '../index.js';
+import { DEFAULT_WALKTHROUGH_LIMITS, loadWalkthroughFile, parseWalkthrough, WarningCode, type WalkthroughElement } from '../index.js';
 import { MAX_LISTED_WARNINGS } from '../parse-env.js';
 
 /** Repeats `unit` to `size` characters, then adds `tail`. */
@@ -34,6 +37,9 @@ const FIXTURES: Readonly<Record<string, string>> = {
   'a comment icon as long as the walkthrough': `<comment icon="${fill('c', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}">x</comment>\n`,
   // "Did you mean" against every element and attribute name: the edit distance was quadratic.
   'an unknown element name as long': `<${fill('a', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 10)}>\n`,
+  // Trailing blank lines of a block element were trimmed by a pattern retried from every line break.
+  'a block element of empty lines': `<mermaid>\ngraph TD\n${fill('\n', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}x\n</mermaid>\n`,
+  'a fenced element of blank lines': `\`\`\`mermaid\ngraph TD\n${fill('\n \t', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}x\n\`\`\`\n`,
   'an unknown attribute name as long': `<comment ${fill('b', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}="x">hi</comment>\n`,
 };
 
@@ -48,6 +54,27 @@ describe('pathological walkthroughs parse in linear time', () => {
     // the rescanning rules took minutes to hours here.
     expect(elapsed).toBeLessThan(20_000);
   }, 120_000);
+});
+
+describe('a walkthrough file is read in linear time', () => {
+  it('its title is its first heading, whatever blanks and closing #s it carries', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-wt-title-'));
+    try {
+      const file = join(dir, 'walk.md');
+      // A title pattern with blanks and #s around a lazy title backtracked cubically: 5 minutes for 5,000 each.
+      await writeFile(file, `# Tour ${' '.repeat(100_000)}${'#'.repeat(100_000)}x\n\ntext\n`);
+      const started = performance.now();
+      const loaded = await loadWalkthroughFile(file);
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(loaded.title.startsWith('Tour ')).toBe(true);
+      await writeFile(file, '# Tour of the parser ##\n\ntext\n');
+      expect((await loadWalkthroughFile(file)).title).toBe('Tour of the parser');
+      await writeFile(file, 'no heading\n');
+      expect((await loadWalkthroughFile(file)).title).toBe('walk');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('warnings are bounded', () => {

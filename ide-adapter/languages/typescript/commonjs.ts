@@ -8,11 +8,16 @@
 import { posix } from 'node:path';
 import type { WholeModuleExports } from '../../lsp/servers.js';
 
-/** `module.exports = name;` and `exports = module.exports = name;` (either order), the whole line. */
-const WHOLE_EXPORT = /^\s*(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?([A-Za-z_$][\w$]*)\s*;?\s*$/;
+/**
+ * `module.exports = name;` and `exports = module.exports = name;` (either order), the whole line
+ * — matched on the line without its trailing blanks: a pattern ending `\s*;?\s*$` tries every
+ * split of a long blank run that is not the line's end (quadratic: a line padded with a megabyte
+ * of spaces held the thread for most of an hour).
+ */
+const WHOLE_EXPORT = /^\s*(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?([A-Za-z_$][\w$]*)\s*;?$/;
 
-/** `module.exports = require('<relative>');` (also through `exports =`): the module and where `module` starts. */
-const WHOLE_REEXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?require\(\s*(['"])(\.{1,2}(?:\/[^'"]*)?)\2\s*\)\s*;?\s*$/;
+/** `module.exports = require('<relative>');` (also through `exports =`): the module and where `module` starts; on the line without its trailing blanks, as above. */
+const WHOLE_REEXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?require\(\s*(['"])(\.{1,2}(?:\/[^'"]*)?)\2\s*\)\s*;?$/;
 
 /** `module.exports = (a) => …`, `= async function (…)`, `= function name(…)` (also through `exports =`): an anonymous whole export. */
 const ANONYMOUS_EXPORT = /^(\s*)(?:exports\s*=\s*)?module\.exports\s*=\s*(?:exports\s*=\s*)?(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/;
@@ -49,7 +54,7 @@ const RESOLVED_SUFFIXES = ['', '.js', '.cjs', '.json', '/index.js', '/index.cjs'
 /** JavaScript's CommonJS whole-module exports (tsgo's `wholeModuleExports`). */
 export const COMMONJS_EXPORTS: WholeModuleExports = {
   exportsWhole(line, name) {
-    return WHOLE_EXPORT.exec(line)?.[1] === name;
+    return WHOLE_EXPORT.exec(line.trimEnd())?.[1] === name;
   },
   reexportLines(targets) {
     // Only lines naming one of the targets: a large monorepo has many re-exports, few of one file.
@@ -63,7 +68,7 @@ export const COMMONJS_EXPORTS: WholeModuleExports = {
     return [...line.matchAll(REQUIRE_CALL)].map((m) => ({ module: m[2] as string, column: Array.from(line.slice(0, m.index)).length + 1 }));
   },
   reexportOf(line) {
-    const m = WHOLE_REEXPORT.exec(line);
+    const m = WHOLE_REEXPORT.exec(line.trimEnd());
     if (m === null) return undefined;
     const indent = (m[1] ?? '').length;
     // The references are asked at `module` of `module.exports`: tsgo answers there with the uses
