@@ -12,6 +12,7 @@ import {
   type DialectToken, type ParameterDefinition,
 } from '../dialect/index.js';
 import { DialectError, EvalCode } from '../dialect/index.js';
+import { withoutTrailingSlashes } from '../ide-adapter/confine.js';
 import { runFileJob } from '../ide-adapter/file-jobs.js';
 import type { Workspace } from '../ide-adapter/index.js';
 
@@ -257,7 +258,7 @@ export const COMPLETION_LIST_BUDGET_MS = 2_000;
  */
 export function workspaceLister(workspace: Workspace): (dir: string) => Promise<readonly DirEntry[] | undefined> {
   return async (dir) => {
-    const rel = dir.replace(/\/+$/, '');
+    const rel = withoutTrailingSlashes(dir);
     let abs: string;
     try {
       abs = workspace.resolve(rel === '' ? '.' : rel);

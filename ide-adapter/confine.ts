@@ -238,3 +238,13 @@ export function linkTarget(root: string, absolute: string): LinkTarget {
     return 'outside';
   }
 }
+
+/**
+ * `path` without its trailing slashes, scanned from the end: the pattern `/\/+$/` is retried from
+ * every slash of a long run (quadratic on a workspace's `a//////…/x`).
+ */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
+}

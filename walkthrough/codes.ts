@@ -42,4 +42,5 @@ export const WALKTHROUGH_CODE_DOCS: CodeDocs<Exclude<WalkthroughCode, EvalCode>>
   'image-not-shown': 'An image: walkthrough pages do not show images.',
   'broken-link': 'A file link whose file or line does not exist (found while resolving).',
   'internal-error': 'The walkthrough could not be parsed because of a bug; the page shows the text as is.',
+  'too-many-warnings': 'More warnings than one walkthrough lists: the first 200 are listed, the rest counted in this one.',
 };

@@ -26,6 +26,8 @@ export const WarningCode = {
   /** A file link whose file or line does not exist (found while resolving). */
   BrokenLink: 'broken-link',
   InternalError: 'internal-error',
+  /** More warnings than one walkthrough lists (`MAX_LISTED_WARNINGS`): the rest are counted. */
+  TooManyWarnings: 'too-many-warnings',
 } as const;
 
 /** One of {@link WarningCode}. */

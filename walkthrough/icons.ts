@@ -98,9 +98,20 @@ export function iconEmoji(name: string): string | undefined {
   const known = ICONS[name.trim().toLowerCase()];
   if (known !== undefined) return known.emoji;
   // A single emoji (one grapheme, pictographic) may be used as is.
-  const segments = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(name.trim())];
-  if (segments.length === 1 && /\p{Extended_Pictographic}/u.test(name)) return name.trim();
-  return undefined;
+  const trimmed = name.trim();
+  return isOneGrapheme(trimmed) && /\p{Extended_Pictographic}/u.test(trimmed) ? trimmed : undefined;
+}
+
+/**
+ * Whether `text` is one grapheme. The segmenter is read two segments at most: each segment it
+ * yields carries a fresh copy of the whole input, so listing every segment of a long attribute
+ * costs its length squared in memory (a 200,000-character icon exhausted the heap).
+ */
+function isOneGrapheme(text: string): boolean {
+  if (text === '') return false;
+  let count = 0;
+  for (const _ of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) if (++count > 1) return false;
+  return true;
 }
 
 /** The emoji of the default icon. */

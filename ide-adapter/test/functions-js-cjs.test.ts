@@ -38,6 +38,30 @@ describe('CommonJS whole-module exports (the rules, line by line)', () => {
     expect(COMMONJS_EXPORTS.calledAt('var r = express.Router();', 9)).toBe(false);
     expect(COMMONJS_EXPORTS.calledAt('var é = express ();', 9)).toBe(true);
   });
+
+  it('reads a line padded with a megabyte of blanks in linear time (the trailing-blank patterns were quadratic)', () => {
+    const pad = ' '.repeat(1_000_000);
+    const started = performance.now();
+    expect(COMMONJS_EXPORTS.exportsWhole(`module.exports = createApplication${pad}x`, 'createApplication')).toBe(false);
+    expect(COMMONJS_EXPORTS.exportsWhole(`module.exports = createApplication${pad};${pad}`, 'createApplication')).toBe(true);
+    expect(COMMONJS_EXPORTS.reexportOf(`module.exports = require('./lib/express')${pad}x`)).toBeUndefined();
+    expect(COMMONJS_EXPORTS.reexportOf(`module.exports = require('./lib/express')${pad};\t`)).toEqual({ module: './lib/express', column: 1 });
+    // Linear, these take milliseconds; the quadratic patterns took most of an hour.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reads 2,000 calls on a minified megabyte line in place (copying the line per use took two minutes)', () => {
+    const call = 'express(); ';
+    const line = call.repeat(100_000);
+    const started = performance.now();
+    for (let i = 0; i < 2000; i++) expect(COMMONJS_EXPORTS.calledAt(line, 1 + call.length * ((i * 47) % 100_000))).toBe(true);
+    expect(COMMONJS_EXPORTS.calledAt(line, 1 + call.length * 99_999 + 8)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // Columns count code points: after an astral character the name is one column further left.
+    expect(COMMONJS_EXPORTS.calledAt('var 𝒳 = express ();', 9)).toBe(true);
+    expect(COMMONJS_EXPORTS.calledAt('var 𝒳 = express ();', 8)).toBe(false);
+    expect(COMMONJS_EXPORTS.calledAt('𝒳𝒳 express()', 4)).toBe(true);
+  });
 });
 
 describe('uses through re-exports (bounded, with in-memory sources)', () => {

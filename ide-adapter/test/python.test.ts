@@ -188,6 +188,12 @@ describe('Python imports', () => {
       expect(PYTHON_IMPORTS.moduleOf(line, name), `${name} in ${line}`).toBe(module);
       if (module !== undefined) expect(new RegExp(PYTHON_IMPORTS.lineImporting(name)).test(line), line).toBe(true);
     }
+    // A workspace's import line padded with a megabyte of blanks: splitting at /\s+as\s+/ was quadratic.
+    const pad = ' '.repeat(1_000_000);
+    const started = performance.now();
+    expect(PYTHON_IMPORTS.moduleOf(`from requests import Session${pad}x`, 'Session')).toBeUndefined();
+    expect(PYTHON_IMPORTS.moduleOf(`import numpy${pad}as${pad}np`, 'np')).toBe('numpy');
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(PYTHON_IMPORTS.unresolved('reportMissingImports', 'Import "numpy" could not be resolved')).toBe(true);
     expect(PYTHON_IMPORTS.unresolved('reportAttributeAccessIssue', 'x is not a known attribute')).toBe(false);
   });

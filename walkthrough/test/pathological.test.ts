@@ -5,8 +5,12 @@
  * text from every bracket or tag start). The controls show the rewritten searches still find
  * what they found before.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WALKTHROUGH_LIMITS, parseWalkthrough, WarningCode, type WalkthroughElement } from '../index.js';
+import { DEFAULT_WALKTHROUGH_LIMITS, loadWalkthroughFile, parseWalkthrough, WarningCode, type WalkthroughElement } from '../index.js';
+import { MAX_LISTED_WARNINGS } from '../parse-env.js';
 
 /** Repeats `unit` to `size` characters, then adds `tail`. */
 const fill = (unit: string, tail = '', size = DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - tail.length): string => unit.repeat(Math.floor(size / unit.length)) + tail;
@@ -29,6 +33,14 @@ const FIXTURES: Readonly<Record<string, string>> = {
   'unclosed HTML comments on lines': fill('<!-- x\n'),
   'unclosed CDATA': fill('<![CDATA['),
   'unclosed processing instructions': fill('<?x '),
+  // Each segment of a grapheme iterator copies its whole input: listing them all ran out of memory.
+  'a comment icon as long as the walkthrough': `<comment icon="${fill('c', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}">x</comment>\n`,
+  // "Did you mean" against every element and attribute name: the edit distance was quadratic.
+  'an unknown element name as long': `<${fill('a', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 10)}>\n`,
+  // Trailing blank lines of a block element were trimmed by a pattern retried from every line break.
+  'a block element of empty lines': `<mermaid>\ngraph TD\n${fill('\n', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}x\n</mermaid>\n`,
+  'a fenced element of blank lines': `\`\`\`mermaid\ngraph TD\n${fill('\n \t', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}x\n\`\`\`\n`,
+  'an unknown attribute name as long': `<comment ${fill('b', '', DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars - 40)}="x">hi</comment>\n`,
 };
 
 describe('pathological walkthroughs parse in linear time', () => {
@@ -42,6 +54,46 @@ describe('pathological walkthroughs parse in linear time', () => {
     // the rescanning rules took minutes to hours here.
     expect(elapsed).toBeLessThan(20_000);
   }, 120_000);
+});
+
+describe('a walkthrough file is read in linear time', () => {
+  it('its title is its first heading, whatever blanks and closing #s it carries', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dialect-wt-title-'));
+    try {
+      const file = join(dir, 'walk.md');
+      // A title pattern with blanks and #s around a lazy title backtracked cubically: 5 minutes for 5,000 each.
+      await writeFile(file, `# Tour ${' '.repeat(100_000)}${'#'.repeat(100_000)}x\n\ntext\n`);
+      const started = performance.now();
+      const loaded = await loadWalkthroughFile(file);
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(loaded.title.startsWith('Tour ')).toBe(true);
+      await writeFile(file, '# Tour of the parser ##\n\ntext\n');
+      expect((await loadWalkthroughFile(file)).title).toBe('Tour of the parser');
+      await writeFile(file, 'no heading\n');
+      expect((await loadWalkthroughFile(file)).title).toBe('walk');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('warnings are bounded', () => {
+  it('a walkthrough of stray tags lists the first warnings and counts the rest in one', () => {
+    const markdown = fill('<div>\n');
+    const doc = parseWalkthrough(markdown);
+    const stray = Math.floor(DEFAULT_WALKTHROUGH_LIMITS.maxMarkdownChars / '<div>\n'.length);
+    // Each stray tag was a warning of a kilobyte: 165,000 of them, a page of 190 MB.
+    expect(doc.warnings).toHaveLength(MAX_LISTED_WARNINGS + 1);
+    const counted = doc.warnings.find((w) => w.code === WarningCode.TooManyWarnings);
+    expect(counted?.message).toContain(`${(stray - MAX_LISTED_WARNINGS).toLocaleString('en-US')} more warnings not listed`);
+    expect(doc.warnings.filter((w) => w.code === WarningCode.UnknownElement)).toHaveLength(MAX_LISTED_WARNINGS);
+  });
+
+  it('a walkthrough with few warnings lists them all', () => {
+    const doc = parseWalkthrough('<div>\n'.repeat(MAX_LISTED_WARNINGS));
+    expect(doc.warnings).toHaveLength(MAX_LISTED_WARNINGS);
+    expect(doc.warnings.every((w) => w.code === WarningCode.UnknownElement)).toBe(true);
+  });
 });
 
 describe('the remembered searches find what the line-by-line ones found', () => {

@@ -14,23 +14,37 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * `name as alias` → the name and the alias (trimmed); `name` alone → the name. Found with a pattern
+ * of fixed length: splitting at `\s+as\s+` retried the pattern from every blank of a long run
+ * (quadratic on a workspace's padded import line).
+ */
+function splitAlias(item: string): [string, string | undefined] {
+  const text = item.trim();
+  const at = /\sas\s/.exec(text);
+  if (at === null) return [text, undefined];
+  const rest = text.slice(at.index + 3).trimStart();
+  const next = /\sas\s/.exec(rest);
+  return [text.slice(0, at.index).trimEnd(), (next === null ? rest : rest.slice(0, next.index)).trimEnd()];
+}
+
 /** The module a `from … import …` or `import …` line binds `name` from. */
 function moduleOf(line: string, name: string): string | undefined {
   const code = line.replace(/#.*$/, '');
   const from = /^\s*from\s+(\.*[\w.]*)\s+import\s+\(?([^)]*)\)?/.exec(code);
   if (from !== null) {
     const bound = (from[2] ?? '').split(',').map((item) => {
-      const [imported, alias] = item.trim().split(/\s+as\s+/);
-      return (alias ?? imported ?? '').trim();
+      const [imported, alias] = splitAlias(item);
+      return alias ?? imported;
     });
     return bound.includes(name) ? from[1] : undefined;
   }
   const plain = /^\s*import\s+(.+)$/.exec(code);
   if (plain === null) return undefined;
   for (const item of (plain[1] ?? '').split(',')) {
-    const [module, alias] = item.trim().split(/\s+as\s+/);
-    const binds = (alias ?? module?.split('.')[0] ?? '').trim();
-    if (binds === name && module !== undefined) return alias !== undefined ? module.trim() : binds;
+    const [module, alias] = splitAlias(item);
+    const binds = (alias ?? module.split('.')[0] ?? '').trim();
+    if (binds === name) return alias !== undefined ? module : binds;
   }
   return undefined;
 }

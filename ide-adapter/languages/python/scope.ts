@@ -18,7 +18,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readConfined } from '../../confine.js';
+import { readConfined, withoutTrailingSlashes } from '../../confine.js';
 import { compileGlob, type GlobBudget, type GlobMatcher } from '../../lsp/glob.js';
 import { withoutCommentsAndTrailingCommas } from '../../lsp/project-files.js';
 import type { KeyedWarning } from '../../lsp/servers.js';
@@ -137,7 +137,7 @@ function includeOfPyproject(text: string): string[] | undefined {
  * relative path: the path itself, or anything below it.
  */
 function specMatcher(spec: string): GlobMatcher {
-  const path = spec.replace(/\\/g, '/').replace(/^\.\/?/, '').replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(spec.replace(/\\/g, '/').replace(/^\.\/?/, ''));
   if (path === '') return () => true;
   // pyright's specs have no braces or classes: those characters are literal.
   return compileGlob(`${path.replace(/[{}[\],!]/g, '\\$&')}/**`);

@@ -7,6 +7,7 @@
  * cache), rust-analyzer loads each package without its dependencies and references across the
  * workspace's own crates go missing. The description links the crates that ARE on disk.
  */
+import { withoutTrailingSlashes } from '../../confine.js';
 
 /** The subset of `cargo metadata --format-version 1` we read. */
 export interface CargoMetadata {
@@ -265,7 +266,7 @@ function cratesFromMetadata(metadata: CargoMetadata, options: CrateOptions): { c
   for (const pkg of metadata.packages) byDir.set(dirOf(pkg.manifest_path), pkg);
   const missing = new Set<string>();
   /** The package a dependency resolves to, when it is on disk in the metadata. */
-  const target = (dep: CargoDependency): CargoPackage | undefined => (dep.path !== undefined ? byDir.get(dep.path.replace(/\/+$/, '')) : undefined);
+  const target = (dep: CargoDependency): CargoPackage | undefined => (dep.path !== undefined ? byDir.get(withoutTrailingSlashes(dep.path)) : undefined);
   for (const pkg of metadata.packages) {
     for (const dep of pkg.dependencies) {
       if (dep.kind !== 'build' && target(dep) === undefined) missing.add(`${dep.name} (of ${pkg.name})`);
