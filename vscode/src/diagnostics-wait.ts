@@ -12,10 +12,13 @@ import { EDITOR_LIMITS } from './limits.js';
  * Waits until the editor has published diagnostics for a document (or already had some), at most
  * `waitMs` (the caller's budget); false
  * when nothing was published in time, so an empty list is not mistaken for "no problems" (a
- * clean file publishes nothing either: the answer then says it may be incomplete).
+ * clean file publishes nothing either: the answer then says it may be incomplete). A budget of 0
+ * is what the editor has now: nothing is shown for it (showing, under load, took long enough for
+ * a publish to arrive after the budget ran out).
  */
 export async function waitForDiagnostics(uri: vscode.Uri, waitMs: number, signal?: AbortSignal): Promise<boolean> {
   if (vscode.languages.getDiagnostics(uri).length > 0) return true;
+  if (waitMs <= 0) return false;
   const key = uri.toString();
   const shown = showQuietly(uri).catch(() => undefined);
   const published = new Promise<boolean>((resolve) => {

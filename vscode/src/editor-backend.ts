@@ -409,8 +409,11 @@ export class EditorBackend implements IdeBackend {
       const { uri } = await this.#open(path);
       // The caller's budget, as the language-server backend takes it (`diagnostics(path, wait: s)`).
       const waitMs = options.waitMs ?? TIMEOUTS.lsp.diagnosticsWaitMs;
-      const answered = await waitForDiagnostics(uri, waitMs, options.signal);
-      const diagnostics = await this.#convertDiagnostics([[uri, vscode.languages.getDiagnostics(uri)]], files);
+      const waited = await waitForDiagnostics(uri, waitMs, options.signal);
+      const published = vscode.languages.getDiagnostics(uri);
+      // Diagnostics there when read were published, whatever the wait saw (closing the tab takes time).
+      const answered = waited || published.length > 0;
+      const diagnostics = await this.#convertDiagnostics([[uri, published]], files);
       return { diagnostics, complete: answered, files: 1, ...(answered ? {} : { waitedMs: waitMs }) };
     }
     const all = vscode.languages.getDiagnostics().filter(([uri]) => uri.scheme === 'file' && this.workspace.contains(uri.fsPath));
