@@ -1,6 +1,6 @@
 /**
  * TypeScript and JavaScript: tsgo's definition (TypeScript 7's bundled native server), its detection and
- * project anchors (one file per project, and the sources no project covers: `loose-scripts.ts`),
+ * project anchors (one file per project, and the JavaScript no project covers: `loose-scripts.ts`),
  * project files, and its untrusted form (`trust.ts`).
  */
 import { readdir } from 'node:fs/promises';
@@ -134,13 +134,13 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
   // One budget for the start's whole look at the tree: the listing gets what the scan left.
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
-  // Sources in no project are known to tsgo only once opened: open all of them (bounded). The
+  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The
   // projects' anchors open first, without waiting for that listing (a walk of the whole tree):
   // tsgo loads their projects meanwhile. The listing begins once they are found, so that its
   // reading of the projects' configurations (on this thread) does not hold them up.
   const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
   const later = looseScripts(workspaceRoot, projectDirs, { budgetMs: left })
-    .catch((): LooseScripts => ({ files: [], warning: 'the source files outside a project could not be listed: only the ones a question opens are searched' }))
+    .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
     .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   const anchors = found.filter((file): file is string => file !== undefined);
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };

@@ -1,9 +1,7 @@
 /**
- * Sources outside any configured project: JavaScript with no `jsconfig.json`/`tsconfig.json` above
- * it (a plain CommonJS or ESM package), or only one that takes in no JavaScript (a library's
- * tsconfig that checks its hand-written `index.d.ts`: `files`/`include` that leave it out, or no
- * `allowJs`); and TypeScript that the `files`/`include`/`exclude` of every configuration above it
- * leave out (sindresorhus/ky: `"include": ["source"]`, its tests in `test/` import the sources).
+ * JavaScript outside any configured project: no `jsconfig.json`/`tsconfig.json` above it (a plain
+ * CommonJS or ESM package), or only one that takes in no JavaScript (a library's tsconfig that
+ * checks its hand-written `index.d.ts`: `files`/`include` that leave it out, or no `allowJs`).
  * tsgo builds such files into an inferred project only as they are opened, so its index, and
  * every answer built on it, knows only the files that happened to be open. Opening all of them
  * (bounded) makes the inferred project the whole package. Opening a file a project does take in
@@ -20,17 +18,11 @@ import { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas } from '../../
 import { SearchCode } from '../../search.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 
-/** At most this many loose source files are opened (a warning says when there were more). */
+/** At most this many loose JavaScript files are opened (a warning says when there were more). */
 export const MAX_LOOSE_SCRIPTS = 1000;
 
-/** The source file names a loose package consists of (declaration files come in through what imports them). */
-const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx,ts,cts,mts,tsx}';
-
-/** TypeScript sources, which a configuration takes in without `allowJs`. */
-const TYPESCRIPT_SOURCE = /\.(c|m)?tsx?$/;
-
-/** Declaration files: not opened on their own. */
-const DECLARATION_FILE = /\.d\.(c|m)?ts$/;
+/** The JavaScript file names a loose package consists of. */
+const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx}';
 
 /** What {@link looseScripts} found. */
 export interface LooseScripts {
@@ -41,14 +33,14 @@ export interface LooseScripts {
 }
 
 /**
- * The source files under `root` that no configured project in `projectDirs` (absolute folders)
+ * The JavaScript files under `root` that no configured project in `projectDirs` (absolute folders)
  * covers, outside gitignored, dependency and build folders; at most `limit`. The walk runs in the
  * file worker like every walk that matches `.gitignore` rules.
  */
 export async function looseScripts(root: string, projectDirs: readonly string[], options: { readonly limit?: number; readonly budgetMs?: number } = {}): Promise<LooseScripts> {
   const { limit = MAX_LOOSE_SCRIPTS, budgetMs = PROJECT_SCAN_BUDGET_MS } = options;
-  const scopes = projectDirs.map((d) => projectScope(root, d));
-  if (scopes.some((c) => c.folder === '' && c.scripts === 'all' && c.typescript === 'all')) return { files: [] }; // the root's own project takes in all of it
+  const scopes = projectDirs.map((d) => javaScriptScope(root, d));
+  if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
   if (budgetMs <= 0) return { files: [], warning: NOT_LISTED_IN_BUDGET };
   // A few more than the limit, so that files skipped below do not hide that the bound was reached.
   let walk;
@@ -62,16 +54,16 @@ export async function looseScripts(root: string, projectDirs: readonly string[],
     if (error instanceof DialectError && error.code === SearchCode.WalkTimeout) return { files: [], warning: NOT_LISTED_IN_BUDGET };
     throw error;
   }
-  const loose = walk.files.filter((f) => !DECLARATION_FILE.test(f) && !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
+  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
   const cut = loose.length > limit || walk.files.length >= limit * 2;
   const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
   return cut
-    ? { files, warning: `loaded the first ${files.length} source files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
+    ? { files, warning: `loaded the first ${files.length} JavaScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
     : { files };
 }
 
-/** Why no source outside a project was listed: the start's scan budget ran out first. */
-const NOT_LISTED_IN_BUDGET = 'the source files outside a project were not listed within the scan budget (PROJECT_SCAN_BUDGET_MS): only the ones a question opens are searched';
+/** Why no JavaScript outside a project was listed: the start's scan budget ran out first. */
+const NOT_LISTED_IN_BUDGET = 'the JavaScript files outside a project were not listed within the scan budget (PROJECT_SCAN_BUDGET_MS): only the ones a question opens are searched';
 
 /** A configuration's `extends` chain is followed at most this deep. */
 const MAX_EXTENDS_DEPTH = 8;
@@ -83,24 +75,18 @@ const MAX_EXTENDS_DEPTH = 8;
  */
 const MAX_PATTERNS = 64;
 
-/** `all` below a project's folder, `none`, or the files its `files`/`include`/`exclude` select (workspace-relative). */
-type Coverage = 'all' | 'none' | ((path: string) => boolean);
-
-/** Which source files a project folder's configuration takes in. */
-interface ProjectScope {
+/** Which JavaScript files a project folder's configuration takes in. */
+interface JavaScriptScope {
   /** The project's folder, workspace-relative (`''` for the root). */
   readonly folder: string;
-  /** Of its JavaScript. */
-  readonly scripts: Coverage;
-  /** Of its TypeScript. */
-  readonly typescript: Coverage;
+  /** `all` below the folder, `none`, or the files its `files`/`include`/`exclude` select (workspace-relative). */
+  readonly covers: 'all' | 'none' | ((path: string) => boolean);
 }
 
 /** Whether `scope` takes in the workspace file `path`. */
-function takesIn(scope: ProjectScope, path: string): boolean {
+function takesIn(scope: JavaScriptScope, path: string): boolean {
   if (scope.folder !== '' && !path.startsWith(`${scope.folder}/`)) return false;
-  const covers = TYPESCRIPT_SOURCE.test(path) ? scope.typescript : scope.scripts;
-  return covers === 'all' || (covers !== 'none' && covers(path));
+  return scope.covers === 'all' || (scope.covers !== 'none' && scope.covers(path));
 }
 
 /** The compiler options and file lists of one configuration file that matter here, with the folder they are relative to. */
@@ -110,32 +96,22 @@ interface ConfigFields {
 }
 
 /**
- * What the configuration in `dir` takes in of the sources below it, as TypeScript reads it:
+ * What the configuration in `dir` takes in of the JavaScript below it, as TypeScript reads it:
  * `tsconfig.json` before `jsconfig.json` (which allows JavaScript by itself); JavaScript only
  * with `allowJs` or `checkJs`; `files`, `include` and `exclude`, each from the nearest
  * configuration of the `extends` chain (relative paths only) that sets it; no `files` and no
- * `include` is everything; a solution's `references` (a Vite app's `tsconfig.app.json`) add what
- * they take in. A configuration that cannot be read at all covers its folder (the server reports
- * it broken).
+ * `include` is everything. A configuration that cannot be read at all covers its folder (the
+ * server reports it broken).
  */
-function projectScope(root: string, dir: string): ProjectScope {
+function javaScriptScope(root: string, dir: string): JavaScriptScope {
   const folder = relative(root, dir).split(sep).join('/');
   const ts = readConfig(root, join(dir, 'tsconfig.json'));
+  const chain = ts !== undefined ? extendsChain(root, ts) : [];
   const js = ts === undefined ? readConfig(root, join(dir, 'jsconfig.json')) : undefined;
-  const config = js ?? ts;
-  if (config === undefined) return { folder, scripts: 'all', typescript: 'all' };
-  const own = configScope(root, config, js !== undefined);
-  // A referenced project is read once, without its own references (one level, as a solution writes them).
-  const referenced = ts === undefined ? [] : referencedConfigs(root, ts).map((c) => configScope(root, c, false));
-  const scopes = [own, ...referenced];
-  return { folder, scripts: union(scopes.map((s) => s.scripts)), typescript: union(scopes.map((s) => s.typescript)) };
-}
-
-/** What one configuration (with its `extends` chain) takes in. */
-function configScope(root: string, config: ConfigFields, isJsConfig: boolean): { scripts: Coverage; typescript: Coverage } {
-  const configs = isJsConfig ? [config] : extendsChain(root, config);
+  if (ts === undefined && js === undefined) return { folder, covers: 'all' };
+  const configs = js !== undefined ? [js] : chain;
   const option = (name: string): unknown => configs.map((c) => (c.json['compilerOptions'] as Record<string, unknown> | undefined)?.[name]).find((v) => v !== undefined);
-  const allowsScripts = isJsConfig || option('allowJs') === true || option('checkJs') === true;
+  if (js === undefined && option('allowJs') !== true && option('checkJs') !== true) return { folder, covers: 'none' };
   const field = (name: string): { dir: string; values: string[] } | undefined => {
     const from = configs.find((c) => Array.isArray(c.json[name]));
     return from === undefined ? undefined : { dir: from.dir, values: (from.json[name] as unknown[]).filter((v): v is string => typeof v === 'string') };
@@ -143,49 +119,12 @@ function configScope(root: string, config: ConfigFields, isJsConfig: boolean): {
   const files = field('files');
   const include = field('include');
   const exclude = field('exclude');
-  let covers: Coverage;
-  if (files === undefined && include === undefined && exclude === undefined) covers = 'all';
-  else if ((include?.values.length ?? 0) + (exclude?.values.length ?? 0) > MAX_PATTERNS) covers = 'none';
-  else {
-    const listed = new Set((files?.values ?? []).map((f) => workspacePath(root, resolve(files?.dir ?? config.dir, f))));
-    const included = files !== undefined && include === undefined ? [] : matchers(root, include ?? { dir: config.dir, values: ['**/*'] });
-    const excluded = exclude === undefined ? [] : matchers(root, exclude);
-    covers = (path) => listed.has(path) || (included.some((m) => m(path)) && !excluded.some((m) => m(path)));
-  }
-  // Configurations are found in project folders: `all` means below the configuration's own folder.
-  const below = covers === 'all' && config.dir !== join(root, '') ? folderCoverage(root, config.dir) : covers;
-  return { scripts: allowsScripts ? below : 'none', typescript: below };
-}
-
-/** `all` of a folder, as a coverage of workspace paths. */
-function folderCoverage(root: string, dir: string): Coverage {
-  const folder = workspacePath(root, dir);
-  if (folder === undefined) return 'none';
-  return folder === '' ? 'all' : (path) => path.startsWith(`${folder}/`);
-}
-
-/** The coverage of any of `parts`. */
-function union(parts: readonly Coverage[]): Coverage {
-  if (parts.includes('all')) return 'all';
-  const some = parts.filter((p): p is (path: string) => boolean => p !== 'none');
-  if (some.length === 0) return 'none';
-  return some.length === 1 ? (some[0] as (path: string) => boolean) : (path) => some.some((p) => p(path));
-}
-
-/** At most this many `references` of one configuration are read. */
-const MAX_REFERENCES = 32;
-
-/** The configurations a solution-style `tsconfig.json` references (`{ "path": "./tsconfig.app.json" }` or a folder), inside the workspace. */
-function referencedConfigs(root: string, config: ConfigFields): ConfigFields[] {
-  const refs = config.json['references'];
-  if (!Array.isArray(refs)) return [];
-  return refs.slice(0, MAX_REFERENCES).flatMap((ref) => {
-    const path = typeof ref === 'object' && ref !== null ? (ref as Record<string, unknown>)['path'] : undefined;
-    if (typeof path !== 'string') return [];
-    const target = resolve(config.dir, path);
-    const read = path.endsWith('.json') ? readConfig(root, target) : readConfig(root, join(target, 'tsconfig.json'));
-    return read === undefined ? [] : [read];
-  });
+  if (files === undefined && include === undefined && exclude === undefined) return { folder, covers: 'all' };
+  if ((include?.values.length ?? 0) + (exclude?.values.length ?? 0) > MAX_PATTERNS) return { folder, covers: 'none' };
+  const listed = new Set((files?.values ?? []).map((f) => workspacePath(root, resolve(files?.dir ?? dir, f))));
+  const included = files !== undefined && include === undefined ? [] : matchers(root, include ?? { dir, values: ['**/*'] });
+  const excluded = exclude === undefined ? [] : matchers(root, exclude);
+  return { folder, covers: (path) => listed.has(path) || (included.some((m) => m(path)) && !excluded.some((m) => m(path))) };
 }
 
 /** A configuration file inside the workspace, parsed; undefined when it is missing or unreadable. */
