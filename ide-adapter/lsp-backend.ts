@@ -232,7 +232,15 @@ export class LspBackend implements IdeBackend {
    * one language does not hold every server's memory. Until then `servers()` lists them `idle`.
    */
   async start(): Promise<void> {
-    await this.pool.startSole();
+    // First: the sole start's detection is the one that hears the near-root look (its early start).
+    const starting = this.pool.startSole();
+    // The files the build leaves out are listed while the servers start (a scan of the tree, in
+    // the file worker), not on the first lookup, which would wait for it.
+    void this.pool.detect().then(
+      (found) => found.forEach(({ definition }) => void this.#unbuiltList(definition).catch(() => undefined)),
+      () => undefined,
+    );
+    await starting;
   }
 
   launched(): Promise<void> {
