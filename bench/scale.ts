@@ -316,7 +316,9 @@ async function rawTsgoAnswer(root: string, packages: number, query: string): Pro
   connection.listen();
   try {
     const uri = (path: string): string => pathToFileURL(path).href;
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: 'scale' }], capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true } } });
+    // The server configured as Dialect configures it (its log level), so the difference is Dialect's own.
+    const initializationOptions = typeScriptServer.initializationOptions ?? null;
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: uri(root), workspaceFolders: [{ uri: uri(root), name: 'scale' }], initializationOptions, capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true } } });
     await connection.sendNotification('initialized', {});
     for (let p = 0; p < packages; p++) {
       const file = join(root, 'packages', `p${p}`, 'src', 'index.ts');

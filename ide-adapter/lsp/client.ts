@@ -283,7 +283,7 @@ export class LanguageServer {
     await open(anchors?.files ?? []);
     this.#options.onLaunched?.();
     // What a longer look finds opens once it is found, while the server loads the projects above.
-    const later = await anchors?.later?.catch(() => undefined);
+    const later = await anchors?.later?.().catch(() => undefined);
     for (const warning of later?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);
     await open(later?.files ?? []);
   }

@@ -8,7 +8,6 @@ import { basename } from 'node:path';
 import {
   createProtocolConnection,
   StreamMessageReader,
-  StreamMessageWriter,
   type InitializeParams,
   type InitializeResult,
   type Logger,
@@ -17,6 +16,7 @@ import { clientCapabilities } from './capabilities.js';
 import { killGroup, launchCommand, type ResolvedBinary } from './discovery.js';
 import { isLspClientError, LspClientError } from './errors.js';
 import { boundMessages, MAX_SERVER_MESSAGE_BYTES } from './memory-bound.js';
+import { FramedMessageWriter } from './message-writer.js';
 import { installHandlers, type HandlerHost } from './handlers.js';
 import { createServerTemp, removePrivateTemp, tempEnvironment } from './private-temp.js';
 import { withSettings, type KeyedWarning, type ServerDefinition } from './servers.js';
@@ -120,7 +120,7 @@ export async function launchSession(generation: number, host: LaunchHost): Promi
   };
   // Its messages are bounded like its memory: the reader would buffer any length a header claims.
   const messages = boundMessages(child.stdout, MAX_SERVER_MESSAGE_BYTES, (reason) => host.overMemory(session, reason));
-  const connection = createProtocolConnection(new StreamMessageReader(messages), new StreamMessageWriter(child.stdin), logger);
+  const connection = createProtocolConnection(new StreamMessageReader(messages), new FramedMessageWriter(child.stdin), logger);
   const session = new Session(generation, child, connection, tempDir);
   host.track(session);
 

@@ -423,10 +423,11 @@ export interface ProjectAnchors {
   /**
    * Documents to open after `files`, found by a longer look (tsgo's JavaScript that no project
    * covers, listed by a walk of the whole tree: the server knows each only while it is open, so
-   * all of them stay open). Opened as they come, so the server loads the projects of `files`
-   * meanwhile; a start is done only once they are open too.
+   * all of them stay open). Begun once `files` are sent, so that its work (reading the
+   * projects' configurations on this thread) never holds them up, and opened as they come while
+   * the server loads the projects of `files`; a start is done only once they are open too.
    */
-  readonly later?: Promise<LaterAnchors>;
+  readonly later?: () => Promise<LaterAnchors>;
 }
 
 /** The documents {@link ProjectAnchors.later} finds, and why the list may be short (for people). */

@@ -96,7 +96,7 @@ class ProviderReadiness {
   anchors(): Promise<Anchors> {
     this.#anchors ??= Promise.resolve(this.definition.projectAnchors?.(this.root)).then(async (found) => {
       // The JavaScript no project covers comes later (a walk of the tree); the editor opens it all at once.
-      const later = await found?.later?.catch(() => undefined);
+      const later = await found?.later?.().catch(() => undefined);
       const loose = new Set(later?.files ?? []);
       const projects = (found?.files ?? []).slice(0, EDITOR_LIMITS.maxProbedProjects);
       // Loose scripts all answer from one inferred project once open: one probe says the provider answers.

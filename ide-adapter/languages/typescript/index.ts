@@ -10,7 +10,7 @@ import { packageRequire } from '../../package-files.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
 import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
-import { withOverride, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
+import { withOverride, type LaterAnchors, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
 import { COMMONJS_EXPORTS } from './commonjs.js';
 import { looseScripts, type LooseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
@@ -83,6 +83,14 @@ const TSGO_SETTINGS = {
   'js/ts': { tsserver: { automaticTypeAcquisition: { enabled: false } } },
 } as const;
 
+/**
+ * tsgo logs at VS Code's output-channel levels (0 off … 3 info, 4 warning, 5 error) and at info
+ * sends several `window/logMessage`s per opened document (snapshot clones, cache statistics):
+ * some 600 messages while a 10,000-file monorepo loads, which tsgo spends time composing and we
+ * spend time reading, on the same cores. Warnings and errors still come (kept for crash reports).
+ */
+const TSGO_INITIALIZATION_OPTIONS = { logVerbosity: 4 } as const;
+
 /** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
 export const typeScriptServer: ServerDefinition = {
   id: 'typescript',
@@ -98,6 +106,7 @@ export const typeScriptServer: ServerDefinition = {
   overrideVar: 'DIALECT_TS_SERVER',
   args: ['--lsp', '--stdio'],
   settings: TSGO_SETTINGS,
+  initializationOptions: TSGO_INITIALIZATION_OPTIONS,
   // tsgo loads a document's project before its next message and reports no progress for it: it
   // is ready when it answers a request sent after the anchors, with no settle delay.
   readiness: 'in-order',
@@ -136,12 +145,13 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
   // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The
   // projects' anchors open first, without waiting for that listing (a walk of the whole tree):
-  // tsgo loads their projects meanwhile. The listing begins once they are found, so that its
-  // reading of the projects' configurations (on this thread) does not hold them up.
+  // tsgo loads their projects meanwhile. The listing begins once they are sent (`later`), so that
+  // its reading of the projects' configurations (on this thread) does not hold them up.
   const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
-  const later = looseScripts(workspaceRoot, projectDirs, { budgetMs: left })
-    .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
-    .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
+  const later = (): Promise<LaterAnchors> =>
+    looseScripts(workspaceRoot, projectDirs, { budgetMs: left })
+      .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
+      .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   const anchors = found.filter((file): file is string => file !== undefined);
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }
