@@ -38,7 +38,7 @@ describe('FramedMessageWriter', () => {
     cyclic['params'] = cyclic;
     await expect(writer.write(cyclic as unknown as Message)).rejects.toThrow(/circular/i);
     expect(errors.map(([error, message, count]) => [error.message.includes('circular'), message, count])).toEqual([[true, cyclic, 1]]);
-    await writer.write({ jsonrpc: '2.0' } as Message);
+    await writer.write({ jsonrpc: '2.0' });
     expect((stream.read() as Buffer).toString()).toBe('Content-Length: 17\r\n\r\n{"jsonrpc":"2.0"}');
   });
 
