@@ -7,6 +7,8 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { projectAnchor, type AnchorRule } from './project-anchor.js';
+import { projectFilesProblem, type ProjectFilesCheck } from './project-files-check.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { gitignoreOf, isIgnored, type IgnoreRules } from './walk.js';
 
@@ -23,6 +25,10 @@ export interface ProjectsJob {
   readonly budgetMs: number;
   /** List every marker a folder holds in `markerFiles`, not only the first (one scan for several questions). */
   readonly everyMarker?: boolean;
+  /** Check the project files of the root and of every folder found (`project-files-check.ts`): the scan's `checked`. */
+  readonly checkFiles?: ProjectFilesCheck;
+  /** Find every folder's anchor by this rule (`project-anchor.ts`): the scan's `anchors`. */
+  readonly anchorRule?: AnchorRule;
 }
 
 /** What a project scan found. */
@@ -35,6 +41,10 @@ export interface ProjectScan {
   readonly warnings: readonly string[];
   /** False when a limit left projects out (the warnings say which): answers are then incomplete. */
   readonly complete: boolean;
+  /** With `checkFiles`: why the server must not start (the first project file that fails), if one does. */
+  readonly checked?: { readonly refusal: string | undefined };
+  /** With `anchorRule`: the anchor of each folder of `projectDirs` that has one, in their order. */
+  readonly anchors?: readonly string[];
 }
 
 /**
@@ -70,7 +80,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
   const states: ScanState[] = job.scans.map((scan) => ({ job: scan, deadline: started + scan.budgetMs, projectDirs: [], markerFiles: [], warnings: [], found: 0 }));
   let active = states;
   const finish = (state: ScanState, complete: boolean): void => {
-    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete };
+    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete, ...afterScan(root, state.job, state.projectDirs) };
     active = active.filter((s) => s !== state);
   };
   let scanned = 0;
@@ -134,4 +144,13 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     finish(state, state.found <= maxProjects);
   }
   return states.map((state) => state.result as ProjectScan);
+}
+
+/** What a scan's job asks of the folders it found: their project files checked, their anchors. */
+function afterScan(root: string, job: ProjectsJob, projectDirs: readonly string[]): Pick<ProjectScan, 'checked' | 'anchors'> {
+  const out: { checked?: ProjectScan['checked']; anchors?: string[] } = {};
+  if (job.checkFiles !== undefined) out.checked = { refusal: projectFilesProblem(root, [root, ...projectDirs.filter((d) => d !== root)], job.checkFiles) };
+  const rule = job.anchorRule;
+  if (rule !== undefined) out.anchors = projectDirs.map((dir) => projectAnchor(dir, rule)).filter((file): file is string => file !== undefined);
+  return out;
 }

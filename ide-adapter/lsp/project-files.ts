@@ -14,148 +14,25 @@
  * `extends` chains. A server that later opens a file whose own folder holds a hostile one is
  * stopped by its memory bound (`memory-bound.ts`).
  */
-import { lstatSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { isInside, readConfined } from '../confine.js';
 import { findProjects } from './projects.js';
+import { projectFilesProblem, type ProjectFileRule } from '../project-files-check.js';
 import type { ServerDefinition } from './servers.js';
 
-/** Project files larger than this are refused: real ones are a few kilobytes. */
-export const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
-
-/** How many configurations an `extends` chain may name in all (cycles are cut before). */
-const MAX_EXTENDS = 32;
-
-/** The project files of one kind of server. */
-export interface ProjectFileRule {
-  /** File names read in the root and in each project folder. */
-  readonly names: readonly string[];
-  /** Names marking a project folder at any depth (`findProjects`); none: only the root's files are read. */
-  readonly projectMarkers: readonly string[];
-  /** Names whose JSON (with comments) may `extends` other configurations (`tsconfig.json`). */
-  readonly extendsIn?: readonly string[];
-}
+export { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas, type ProjectFileRule } from '../project-files-check.js';
 
 /**
  * Why `serverName` must not start in `root` (the first project file that fails the check), or
  * `undefined` when every one passes. `trusted` allows `extends` to lead out of the workspace.
+ * The check runs in the file worker with the scan that finds the project folders: one trip, and
+ * none of its reads on this thread. A scan that failed found no folder: the root's files are
+ * checked here then.
  */
 export async function projectFilesRefusal(root: string, serverName: string, rule: ProjectFileRule, trusted: boolean): Promise<string | undefined> {
+  const check = { rule: { names: rule.names, ...(rule.extendsIn !== undefined ? { extendsIn: rule.extendsIn } : {}) }, serverName, trusted };
   // A server that reads only the root's files names no markers: no scan.
-  const { projectDirs } = rule.projectMarkers.length === 0 ? { projectDirs: [] as string[] } : await findProjects(root, rule.projectMarkers);
-  const dirs = [root, ...projectDirs.filter((d) => d !== root)];
-  const queue: string[] = [];
-  for (const dir of dirs) for (const name of rule.names) if (present(join(dir, name))) queue.push(join(dir, name));
-  const seen = new Set<string>();
-  while (queue.length > 0) {
-    const file = queue.shift() as string;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const inside = isInside(root, file);
-    const read = readConfined(inside ? root : '/', file, MAX_PROJECT_FILE_BYTES);
-    const shown = inside ? relative(root, file) : file;
-    const problem = !read.ok
-      ? read.reason === 'missing'
-        ? undefined
-        : read.reason === 'outside'
-          ? `${shown} leads outside the workspace${read.real !== undefined ? ` (to ${read.real})` : ''}`
-          : read.reason === 'not-a-file'
-            ? `${shown} is not a regular file (a FIFO, socket, device or folder)`
-            : `${shown} is larger than ${MAX_PROJECT_FILE_BYTES / 1024} KiB (MAX_PROJECT_FILE_BYTES)`
-      : !trusted && !isInside(root, read.real)
-        ? `${shown} is outside this untrusted workspace (named by an \`extends\`)`
-        : undefined;
-    if (problem !== undefined) {
-      return `${serverName} was not started: ${problem}. A server reads its project files whole, so each must be a regular file inside the workspace of at most ${MAX_PROJECT_FILE_BYTES / 1024} KiB; fix or remove it.`;
-    }
-    if (!read.ok || rule.extendsIn?.includes(file.slice(file.lastIndexOf('/') + 1)) !== true) continue;
-    for (const target of extendsTargets(read.text, dirname(file), root)) {
-      if (seen.size + queue.length >= MAX_EXTENDS) break;
-      queue.push(target);
-    }
-  }
-  return undefined;
-}
-
-/** Whether something (a file, link, FIFO…) is at `path`, without following or opening it. */
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The files an `extends` of a TypeScript configuration names, as TypeScript finds them: a path
- * (relative or absolute, `.json` added when it has none), or a package under a `node_modules`
- * of the configuration's folder or one above it within the workspace.
- */
-function extendsTargets(text: string, dir: string, root: string): string[] {
-  let value: unknown;
-  try {
-    value = (JSON.parse(withoutCommentsAndTrailingCommas(text)) as { extends?: unknown }).extends;
-  } catch {
-    return []; // the server reports a broken configuration itself
-  }
-  const specs = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-  const targets: string[] = [];
-  for (const spec of specs) {
-    if (spec.startsWith('.') || isAbsolute(spec)) {
-      const path = resolve(dir, spec);
-      targets.push(present(path) || path.endsWith('.json') ? path : `${path}.json`);
-      continue;
-    }
-    for (let d = dir; isInside(root, d); d = dirname(d)) {
-      const base = join(d, 'node_modules', spec);
-      const found = [base, `${base}.json`, join(base, 'tsconfig.json')].find((p) => present(p) && !isDirectory(p));
-      if (found !== undefined) {
-        targets.push(found);
-        break;
-      }
-      if (d === root) break;
-    }
-  }
-  return targets;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** JSON with comments (`//`, `/* *\/`) and trailing commas, as TypeScript accepts it, made JSON; one pass. */
-export function withoutCommentsAndTrailingCommas(text: string): string {
-  const parts: string[] = [];
-  let i = 0;
-  let pendingComma = -1; // index in `parts` of a comma that may be trailing
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      const start = i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      parts.push(text.slice(start, ++i));
-      pendingComma = -1;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else {
-      if (c === '}' || c === ']') {
-        if (pendingComma >= 0) parts[pendingComma] = ' ';
-        pendingComma = -1;
-      } else if (c === ',') pendingComma = parts.length;
-      else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') pendingComma = -1;
-      parts.push(c);
-      i++;
-    }
-  }
-  return parts.join('');
+  if (rule.projectMarkers.length === 0) return projectFilesProblem(root, [root], check);
+  const scan = await findProjects(root, rule.projectMarkers, { checkFiles: check });
+  return scan.checked !== undefined ? scan.checked.refusal : projectFilesProblem(root, [root], check);
 }
 
 /**
@@ -164,14 +41,5 @@ export function withoutCommentsAndTrailingCommas(text: string): string {
  * `projectFiles`.
  */
 export function confineProjectFiles(definition: ServerDefinition): ServerDefinition {
-  const rule = definition.projectFiles;
-  if (rule === undefined) return definition;
-  return {
-    ...definition,
-    preflight: async (root) => {
-      // Both checks at once: their project scans are one (`findProjects` shares a scan in flight).
-      const [confined, own] = await Promise.all([projectFilesRefusal(root, definition.displayName, rule, false), definition.preflight?.(root)]);
-      return confined ?? own;
-    },
-  };
+  return definition.projectFiles === undefined ? definition : { ...definition, projectFilesConfined: true };
 }

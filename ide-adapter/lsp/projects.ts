@@ -11,6 +11,8 @@
  */
 import { DialectError, EvalCode } from '../../dialect/outcome.js';
 import { FILE_JOB_BUDGET_MS, runFileJob } from '../file-jobs.js';
+import type { AnchorRule } from '../project-anchor.js';
+import type { ProjectFilesCheck } from '../project-files-check.js';
 import type { ProjectScan, ProjectsJob } from '../project-scan.js';
 
 /**
@@ -42,6 +44,10 @@ export interface ProjectScanOptions {
   readonly budgetMs?: number;
   /** List every marker of a folder in `markerFiles` (`ProjectsJob.everyMarker`). */
   readonly everyMarker?: boolean;
+  /** Check the project files of the root and of each folder found (`ProjectsJob.checkFiles`). */
+  readonly checkFiles?: ProjectFilesCheck;
+  /** Find each folder's anchor (`ProjectsJob.anchorRule`). */
+  readonly anchorRule?: AnchorRule;
 }
 
 /**
@@ -59,6 +65,8 @@ export async function findProjects(root: string, markers: readonly string[], opt
     stopAtLimit: options.stopAtLimit === true,
     budgetMs,
     ...(options.everyMarker === true ? { everyMarker: true } : {}),
+    ...(options.checkFiles !== undefined ? { checkFiles: options.checkFiles } : {}),
+    ...(options.anchorRule !== undefined ? { anchorRule: options.anchorRule } : {}),
   } as const;
   const overrun = (stopped: string): DialectError =>
     new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects ${stopped} (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });

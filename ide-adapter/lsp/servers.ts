@@ -200,7 +200,8 @@ export interface ServerDefinition {
   readonly overrideVar?: string;
   /**
    * A reason not to start the server in this workspace (e.g. an untrusted workspace's configuration
-   * could make it run programs); `undefined` to start it.
+   * could make it run programs); `undefined` to start it. Its `projectFiles` are checked besides
+   * (`start-checks.ts` `startRefusal` runs both).
    */
   preflight?(workspaceRoot: string): Promise<string | undefined>;
   /**
@@ -211,10 +212,12 @@ export interface ServerDefinition {
    */
   readonly readsNothingBeforeOpen?: boolean;
   /**
-   * The project files the server reads whole at start (`project-files.ts`); its preflight refuses
-   * to start it when one is not a bounded regular file inside the workspace.
+   * The project files the server reads whole at start (`project-files.ts`); its start is refused
+   * when one is not a bounded regular file inside the workspace (`start-checks.ts` `startRefusal`).
    */
   readonly projectFiles?: ProjectFileRule;
+  /** Its project files' `extends` may not lead out of the workspace, not even to a bounded regular file (untrusted: `confineProjectFiles`). */
+  readonly projectFilesConfined?: boolean;
   /** Arguments that start the server on stdio. */
   readonly args: readonly string[];
   /** Arguments of the availability probe; `['--version']` unless given. */

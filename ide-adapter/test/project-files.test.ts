@@ -18,6 +18,7 @@ import { builtinServers } from '../languages/index.js';
 import { pythonServer } from '../languages/python/index.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
+import { startRefusal } from '../lsp/start-checks.js';
 import { restrictServers } from '../lsp/untrusted.js';
 import { requireServer } from './support/servers.js';
 
@@ -79,6 +80,19 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
     expect(String(await startTypeScript(fifo.root))).toMatch(/packages\/a\/base\.json is not a regular file/);
   });
 
+  it('checks every extends of a monorepo of many packages, not only the first few (a FIFO named by the 40th package)', async () => {
+    const packages = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        [`packages/p${i}/tsconfig.json`, `{ "extends": "./tsconfig.build.json" }`],
+        [`packages/p${i}/src/index.ts`, 'export {};\n'],
+        ...(i < 39 ? [[`packages/p${i}/tsconfig.build.json`, '{ "compilerOptions": { "strict": true } }']] : []),
+      ]).flat(),
+    ) as Record<string, string>;
+    const { root } = await workspace({ ...SOURCE, ...packages });
+    execFileSync('mkfifo', [join(root, 'packages/p39/tsconfig.build.json')]);
+    expect(await startRefusal(typeScriptServer, root)).toMatch(/packages\/p39\/tsconfig\.build\.json is not a regular file \(a FIFO/);
+  });
+
   it('allows an extends out of the workspace only when it is trusted', async () => {
     const { root, outside } = await workspace({ ...SOURCE, 'tsconfig.json': '{"extends": "../outside/base.json"}' });
     await writeFile(join(outside, 'base.json'), '{"compilerOptions": {"strict": true}}');
@@ -100,18 +114,19 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
     const { root, outside } = await workspace({ 'src/lib.rs': 'pub fn f() {}\n' });
     await writeFile(join(outside, 'Cargo.toml'), '[package]\nname = "x"\nversion = "0.1.0"\n');
     await symlink(join(outside, 'Cargo.toml'), join(root, 'Cargo.toml'));
-    expect(await rustAnalyzerServer.preflight?.(root)).toMatch(/^rust-analyzer was not started: Cargo\.toml leads outside the workspace/);
+    expect(await startRefusal(rustAnalyzerServer, root)).toMatch(/^rust-analyzer was not started: Cargo\.toml leads outside the workspace/);
   });
 
   it("refuses pyright's configuration as a FIFO (pyright read it and held every answer to the deadline), and, untrusted, an extends out of the workspace", async () => {
     const fifo = await workspace({ 'm.py': 'def hello():\n    return 1\n' });
     execFileSync('mkfifo', [join(fifo.root, 'pyrightconfig.json')]);
-    expect(await pythonServer.preflight?.(fifo.root)).toMatch(/^Python \(pyright\) was not started: pyrightconfig\.json is not a regular file \(a FIFO/);
+    expect(await startRefusal(pythonServer, fifo.root)).toMatch(/^Python \(pyright\) was not started: pyrightconfig\.json is not a regular file \(a FIFO/);
 
     const { root, outside } = await workspace({ 'm.py': '', 'pyrightconfig.json': '{ "extends": "../outside/base.json" }', 'pyproject.toml': '[project]\nname = "m"\n' });
     await writeFile(join(outside, 'base.json'), '{ "include": ["."] }');
-    const [untrusted] = restrictServers([pythonServer], false);
-    expect(await untrusted?.preflight?.(root)).toMatch(/outside\/base\.json is outside this untrusted workspace \(named by an `extends`\)/);
-    expect(await pythonServer.preflight?.(root)).toBeUndefined();
+    const untrusted = restrictServers([pythonServer], false)[0] ?? pythonServer;
+    expect(untrusted.projectFilesConfined).toBe(true);
+    expect(await startRefusal(untrusted, root)).toMatch(/outside\/base\.json is outside this untrusted workspace \(named by an `extends`\)/);
+    expect(await startRefusal(pythonServer, root)).toBeUndefined();
   });
 });

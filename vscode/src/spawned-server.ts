@@ -16,6 +16,7 @@ import { lookupSetting } from '../../ide-adapter/lsp/capabilities.js';
 import { findServerBinary, launchCommand } from '../../ide-adapter/lsp/discovery.js';
 import type { ServerStatusParams } from '../../ide-adapter/lsp/handlers.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
+import { startRefusal } from '../../ide-adapter/lsp/start-checks.js';
 import { StatusTracker } from '../../ide-adapter/lsp/status-tracker.js';
 import { restrictServers } from '../../ide-adapter/lsp/untrusted.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
@@ -136,7 +137,7 @@ class LanguageClientServer implements SpawnedServer {
   }
 
   async #start(): Promise<void> {
-    const refusal = await this.definition.preflight?.(this.root);
+    const refusal = await startRefusal(this.definition, this.root);
     if (refusal !== undefined) {
       this.#tracker.setState('unavailable', refusal);
       return;

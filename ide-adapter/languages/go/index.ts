@@ -20,7 +20,6 @@ import { newerReleaseWarnings } from './release-tags.js';
 import { untrustedGopls } from './trust.js';
 import { goUnbuiltFiles } from './unbuilt.js';
 import { goTextImplementations } from './implementers.js';
-import { projectFilesRefusal } from '../../lsp/project-files.js';
 
 /**
  * gopls settings (also its `initializationOptions`, which it reads first). gopls caps
@@ -118,7 +117,6 @@ export const goplsServer: ServerDefinition = {
   // Go declares a name once (no overloads, no merging) and imports packages, never names.
   standaloneKinds: ['function', 'method', 'struct', 'interface', 'type'],
   projectFiles: PROJECT_FILES_GO,
-  preflight: (root) => projectFilesRefusal(root, 'gopls', PROJECT_FILES_GO, true),
   prepare: prepareGo,
   untrusted: untrustedGopls,
   untrustedLimits: 'gopls runs without cgo (files that import "C" are not loaded)',

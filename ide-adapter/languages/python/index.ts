@@ -9,7 +9,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { packageRequire } from '../../package-files.js';
-import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
+import type { ProjectFileRule } from '../../lsp/project-files.js';
 import type { ServerDefinition, WarmUp } from '../../lsp/servers.js';
 import { findPythonEnvironment } from './environment.js';
 import { tidyPyrightHover } from './hover.js';
@@ -117,6 +117,5 @@ export const pythonServer: ServerDefinition = {
     });
   },
   projectFiles: PYTHON_PROJECT_FILES,
-  preflight: (root) => projectFilesRefusal(root, 'Python (pyright)', PYTHON_PROJECT_FILES, true),
   untrusted: untrustedPyright,
 };

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
+import type { ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type ServerDefinition } from '../../lsp/servers.js';
 import { RUST_RELATIVE_QUALIFIERS, rustModulePath } from './module-paths.js';
 import { rustInstalledSources } from './outside-packages.js';
@@ -70,7 +70,6 @@ export const rustAnalyzerServer: ServerDefinition = {
   standaloneKinds: ['function', 'method', 'struct', 'enum', 'union', 'trait', 'type alias', 'constant', 'enum variant', 'field'],
   prepare: prepareRustWorkspace,
   projectFiles: RUST_PROJECT_FILES,
-  preflight: (root) => projectFilesRefusal(root, 'rust-analyzer', RUST_PROJECT_FILES, true),
   untrusted: (definition) => untrustedRustAnalyzer(definition),
   untrustedLimits: RUST_UNTRUSTED_LIMITS,
 };

@@ -3,13 +3,12 @@
  * project anchors (one file per project, and the JavaScript no project covers: `loose-scripts.ts`),
  * project files, and its untrusted form (`trust.ts`).
  */
-import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { packageRequire } from '../../package-files.js';
-import { SKIPPED_DIRS } from '../../skipped-dirs.js';
+import type { AnchorRule } from '../../project-anchor.js';
 import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
-import { projectFilesRefusal, type ProjectFileRule } from '../../lsp/project-files.js';
+import type { ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type LaterAnchors, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
 import { COMMONJS_EXPORTS } from './commonjs.js';
 import { looseScripts, type LooseScripts } from './loose-scripts.js';
@@ -115,7 +114,6 @@ export const typeScriptServer: ServerDefinition = {
   projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
   projectFiles: TYPESCRIPT_PROJECT_FILES,
-  preflight: (root) => projectFilesRefusal(root, 'TypeScript (tsgo)', TYPESCRIPT_PROJECT_FILES, true),
   // tsgo reads a project when a document of it opens, not at `initialize`: it launches while the
   // preflight checks the project files, and its anchors open once the preflight passed.
   readsNothingBeforeOpen: true,
@@ -131,7 +129,8 @@ export const typeScriptServer: ServerDefinition = {
   renamedReferencesChecked: true,
 };
 
-const TS_SOURCE = /\.(m|c)?tsx?$/;
+/** A project's anchor: the first TypeScript source (not a declaration file) by name in its `src/`, else `lib/`, else the folder itself, two levels down. */
+const TS_ANCHOR_RULE: AnchorRule = { folders: ['src', 'lib', '.'], depth: 2, source: '\\.(m|c)?tsx?$', notEnding: ['.d.ts'] };
 
 /**
  * One source file per TypeScript/JavaScript project at any depth (a folder with tsconfig.json or
@@ -140,54 +139,18 @@ const TS_SOURCE = /\.(m|c)?tsx?$/;
  */
 async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
   const started = performance.now();
-  const { projectDirs, warnings, complete } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS);
+  // The anchors are found by the worker with the scan (`project-anchor.ts`): no reads here.
+  const { projectDirs, warnings, complete, anchors = [] } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS, { anchorRule: TS_ANCHOR_RULE });
   // One budget for the start's whole look at the tree: the listing gets what the scan left.
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
   // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The
   // projects' anchors open first, without waiting for that listing (a walk of the whole tree):
   // tsgo loads their projects meanwhile. The listing begins once they are sent (`later`), so that
   // its reading of the projects' configurations (on this thread) does not hold them up.
-  const found = await Promise.all(projectDirs.map((dir) => projectAnchor(dir)));
   const later = (): Promise<LaterAnchors> =>
     looseScripts(workspaceRoot, projectDirs, { budgetMs: left })
       .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
       .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
-  const anchors = found.filter((file): file is string => file !== undefined);
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }
 
-/** The first source of a project folder: in its `src/`, else `lib/`, else the folder itself. */
-async function projectAnchor(dir: string): Promise<string | undefined> {
-  for (const sub of ['src', 'lib', '.']) {
-    const found = await firstSource(join(dir, sub), 2);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** The first source file by name in `dir`, else in its folders by name, `depth` levels down. */
-async function firstSource(dir: string, depth: number): Promise<string | undefined> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  // The least name in one pass, not a sort of the whole folder (hundreds of files in a package's `src/`).
-  const file = firstByName(entries.filter((e) => e.isFile() && TS_SOURCE.test(e.name) && !e.name.endsWith('.d.ts')));
-  if (file !== undefined) return join(dir, file.name);
-  if (depth <= 0) return undefined;
-  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of folders) {
-    const found = await firstSource(join(dir, entry.name), depth - 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** The entry whose name sorts first (`localeCompare`); of equal names, the earliest, as a stable sort would put it. */
-function firstByName<T extends { readonly name: string }>(entries: readonly T[]): T | undefined {
-  let first: T | undefined;
-  for (const entry of entries) if (first === undefined || entry.name.localeCompare(first.name) < 0) first = entry;
-  return first;
-}
