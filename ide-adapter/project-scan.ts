@@ -29,6 +29,16 @@ export interface ProjectsJob {
   readonly checkFiles?: ProjectFilesCheck;
   /** Find every folder's anchor by this rule (`project-anchor.ts`): the scan's `anchors`. */
   readonly anchorRule?: AnchorRule;
+  /** List the files the walk passes whose name matches, as git sees them: the scan's `files` (one walk for both). */
+  readonly collectFiles?: FileCollection;
+}
+
+/** Files a scan lists on its walk; plain data (it crosses to the worker). */
+export interface FileCollection {
+  /** A file name's pattern: one of ours (a `RegExp` source), never the workspace's. */
+  readonly pattern: string;
+  /** At most this many are listed. */
+  readonly limit: number;
 }
 
 /** What a project scan found. */
@@ -45,6 +55,12 @@ export interface ProjectScan {
   readonly checked?: { readonly refusal: string | undefined };
   /** With `anchorRule`: the anchor of each folder of `projectDirs` that has one, in their order. */
   readonly anchors?: readonly string[];
+  /**
+   * With `collectFiles`: the matching files (workspace-relative, `/`-separated) in the folders the
+   * walk read, outside what git ignores; `complete` when the walk read the whole tree and the
+   * limit was not reached.
+   */
+  readonly files?: { readonly paths: readonly string[]; readonly complete: boolean };
 }
 
 /**
@@ -67,6 +83,9 @@ interface ScanState {
   readonly warnings: string[];
   found: number;
   result?: ProjectScan;
+  /** The files listed for `collectFiles`, and whether the walk stopped short for this scan or the limit cut them. */
+  readonly files: string[];
+  filesCut: boolean;
 }
 
 /**
@@ -77,12 +96,15 @@ interface ScanState {
 export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
   const { root } = job;
   const started = Date.now();
-  const states: ScanState[] = job.scans.map((scan) => ({ job: scan, deadline: started + scan.budgetMs, projectDirs: [], markerFiles: [], warnings: [], found: 0 }));
+  const states: ScanState[] = job.scans.map((scan) => ({ job: scan, deadline: started + scan.budgetMs, projectDirs: [], markerFiles: [], warnings: [], found: 0, files: [], filesCut: false }));
   let active = states;
-  const finish = (state: ScanState, complete: boolean): void => {
-    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete, ...afterScan(root, state.job, state.projectDirs) };
+  /** `walked`: the walk read the whole tree for this scan. */
+  const finish = (state: ScanState, complete: boolean, walked = true): void => {
+    const files = state.job.collectFiles !== undefined ? { files: { paths: state.files, complete: walked && !state.filesCut } } : {};
+    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete, ...files, ...afterScan(root, state.job, state.projectDirs) };
     active = active.filter((s) => s !== state);
   };
+  const collectors = states.filter((s) => s.job.collectFiles !== undefined).map((state) => ({ state, pattern: new RegExp((state.job.collectFiles as FileCollection).pattern), limit: (state.job.collectFiles as FileCollection).limit }));
   let scanned = 0;
   // Checked before each folder and each match: one match of hostile rules can take most of a second.
   const overBudget = (): boolean => {
@@ -90,7 +112,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     for (const state of active) {
       if (now <= state.deadline) continue;
       state.warnings.push(`stopped looking for projects after ${state.job.budgetMs} ms (PROJECT_SCAN_BUDGET_MS; ${scanned} folders read, their .gitignore rules are slow to match): answers may miss symbols of projects not found yet`);
-      finish(state, false);
+      finish(state, false, false);
     }
     return active.length === 0;
   };
@@ -101,7 +123,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
       for (const state of active) {
         if (scanned < state.job.maxDirectories) continue;
         state.warnings.push(`stopped looking for projects after ${state.job.maxDirectories} folders (MAX_SCANNED_DIRECTORIES): answers may miss symbols of projects deeper in the tree`);
-        finish(state, false);
+        finish(state, false, false);
       }
       if (active.length === 0 || overBudget()) break walk;
       scanned++;
@@ -124,7 +146,22 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
           state.projectDirs.push(abs);
           for (const marker of state.job.everyMarker === true ? present : present.slice(0, 1)) state.markerFiles.push(join(abs, marker));
         }
-        if (state.job.stopAtLimit && state.projectDirs.length >= state.job.maxProjects) finish(state, true);
+        if (state.job.stopAtLimit && state.projectDirs.length >= state.job.maxProjects) finish(state, true, false);
+      }
+      for (const { state, pattern, limit } of collectors) {
+        if (state.result !== undefined || state.filesCut) continue;
+        for (const entry of entries) {
+          if (!entry.isFile() || !pattern.test(entry.name)) continue;
+          const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+          // Each match of the workspace's rules is checked against the budget, as each folder is.
+          if (overBudget()) break walk;
+          if (isIgnored(rules, path, false)) continue;
+          if (state.files.length >= limit) {
+            state.filesCut = true;
+            break;
+          }
+          state.files.push(path);
+        }
       }
       if (active.length === 0) break walk;
       const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);

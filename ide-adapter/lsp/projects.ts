@@ -13,7 +13,7 @@ import { DialectError, EvalCode } from '../../dialect/outcome.js';
 import { FILE_JOB_BUDGET_MS, runFileJob } from '../file-jobs.js';
 import type { AnchorRule } from '../project-anchor.js';
 import type { ProjectFilesCheck } from '../project-files-check.js';
-import type { ProjectScan, ProjectsJob } from '../project-scan.js';
+import type { FileCollection, ProjectScan, ProjectsJob } from '../project-scan.js';
 
 /**
  * At most this many projects are returned (a note says when there were more, and answers count as
@@ -48,6 +48,8 @@ export interface ProjectScanOptions {
   readonly checkFiles?: ProjectFilesCheck;
   /** Find each folder's anchor (`ProjectsJob.anchorRule`). */
   readonly anchorRule?: AnchorRule;
+  /** List the files the walk passes whose name matches (`ProjectsJob.collectFiles`). */
+  readonly collectFiles?: FileCollection;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function findProjects(root: string, markers: readonly string[], opt
     ...(options.everyMarker === true ? { everyMarker: true } : {}),
     ...(options.checkFiles !== undefined ? { checkFiles: options.checkFiles } : {}),
     ...(options.anchorRule !== undefined ? { anchorRule: options.anchorRule } : {}),
+    ...(options.collectFiles !== undefined ? { collectFiles: options.collectFiles } : {}),
   } as const;
   const overrun = (stopped: string): DialectError =>
     new DialectError({ code: EvalCode.DeadlineExceeded, message: `the search for projects ${stopped} (PROJECT_SCAN_BUDGET_MS and FILE_JOB_BUDGET_MS)` });

@@ -53,6 +53,25 @@ describe('findProjects', () => {
     expect(scan.complete).toBe(false);
   });
 
+  it("lists the files its walk passes, as git sees them, with each folder's anchor and the project files checked: one walk", async () => {
+    await writeFile(join(root, 'app', 'src', 'tool.js'), '');
+    await writeFile(join(root, 'generated', 'client', 'gen.js'), ''); // in an ignored folder
+    await writeFile(join(root, 'packages', 'core', 'out.js'), '');
+    await writeFile(join(root, 'packages', 'core', '.gitignore'), 'out.js\n'); // an ignored file
+    const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], {
+      collectFiles: { pattern: '\\.js$', limit: 10 },
+      anchorRule: { folders: ['src', '.'], depth: 1, source: '\\.ts$', notEnding: ['.d.ts'] },
+      checkFiles: { rule: { names: ['tsconfig.json'] }, serverName: 'ts', trusted: false },
+    });
+    expect(scan.files).toEqual({ paths: ['app/src/tool.js'], complete: true });
+    expect(scan.anchors?.map((f) => f.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
+    expect(scan.checked).toEqual({ refusal: undefined });
+    // Past its limit the list is cut, and says so.
+    const cut = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { collectFiles: { pattern: '\\.ts$', limit: 2 } });
+    expect(cut.files?.paths).toHaveLength(2);
+    expect(cut.files?.complete).toBe(false);
+  });
+
   it('stops at the folder limit with a note naming it', async () => {
     const scan = await findProjects(root, ['tsconfig.json'], { maxDirectories: 3 });
     expect(scan.warnings.join('\n')).toContain('MAX_SCANNED_DIRECTORIES');

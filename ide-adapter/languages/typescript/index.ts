@@ -11,7 +11,7 @@ import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
 import type { ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type LaterAnchors, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
 import { COMMONJS_EXPORTS } from './commonjs.js';
-import { looseScripts, type LooseScripts } from './loose-scripts.js';
+import { LOOSE_SCRIPT_COLLECTION, looseScripts, type LooseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
 
 /** TypeScript's and JavaScript's project files. */
@@ -140,15 +140,15 @@ const TS_ANCHOR_RULE: AnchorRule = { folders: ['src', 'lib', '.'], depth: 2, sou
 async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors> {
   const started = performance.now();
   // The anchors are found by the worker with the scan (`project-anchor.ts`): no reads here.
-  const { projectDirs, warnings, complete, anchors = [] } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS, { anchorRule: TS_ANCHOR_RULE });
+  const { projectDirs, warnings, complete, anchors = [], files: listed } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS, { anchorRule: TS_ANCHOR_RULE, collectFiles: LOOSE_SCRIPT_COLLECTION });
   // One budget for the start's whole look at the tree: the listing gets what the scan left.
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
-  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The
-  // projects' anchors open first, without waiting for that listing (a walk of the whole tree):
-  // tsgo loads their projects meanwhile. The listing begins once they are sent (`later`), so that
-  // its reading of the projects' configurations (on this thread) does not hold them up.
+  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The scan
+  // listed the script files on its walk; which ones no project takes in is judged once the
+  // anchors are sent (`later`), so that its reading of the projects' configurations (on this
+  // thread) does not hold them up while tsgo loads their projects.
   const later = (): Promise<LaterAnchors> =>
-    looseScripts(workspaceRoot, projectDirs, { budgetMs: left })
+    looseScripts(workspaceRoot, projectDirs, { budgetMs: left, ...(listed !== undefined ? { listed } : {}) })
       .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
       .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };

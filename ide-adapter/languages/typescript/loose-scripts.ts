@@ -14,6 +14,7 @@ import { isInside, readConfined } from '../../confine.js';
 import { runFileJob } from '../../file-jobs.js';
 import { compileGlob, type GlobMatcher } from '../../lsp/glob.js';
 import { PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
+import type { FileCollection, ProjectScan } from '../../project-scan.js';
 import { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas } from '../../lsp/project-files.js';
 import { SearchCode } from '../../search.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
@@ -23,6 +24,13 @@ export const MAX_LOOSE_SCRIPTS = 1000;
 
 /** The JavaScript file names a loose package consists of. */
 const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx}';
+
+/**
+ * The same names, listed by the start's project scan on its own walk (`project-scan.ts`
+ * `collectFiles`): the listing then costs no second walk of the tree while the server loads.
+ * A few more than the limit, so that files skipped below do not hide that the bound was reached.
+ */
+export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', limit: MAX_LOOSE_SCRIPTS * 2 };
 
 /** What {@link looseScripts} found. */
 export interface LooseScripts {
@@ -34,14 +42,32 @@ export interface LooseScripts {
 
 /**
  * The JavaScript files under `root` that no configured project in `projectDirs` (absolute folders)
- * covers, outside gitignored, dependency and build folders; at most `limit`. The walk runs in the
- * file worker like every walk that matches `.gitignore` rules.
+ * covers, outside gitignored, dependency and build folders; at most `limit`. `listed`: the files
+ * the project scan listed on its walk ({@link LOOSE_SCRIPT_COLLECTION}); without it, or when that
+ * walk stopped short, a walk lists them, in the file worker like every walk that matches
+ * `.gitignore` rules.
  */
-export async function looseScripts(root: string, projectDirs: readonly string[], options: { readonly limit?: number; readonly budgetMs?: number } = {}): Promise<LooseScripts> {
-  const { limit = MAX_LOOSE_SCRIPTS, budgetMs = PROJECT_SCAN_BUDGET_MS } = options;
+export async function looseScripts(
+  root: string,
+  projectDirs: readonly string[],
+  options: { readonly limit?: number; readonly budgetMs?: number; readonly listed?: ProjectScan['files'] } = {},
+): Promise<LooseScripts> {
+  const { limit = MAX_LOOSE_SCRIPTS, budgetMs = PROJECT_SCAN_BUDGET_MS, listed } = options;
   const scopes = projectDirs.map((d) => javaScriptScope(root, d));
   if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
-  if (budgetMs <= 0) return { files: [], warning: NOT_LISTED_IN_BUDGET };
+  const walk = listed !== undefined && (listed.complete || listed.paths.length >= limit * 2) ? { files: listed.paths } : await listScripts(root, limit, budgetMs);
+  if (walk === undefined) return { files: [], warning: NOT_LISTED_IN_BUDGET };
+  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
+  const cut = loose.length > limit || walk.files.length >= limit * 2;
+  const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
+  return cut
+    ? { files, warning: `loaded the first ${files.length} JavaScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
+    : { files };
+}
+
+/** The script files under `root` (workspace-relative), a few more than `limit`, by a walk in the file worker; `undefined` past the budget. */
+async function listScripts(root: string, limit: number, budgetMs: number): Promise<{ readonly files: readonly string[] } | undefined> {
+  if (budgetMs <= 0) return undefined;
   // A few more than the limit, so that files skipped below do not hide that the bound was reached.
   let walk;
   try {
@@ -51,15 +77,10 @@ export async function looseScripts(root: string, projectDirs: readonly string[],
       { timeoutMs: budgetMs, overrun: () => new DialectError({ code: SearchCode.WalkTimeout, message: NOT_LISTED_IN_BUDGET }) },
     );
   } catch (error) {
-    if (error instanceof DialectError && error.code === SearchCode.WalkTimeout) return { files: [], warning: NOT_LISTED_IN_BUDGET };
+    if (error instanceof DialectError && error.code === SearchCode.WalkTimeout) return undefined;
     throw error;
   }
-  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
-  const cut = loose.length > limit || walk.files.length >= limit * 2;
-  const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
-  return cut
-    ? { files, warning: `loaded the first ${files.length} JavaScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
-    : { files };
+  return walk;
 }
 
 /** Why no JavaScript outside a project was listed: the start's scan budget ran out first. */
