@@ -376,10 +376,10 @@ export interface IdeBackend {
    */
   start(): Promise<void>;
   /**
-   * Resolves once a {@link start} under way has its first server loading (spawned and sent its
-   * first documents), or has none about to launch (at once without a start). Work that needs no
-   * server (a program's parse) waits for it, so that it runs while the server loads instead of
-   * delaying its spawn. Optional: a backend whose servers run elsewhere has nothing to wait for.
+   * Resolves once a {@link start} under way has its first server up (spawned and initialized; its
+   * documents may still wait for the start's checks), or has none about to launch (at once
+   * without a start). Work that needs no server (a program's parse) waits for it, so that it runs
+   * while the checks finish instead of delaying the spawn or slowing the server's loading. Optional: a backend whose servers run elsewhere has nothing to wait for.
    */
   launched?(): Promise<void>;
   /** Waits (up to `timeoutMs`) for the servers to finish indexing, and says how complete answers are. */

@@ -104,7 +104,7 @@ export class IdeSession {
     this.#launched = options.eager !== false && backend.launched !== undefined ? settledWithin(backend.launched(), TIMEOUTS.session.launchWaitMs) : Promise.resolve();
   }
 
-  /** A start's first server loading (bounded wait): the first program is parsed then, not before its spawn. */
+  /** A start's first server up (bounded wait): the first program is parsed then, not before its spawn nor beside its loading. */
   readonly #launched: Promise<void>;
 
   /**

@@ -128,8 +128,8 @@ export const TIMEOUTS = {
     /** How long a query waits for indexing by default. */
     readyWaitMs: 60 * SECOND,
     /**
-     * How long a session's first program waits for its start's first server to be loading before
-     * it is parsed (`IdeBackend.launched`): the parse then runs while the server loads, not before it.
+     * How long a session's first program waits for its start's first server to be up before it
+     * is parsed (`IdeBackend.launched`): the parse then runs while the start's checks finish.
      */
     launchWaitMs: SECOND / 2,
   },

@@ -97,9 +97,10 @@ export interface StartOptions {
    */
   readonly maxMemoryBytes?: number;
   /**
-   * Called once the first start has sent the server its first documents (its project anchors;
-   * none without them): it loads them from then on, and work that does not need it (a program's
-   * parse) runs beside that instead of before its spawn, its `initialize` or its documents.
+   * Called once the first start's process is up and initialized (its documents may still wait
+   * for the start's checks): work that does not need the server (a program's parse) runs then,
+   * while the project scan finishes on the file worker, instead of before the spawn and the
+   * `initialize`, or beside the server's loading of its projects (which it would slow).
    */
   readonly onLaunched?: () => void;
 }
@@ -258,6 +259,9 @@ export class LanguageServer {
     server.#starting = launching;
     try {
       await launching;
+      // The process is up and initialized: work that needs no server (a program's parse) runs
+      // now, while the checks and the project scan finish on the worker, not while it loads.
+      options.onLaunched?.();
       if (launchFirst) await passChecks();
       for (const warning of (await laterWarnings) ?? []) server.#status.addWarning(warning.key, warning.text);
       await server.#openAnchors(await anchors);
@@ -281,7 +285,6 @@ export class LanguageServer {
     // All at once (the server loads the projects as they come), pinned: they keep their projects loaded.
     const open = (files: readonly string[]): Promise<unknown> => Promise.all(files.map((file) => this.#documents.ensureOpen(file, { pinned: true }).catch(() => undefined)));
     await open(anchors?.files ?? []);
-    this.#options.onLaunched?.();
     // What a longer look finds opens once it is found, while the server loads the projects above.
     const later = await anchors?.later?.().catch(() => undefined);
     for (const warning of later?.warnings ?? []) this.#status.addWarning(`projects:${warning}`, warning);

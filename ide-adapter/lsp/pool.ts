@@ -154,10 +154,10 @@ export class ServerPool {
   }
 
   /**
-   * Resolves once the server {@link startSole} launches early has been sent its first documents
-   * (or failed), or once no such server is under way (at once without a start; with detection's
-   * near-root look for a server that launches only after it): work that needs no server (a
-   * program's parse) runs after it, while the server loads, not before its spawn or its documents.
+   * Resolves once the server {@link startSole} launches early is up and initialized (or failed),
+   * or once no such server is under way (at once without a start; with detection's near-root look
+   * for a server that launches only after it): work that needs no server (a program's parse) runs
+   * after it, while the start's checks finish, not before its spawn nor beside its loading.
    */
   launched(): Promise<void> {
     return this.#launched ?? Promise.resolve();

@@ -182,15 +182,14 @@ describe('ServerPool.startSole: start checks ahead of detection', () => {
       }
     });
 
-    it('says it launched once its first documents are sent, not while its preflight holds them', async () => {
+    it('says it launched once its process is initialized, while its preflight still holds its documents', async () => {
       const { journal, pass, pool } = startHeld();
-      let launched = false;
-      const saidLaunched = pool.launched().then(() => (launched = true));
       try {
+        await pool.launched();
+        // Launched: the process answered `initialize`; no document went out while the preflight holds.
         await journalShows(journal, 'initialized');
-        expect(launched).toBe(false);
+        expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized']);
         pass(undefined);
-        await saidLaunched;
         await journalShows(journal, 'textDocument/didOpen');
         expect(journalLines(journal).map((line) => line.split(' ')[1])).toEqual(['initialize', 'initialized', 'textDocument/didOpen']);
       } finally {
