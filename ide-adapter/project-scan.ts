@@ -1,6 +1,6 @@
 /**
  * The project scan itself: every folder under a root holding one of a set of marker files,
- * breadth-first, outside hidden, dependency, build-output and gitignored folders, never through
+ * breadth-first, outside dependency, build-output, tool-cache (`SKIPPED_DIRS`) and gitignored folders, never through
  * symlinked folders. `.gitignore` rules are patterns the workspace writes, so this runs only in the
  * file worker (`file-worker.ts`, run by `file-jobs.ts`): past its budget it stops with a note, and
  * a worker that overruns even that is terminated. `lsp/projects.ts` asks for it.
@@ -57,7 +57,7 @@ export interface ProjectScan {
   readonly anchors?: readonly string[];
   /**
    * With `collectFiles`: the matching files (workspace-relative, `/`-separated) in the folders the
-   * walk read, outside what git ignores; `complete` when the walk read the whole tree and the
+   * walk read, outside hidden folders and what git ignores; `complete` when the walk read the whole tree and the
    * limit was not reached.
    */
   readonly files?: { readonly paths: readonly string[]; readonly complete: boolean };
@@ -116,10 +116,10 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     }
     return active.length === 0;
   };
-  let queue: { rel: string; rules: readonly IgnoreRules[] }[] = [{ rel: '', rules: [] }];
+  let queue: { rel: string; rules: readonly IgnoreRules[]; hidden: boolean }[] = [{ rel: '', rules: [], hidden: false }];
   walk: while (queue.length > 0 && active.length > 0) {
     const next: typeof queue = [];
-    for (const { rel, rules: inherited } of queue) {
+    for (const { rel, rules: inherited, hidden } of queue) {
       for (const state of active) {
         if (scanned < state.job.maxDirectories) continue;
         state.warnings.push(`stopped looking for projects after ${state.job.maxDirectories} folders (MAX_SCANNED_DIRECTORIES): answers may miss symbols of projects deeper in the tree`);
@@ -149,7 +149,8 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
         if (state.job.stopAtLimit && state.projectDirs.length >= state.job.maxProjects) finish(state, true, false);
       }
       for (const { state, pattern, limit } of collectors) {
-        if (state.result !== undefined || state.filesCut) continue;
+        // Files are listed outside hidden folders (tools' scripts, committed editor SDKs).
+        if (state.result !== undefined || state.filesCut || hidden) continue;
         for (const entry of entries) {
           if (!entry.isFile() || !pattern.test(entry.name)) continue;
           const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
@@ -164,11 +165,12 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
         }
       }
       if (active.length === 0) break walk;
-      const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
+      // Hidden folders too, but for tools' own (`SKIPPED_DIRS`): monorepos keep projects in `examples/.test/`.
+      const dirs = entries.filter((e) => e.isDirectory() && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
       for (const name of dirs.sort()) {
         const child = rel === '' ? name : `${rel}/${name}`;
         if (overBudget()) break walk;
-        if (!isIgnored(rules, child, true)) next.push({ rel: child, rules });
+        if (!isIgnored(rules, child, true)) next.push({ rel: child, rules, hidden: hidden || name.startsWith('.') });
       }
     }
     queue = next;

@@ -1,7 +1,7 @@
 /**
  * Finding the projects of a workspace at any depth: every folder holding one of a set of marker
  * files (`tsconfig.json`, `jsconfig.json`), breadth-first so the projects closest to the root come
- * first, outside hidden, dependency, build-output and gitignored folders, never through symlinked
+ * first, outside dependency, build-output, tool-cache (`SKIPPED_DIRS`) and gitignored folders (other hidden folders are entered), never through symlinked
  * folders. Monorepos put projects at `packages/x/` and deeper (`packages/group/lib/`); a server
  * that builds projects only for open files (tsgo) knows a project only if we find it.
  *

@@ -29,7 +29,8 @@ describe('findProjects', () => {
     await project('packages/group/lib');
     await project('tools/scripts/deep/er', 'jsconfig.json');
     await project('node_modules/dep'); // a dependency
-    await project('.cache/thing'); // hidden
+    await project('.cache/thing'); // a tool's hidden cache
+    await project('examples/.test/app'); // hidden, yet a project (trpc keeps its examples so)
     await project('generated/client'); // ignored by the root .gitignore
     await project('packages/legacy'); // ignored by a nested .gitignore
     await writeFile(join(root, 'packages', '.gitignore'), 'legacy/\n');
@@ -41,7 +42,7 @@ describe('findProjects', () => {
 
   it('finds every project at any depth, closest to the root first, skipping what git and builds ignore', async () => {
     const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json']);
-    expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core', 'packages/group/lib', 'tools/scripts/deep/er']);
+    expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core', 'examples/.test/app', 'packages/group/lib', 'tools/scripts/deep/er']);
     expect(scan.warnings).toEqual([]);
     expect(scan.complete).toBe(true);
   });
@@ -49,12 +50,13 @@ describe('findProjects', () => {
   it('stops at the project limit with a note naming it, and says the scan is incomplete', async () => {
     const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { maxProjects: 2 });
     expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core']);
-    expect(scan.warnings.join('\n')).toMatch(/found 4 projects; loaded the 2 closest .*MAX_PROJECTS.*may miss .* of the other 2/);
+    expect(scan.warnings.join('\n')).toMatch(/found 5 projects; loaded the 2 closest .*MAX_PROJECTS.*may miss .* of the other 3/);
     expect(scan.complete).toBe(false);
   });
 
   it("lists the files its walk passes, as git sees them, with each folder's anchor and the project files checked: one walk", async () => {
     await writeFile(join(root, 'app', 'src', 'tool.js'), '');
+    await writeFile(join(root, 'examples', '.test', 'app', 'setup.js'), ''); // in a hidden folder: not listed
     await writeFile(join(root, 'generated', 'client', 'gen.js'), ''); // in an ignored folder
     await writeFile(join(root, 'packages', 'core', 'out.js'), '');
     await writeFile(join(root, 'packages', 'core', '.gitignore'), 'out.js\n'); // an ignored file
@@ -64,7 +66,7 @@ describe('findProjects', () => {
       checkFiles: { rule: { names: ['tsconfig.json'] }, serverName: 'ts', trusted: false },
     });
     expect(scan.files).toEqual({ paths: ['app/src/tool.js'], complete: true });
-    expect(scan.anchors?.map((f) => f.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
+    expect(scan.anchors?.map((f) => f.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'examples/.test/app/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
     expect(scan.checked).toEqual({ refusal: undefined });
     // Past its limit the list is cut, and says so.
     const cut = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { collectFiles: { pattern: '\\.ts$', limit: 2 } });
@@ -97,7 +99,7 @@ describe('findProjects', () => {
 
   it('the TypeScript server opens one source file of each project', async () => {
     const anchors = await typeScriptServer.projectAnchors?.(root);
-    expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
+    expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'examples/.test/app/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
   });
 
   it("each project's anchor is its first source by name (declarations skipped): in src/, else lib/, else a folder below", async () => {
