@@ -13,6 +13,7 @@ import { withOverride, type LaterAnchors, type ProjectAnchors, type ServerDefini
 import { COMMONJS_EXPORTS } from './commonjs.js';
 import { LOOSE_SCRIPT_COLLECTION, looseScripts, type LooseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
+import { uninstalledExtendsNote } from './uninstalled-extends.js';
 
 /** TypeScript's and JavaScript's project files. */
 export const TYPESCRIPT_PROJECT_FILES: ProjectFileRule = {
@@ -147,10 +148,11 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   // listed the script files on its walk; which ones no project takes in is judged once the
   // anchors are sent (`later`), so that its reading of the projects' configurations (on this
   // thread) does not hold them up while tsgo loads their projects.
+  // Projects whose configuration extends an uninstalled package are said once, with the fix.
   const later = (): Promise<LaterAnchors> =>
     looseScripts(workspaceRoot, projectDirs, { budgetMs: left, ...(listed !== undefined ? { listed } : {}) })
       .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
-      .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
+      .then((loose) => ({ files: loose.files, warnings: [loose.warning, uninstalledExtendsNote(workspaceRoot, projectDirs)].filter((w): w is string => w !== undefined).map((w) => `TypeScript: ${w}`) }));
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }
 
