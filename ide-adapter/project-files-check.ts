@@ -100,31 +100,42 @@ function present(path: string): boolean {
  * of the configuration's folder or one above it within the workspace.
  */
 function extendsTargets(text: string, dir: string, root: string): string[] {
-  let value: unknown;
-  try {
-    value = (JSON.parse(withoutCommentsAndTrailingCommas(text)) as { extends?: unknown }).extends;
-  } catch {
-    return []; // the server reports a broken configuration itself
-  }
-  const specs = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
   const targets: string[] = [];
-  for (const spec of specs) {
+  for (const spec of extendsSpecs(text)) {
     if (spec.startsWith('.') || isAbsolute(spec)) {
       const path = resolve(dir, spec);
       targets.push(present(path) || path.endsWith('.json') ? path : `${path}.json`);
       continue;
     }
-    for (let d = dir; isInside(root, d); d = dirname(d)) {
-      const base = join(d, 'node_modules', spec);
-      const found = [base, `${base}.json`, join(base, 'tsconfig.json')].find((p) => present(p) && !isDirectory(p));
-      if (found !== undefined) {
-        targets.push(found);
-        break;
-      }
-      if (d === root) break;
-    }
+    const found = packageConfiguration(root, dir, spec);
+    if (found !== undefined) targets.push(found);
   }
   return targets;
+}
+
+/** What a TypeScript configuration's text `extends`, in order (none when it cannot be parsed: the server reports that itself). */
+export function extendsSpecs(text: string): string[] {
+  let value: unknown;
+  try {
+    value = (JSON.parse(withoutCommentsAndTrailingCommas(text)) as { extends?: unknown }).extends;
+  } catch {
+    return [];
+  }
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * The file a package `extends` names, as TypeScript finds it: under a `node_modules` of `dir` or
+ * of a folder above it within the workspace; `undefined` when the package is not installed.
+ */
+export function packageConfiguration(root: string, dir: string, spec: string): string | undefined {
+  for (let d = dir; isInside(root, d); d = dirname(d)) {
+    const base = join(d, 'node_modules', spec);
+    const found = [base, `${base}.json`, join(base, 'tsconfig.json')].find((p) => present(p) && !isDirectory(p));
+    if (found !== undefined) return found;
+    if (d === root) break;
+  }
+  return undefined;
 }
 
 function isDirectory(path: string): boolean {
