@@ -29,9 +29,30 @@ export interface ProjectFileRule {
   readonly projectMarkers: readonly string[];
   /** Names whose JSON (with comments) may `extends` other configurations (`tsconfig.json`). */
   readonly extendsIn?: readonly string[];
+  /**
+   * The note a start shows when configurations extend an uninstalled package (the language's
+   * words: what its server does without them, and the fix); none: nothing is said.
+   */
+  readonly uninstalledExtendsNote?: (root: string, found: readonly UninstalledExtends[]) => string | undefined;
 }
 
-/** What to check, and for whom: the data a {@link projectFilesProblem} needs (it crosses to the worker). */
+/** A configuration whose `extends` names a package no `node_modules` above it holds (the server loads it without that configuration). */
+export interface UninstalledExtends {
+  /** The configuration (absolute). */
+  readonly config: string;
+  /** The first package specifier it names that is not installed. */
+  readonly spec: string;
+}
+
+/** The check's verdict: why the server must not start, if it must not, and what it found on the way. */
+export interface ProjectFilesVerdict {
+  /** The first project file that fails the check, as a sentence for people; `undefined` when every one passes. */
+  readonly refusal: string | undefined;
+  /** Configurations read whose `extends` names an uninstalled package, in the order read (one entry each). */
+  readonly uninstalledExtends: readonly UninstalledExtends[];
+}
+
+/** What to check, and for whom: the data a {@link checkProjectFiles} needs (it crosses to the worker). */
 export interface ProjectFilesCheck {
   readonly rule: Pick<ProjectFileRule, 'names' | 'extendsIn'>;
   /** The server's name, for the refusal. */
@@ -41,14 +62,16 @@ export interface ProjectFilesCheck {
 }
 
 /**
- * Why the server of `check` must not start in `root` (the first project file in `dirs`, the root
- * and the project folders, or their `extends` chains, that fails the check), or `undefined`
- * when every one passes.
+ * Checks the project files of `check` in `root`: the root and the project folders `dirs`, and
+ * their `extends` chains. The verdict's `refusal` names the first file that fails; on the way
+ * it notes the configurations that extend an uninstalled package (no read of its own: the check
+ * reads every configuration anyway).
  */
-export function projectFilesProblem(root: string, dirs: readonly string[], check: ProjectFilesCheck): string | undefined {
+export function checkProjectFiles(root: string, dirs: readonly string[], check: ProjectFilesCheck): ProjectFilesVerdict {
   const { rule, serverName, trusted } = check;
   const queue: string[] = [];
   const queued = new Set<string>();
+  const uninstalledExtends: UninstalledExtends[] = [];
   const enqueue = (file: string): void => {
     if (queued.has(file)) return;
     queued.add(file);
@@ -73,15 +96,18 @@ export function projectFilesProblem(root: string, dirs: readonly string[], check
         ? `${shown} is outside this untrusted workspace (named by an \`extends\`)`
         : undefined;
     if (problem !== undefined) {
-      return `${serverName} was not started: ${problem}. A server reads its project files whole, so each must be a regular file inside the workspace of at most ${MAX_PROJECT_FILE_BYTES / 1024} KiB; fix or remove it.`;
+      const refusal = `${serverName} was not started: ${problem}. A server reads its project files whole, so each must be a regular file inside the workspace of at most ${MAX_PROJECT_FILE_BYTES / 1024} KiB; fix or remove it.`;
+      return { refusal, uninstalledExtends };
     }
     if (!read.ok || rule.extendsIn?.includes(file.slice(file.lastIndexOf('/') + 1)) !== true) continue;
-    for (const target of extendsTargets(read.text, dirname(file), root)) {
+    const { targets, uninstalled } = extendsTargets(read.text, dirname(file), root);
+    if (uninstalled !== undefined) uninstalledExtends.push({ config: file, spec: uninstalled });
+    for (const target of targets) {
       if (queue.length - own >= MAX_EXTENDED_CONFIGURATIONS) break;
       enqueue(target);
     }
   }
-  return undefined;
+  return { refusal: undefined, uninstalledExtends };
 }
 
 /** Whether something (a file, link, FIFO…) is at `path`, without following or opening it. */
@@ -97,10 +123,12 @@ function present(path: string): boolean {
 /**
  * The files an `extends` of a TypeScript configuration names, as TypeScript finds them: a path
  * (relative or absolute, `.json` added when it has none), or a package under a `node_modules`
- * of the configuration's folder or one above it within the workspace.
+ * of the configuration's folder or one above it within the workspace; and the first package it
+ * names that none holds (`uninstalled`).
  */
-function extendsTargets(text: string, dir: string, root: string): string[] {
+function extendsTargets(text: string, dir: string, root: string): { targets: string[]; uninstalled: string | undefined } {
   const targets: string[] = [];
+  let uninstalled: string | undefined;
   for (const spec of extendsSpecs(text)) {
     if (spec.startsWith('.') || isAbsolute(spec)) {
       const path = resolve(dir, spec);
@@ -109,12 +137,13 @@ function extendsTargets(text: string, dir: string, root: string): string[] {
     }
     const found = packageConfiguration(root, dir, spec);
     if (found !== undefined) targets.push(found);
+    else uninstalled ??= spec;
   }
-  return targets;
+  return { targets, uninstalled };
 }
 
 /** What a TypeScript configuration's text `extends`, in order (none when it cannot be parsed: the server reports that itself). */
-export function extendsSpecs(text: string): string[] {
+function extendsSpecs(text: string): string[] {
   let value: unknown;
   try {
     value = (JSON.parse(withoutCommentsAndTrailingCommas(text)) as { extends?: unknown }).extends;
@@ -128,7 +157,7 @@ export function extendsSpecs(text: string): string[] {
  * The file a package `extends` names, as TypeScript finds it: under a `node_modules` of `dir` or
  * of a folder above it within the workspace; `undefined` when the package is not installed.
  */
-export function packageConfiguration(root: string, dir: string, spec: string): string | undefined {
+function packageConfiguration(root: string, dir: string, spec: string): string | undefined {
   for (let d = dir; isInside(root, d); d = dirname(d)) {
     const base = join(d, 'node_modules', spec);
     const found = [base, `${base}.json`, join(base, 'tsconfig.json')].find((p) => present(p) && !isDirectory(p));

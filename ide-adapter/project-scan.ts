@@ -8,7 +8,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { projectAnchor, type AnchorRule } from './project-anchor.js';
-import { projectFilesProblem, type ProjectFilesCheck } from './project-files-check.js';
+import { checkProjectFiles, type ProjectFilesCheck, type ProjectFilesVerdict } from './project-files-check.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { gitignoreOf, isIgnored, type IgnoreRules } from './walk.js';
 
@@ -51,8 +51,8 @@ export interface ProjectScan {
   readonly warnings: readonly string[];
   /** False when a limit left projects out (the warnings say which): answers are then incomplete. */
   readonly complete: boolean;
-  /** With `checkFiles`: why the server must not start (the first project file that fails), if one does. */
-  readonly checked?: { readonly refusal: string | undefined };
+  /** With `checkFiles`: the check's verdict (why the server must not start, if it must not; what it noted). */
+  readonly checked?: ProjectFilesVerdict;
   /** With `anchorRule`: the anchor of each folder of `projectDirs` that has one, in their order. */
   readonly anchors?: readonly string[];
   /**
@@ -188,7 +188,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
 /** What a scan's job asks of the folders it found: their project files checked, their anchors. */
 function afterScan(root: string, job: ProjectsJob, projectDirs: readonly string[]): Pick<ProjectScan, 'checked' | 'anchors'> {
   const out: { checked?: ProjectScan['checked']; anchors?: string[] } = {};
-  if (job.checkFiles !== undefined) out.checked = { refusal: projectFilesProblem(root, [root, ...projectDirs.filter((d) => d !== root)], job.checkFiles) };
+  if (job.checkFiles !== undefined) out.checked = checkProjectFiles(root, [root, ...projectDirs.filter((d) => d !== root)], job.checkFiles);
   const rule = job.anchorRule;
   if (rule !== undefined) out.anchors = projectDirs.map((dir) => projectAnchor(dir, rule)).filter((file): file is string => file !== undefined);
   return out;

@@ -238,14 +238,15 @@ export class LanguageServer {
     // The binary's probe (`--version`, from a neutral folder; usually a kept answer) runs while
     // `prepare` works (rust-analyzer: the toolchain and `cargo metadata`); it is redone only if
     // `prepare` changed where it would look.
-    const { anchors, refusal: refused } = checks ?? startChecks(given, root);
-    const passChecks = async (): Promise<void> => {
-      const refusal = await refused;
+    const { anchors, verdict } = checks ?? startChecks(given, root);
+    const passChecks = async (): Promise<readonly string[]> => {
+      const { refusal, notes } = await verdict;
       if (refusal !== undefined) throw new LspClientError('server-refused', refusal, { serverId: given.id });
+      return notes;
     };
     // A server that reads nothing before its first document launches at once; its documents wait for the checks.
     const launchFirst = given.readsNothingBeforeOpen === true;
-    if (!launchFirst) await passChecks();
+    const checked = launchFirst ? undefined : await passChecks();
     const givenEnv = serverEnvironment(given, options.env);
     const early = options.binary !== undefined ? undefined : findServerBinary(given, { env: givenEnv });
     early?.catch(() => undefined);
@@ -262,7 +263,8 @@ export class LanguageServer {
       // The process is up and initialized: work that needs no server (a program's parse) runs
       // now, while the checks and the project scan finish on the worker, not while it loads.
       options.onLaunched?.();
-      if (launchFirst) await passChecks();
+      const notes = checked ?? (await passChecks());
+      for (const note of notes) server.#status.addWarning(`projects:${note}`, note);
       for (const warning of (await laterWarnings) ?? []) server.#status.addWarning(warning.key, warning.text);
       await server.#openAnchors(await anchors);
       // The start's documents are sent: an `in-order` server is ready once it answers after them.

@@ -144,10 +144,10 @@ export class ServerPool {
    */
   #startEarly(entry: Entry, checks: StartChecks, launched: () => void): EarlyStart {
     let decide: (start: boolean) => void = () => undefined;
-    const verdict = new Promise<boolean>((resolve) => (decide = resolve));
-    const refusal = Promise.all([checks.refusal, verdict]).then(([refused, start]) => refused ?? (start ? undefined : NOT_STARTED_EARLY));
+    const decision = new Promise<boolean>((resolve) => (decide = resolve));
+    const verdict = Promise.all([checks.verdict, decision]).then(([checked, start]) => ({ ...checked, refusal: checked.refusal ?? (start ? undefined : NOT_STARTED_EARLY) }));
     const { definition } = entry;
-    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, { ...this.#startOptions(definition), onLaunched: launched }, { anchors: checks.anchors, refusal }));
+    const server = import('./client.js').then(({ LanguageServer }) => LanguageServer.start(definition, this.workspaceRoot, { ...this.#startOptions(definition), onLaunched: launched }, { anchors: checks.anchors, verdict }));
     // Taken by the start it is confirmed for, which reports its failure; dropped otherwise.
     server.catch(() => undefined).finally(launched);
     return { server, decide };

@@ -15,24 +15,32 @@
  * stopped by its memory bound (`memory-bound.ts`).
  */
 import { findProjects } from './projects.js';
-import { projectFilesProblem, type ProjectFileRule } from '../project-files-check.js';
+import { checkProjectFiles, type ProjectFileRule } from '../project-files-check.js';
 import type { ServerDefinition } from './servers.js';
 
 export { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas, type ProjectFileRule } from '../project-files-check.js';
 
+/** The start's verdict on the project files: why the server must not start, if it must not, and the notes its check left. */
+export interface ProjectFilesOutcome {
+  readonly refusal: string | undefined;
+  /** Sentences for the server's status (the rule's `uninstalledExtendsNote`), each said once. */
+  readonly notes: readonly string[];
+}
+
 /**
  * Why `serverName` must not start in `root` (the first project file that fails the check), or
- * `undefined` when every one passes. `trusted` allows `extends` to lead out of the workspace.
- * The check runs in the file worker with the scan that finds the project folders: one trip, and
- * none of its reads on this thread. A scan that failed found no folder: the root's files are
- * checked here then.
+ * `refusal: undefined` when every one passes; `trusted` allows `extends` to lead out of the
+ * workspace. The check runs in the file worker with the scan that finds the project folders:
+ * one trip, and none of its reads on this thread. A scan that failed found no folder: the
+ * root's files are checked here then.
  */
-export async function projectFilesRefusal(root: string, serverName: string, rule: ProjectFileRule, trusted: boolean): Promise<string | undefined> {
+export async function checkStartProjectFiles(root: string, serverName: string, rule: ProjectFileRule, trusted: boolean): Promise<ProjectFilesOutcome> {
   const check = { rule: { names: rule.names, ...(rule.extendsIn !== undefined ? { extendsIn: rule.extendsIn } : {}) }, serverName, trusted };
   // A server that reads only the root's files names no markers: no scan.
-  if (rule.projectMarkers.length === 0) return projectFilesProblem(root, [root], check);
-  const scan = await findProjects(root, rule.projectMarkers, { checkFiles: check });
-  return scan.checked !== undefined ? scan.checked.refusal : projectFilesProblem(root, [root], check);
+  const scan = rule.projectMarkers.length === 0 ? undefined : await findProjects(root, rule.projectMarkers, { checkFiles: check });
+  const verdict = scan?.checked ?? checkProjectFiles(root, [root], check);
+  const note = verdict.refusal === undefined && verdict.uninstalledExtends.length > 0 ? rule.uninstalledExtendsNote?.(root, verdict.uninstalledExtends) : undefined;
+  return { refusal: verdict.refusal, notes: note !== undefined ? [note] : [] };
 }
 
 /**

@@ -18,7 +18,7 @@ import { builtinServers } from '../languages/index.js';
 import { pythonServer } from '../languages/python/index.js';
 import { rustAnalyzerServer } from '../languages/rust/index.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
-import { startRefusal } from '../lsp/start-checks.js';
+import { startVerdict } from '../lsp/start-checks.js';
 import { restrictServers } from '../lsp/untrusted.js';
 import { requireServer } from './support/servers.js';
 
@@ -56,6 +56,9 @@ async function startTypeScript(root: string, trusted = true): Promise<unknown> {
   );
 }
 
+/** Why the server of `definition` must not start in `root` (the start's verdict), if it must not. */
+const refusalOf = async (definition: typeof typeScriptServer, root: string): Promise<string | undefined> => (await startVerdict(definition, root)).refusal;
+
 const SOURCE = { 'src/index.ts': 'export const x = 1;\n' };
 
 describe.skipIf(ts === undefined)('project files are checked before a server starts', () => {
@@ -90,7 +93,7 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
     ) as Record<string, string>;
     const { root } = await workspace({ ...SOURCE, ...packages });
     execFileSync('mkfifo', [join(root, 'packages/p39/tsconfig.build.json')]);
-    expect(await startRefusal(typeScriptServer, root)).toMatch(/packages\/p39\/tsconfig\.build\.json is not a regular file \(a FIFO/);
+    expect(await refusalOf(typeScriptServer, root)).toMatch(/packages\/p39\/tsconfig\.build\.json is not a regular file \(a FIFO/);
   });
 
   it('allows an extends out of the workspace only when it is trusted', async () => {
@@ -114,19 +117,19 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
     const { root, outside } = await workspace({ 'src/lib.rs': 'pub fn f() {}\n' });
     await writeFile(join(outside, 'Cargo.toml'), '[package]\nname = "x"\nversion = "0.1.0"\n');
     await symlink(join(outside, 'Cargo.toml'), join(root, 'Cargo.toml'));
-    expect(await startRefusal(rustAnalyzerServer, root)).toMatch(/^rust-analyzer was not started: Cargo\.toml leads outside the workspace/);
+    expect(await refusalOf(rustAnalyzerServer, root)).toMatch(/^rust-analyzer was not started: Cargo\.toml leads outside the workspace/);
   });
 
   it("refuses pyright's configuration as a FIFO (pyright read it and held every answer to the deadline), and, untrusted, an extends out of the workspace", async () => {
     const fifo = await workspace({ 'm.py': 'def hello():\n    return 1\n' });
     execFileSync('mkfifo', [join(fifo.root, 'pyrightconfig.json')]);
-    expect(await startRefusal(pythonServer, fifo.root)).toMatch(/^Python \(pyright\) was not started: pyrightconfig\.json is not a regular file \(a FIFO/);
+    expect(await refusalOf(pythonServer, fifo.root)).toMatch(/^Python \(pyright\) was not started: pyrightconfig\.json is not a regular file \(a FIFO/);
 
     const { root, outside } = await workspace({ 'm.py': '', 'pyrightconfig.json': '{ "extends": "../outside/base.json" }', 'pyproject.toml': '[project]\nname = "m"\n' });
     await writeFile(join(outside, 'base.json'), '{ "include": ["."] }');
     const untrusted = restrictServers([pythonServer], false)[0] ?? pythonServer;
     expect(untrusted.projectFilesConfined).toBe(true);
-    expect(await startRefusal(untrusted, root)).toMatch(/outside\/base\.json is outside this untrusted workspace \(named by an `extends`\)/);
-    expect(await startRefusal(pythonServer, root)).toBeUndefined();
+    expect(await refusalOf(untrusted, root)).toMatch(/outside\/base\.json is outside this untrusted workspace \(named by an `extends`\)/);
+    expect(await refusalOf(pythonServer, root)).toBeUndefined();
   });
 });

@@ -16,7 +16,7 @@ import { lookupSetting } from '../../ide-adapter/lsp/capabilities.js';
 import { findServerBinary, launchCommand } from '../../ide-adapter/lsp/discovery.js';
 import type { ServerStatusParams } from '../../ide-adapter/lsp/handlers.js';
 import type { ServerDefinition } from '../../ide-adapter/lsp/servers.js';
-import { startRefusal } from '../../ide-adapter/lsp/start-checks.js';
+import { startVerdict } from '../../ide-adapter/lsp/start-checks.js';
 import { StatusTracker } from '../../ide-adapter/lsp/status-tracker.js';
 import { restrictServers } from '../../ide-adapter/lsp/untrusted.js';
 import type { ServerStatus } from '../../ide-adapter/status.js';
@@ -137,11 +137,12 @@ class LanguageClientServer implements SpawnedServer {
   }
 
   async #start(): Promise<void> {
-    const refusal = await startRefusal(this.definition, this.root);
+    const { refusal, notes } = await startVerdict(this.definition, this.root);
     if (refusal !== undefined) {
       this.#tracker.setState('unavailable', refusal);
       return;
     }
+    for (const note of notes) this.#tracker.addWarning(`projects:${note}`, note);
     // PATH's absolute folders only, as for every child of Dialect (`server-environment.ts`).
     const { definition, warnings, env } = await spawnPlan(this.definition, this.root, this.host.env ?? {});
     for (const warning of warnings) this.#tracker.addWarning(warning.key, warning.text);

@@ -20,6 +20,7 @@ export const TYPESCRIPT_PROJECT_FILES: ProjectFileRule = {
   names: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   projectMarkers: ['tsconfig.json', 'jsconfig.json'],
   extendsIn: ['tsconfig.json', 'jsconfig.json'],
+  uninstalledExtendsNote,
 };
 
 /** TypeScript 7's package of this platform: its `lib/` holds the tsgo binary and the TypeScript libraries. */
@@ -148,11 +149,10 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   // listed the script files on its walk; which ones no project takes in is judged once the
   // anchors are sent (`later`), so that its reading of the projects' configurations (on this
   // thread) does not hold them up while tsgo loads their projects.
-  // Projects whose configuration extends an uninstalled package are said once, with the fix.
   const later = (): Promise<LaterAnchors> =>
     looseScripts(workspaceRoot, projectDirs, { budgetMs: left, ...(listed !== undefined ? { listed } : {}) })
       .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
-      .then((loose) => ({ files: loose.files, warnings: [loose.warning, uninstalledExtendsNote(workspaceRoot, projectDirs)].filter((w): w is string => w !== undefined).map((w) => `TypeScript: ${w}`) }));
+      .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }
 

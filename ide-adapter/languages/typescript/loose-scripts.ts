@@ -53,9 +53,12 @@ export async function looseScripts(
   options: { readonly limit?: number; readonly budgetMs?: number; readonly listed?: ProjectScan['files'] } = {},
 ): Promise<LooseScripts> {
   const { limit = MAX_LOOSE_SCRIPTS, budgetMs = PROJECT_SCAN_BUDGET_MS, listed } = options;
+  const usable = listed !== undefined && (listed.complete || listed.paths.length >= limit * 2) ? listed.paths : undefined;
+  // No script at all (most TypeScript workspaces): no configuration need be read, while the server loads.
+  if (usable?.length === 0) return { files: [] };
   const scopes = projectDirs.map((d) => javaScriptScope(root, d));
   if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
-  const walk = listed !== undefined && (listed.complete || listed.paths.length >= limit * 2) ? { files: listed.paths } : await listScripts(root, limit, budgetMs);
+  const walk = usable !== undefined ? { files: usable } : await listScripts(root, limit, budgetMs);
   if (walk === undefined) return { files: [], warning: NOT_LISTED_IN_BUDGET };
   const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
   const cut = loose.length > limit || walk.files.length >= limit * 2;

@@ -3,31 +3,27 @@
  * (`"extends": "@acme/tsconfig/react.json"` in a monorepo whose dependencies were never
  * fetched): tsgo loads such a project without it — no `paths`, no `baseUrl`, other module
  * resolution — so the workspace packages it imports may not resolve, and references from its
- * files go missing with nothing said. Named once, with the fix. Our own confined reads of the
- * projects' configurations; a package is looked up as the project-file check follows `extends`
- * (`project-files-check.ts`).
+ * files go missing with nothing said. Named once, with the fix. The project-file check finds
+ * them as it follows every `extends` (`project-files-check.ts`); this is TypeScript's sentence.
  */
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { readConfined } from '../../confine.js';
-import { extendsSpecs, MAX_PROJECT_FILE_BYTES, packageConfiguration } from '../../project-files-check.js';
+import { basename, dirname, relative, sep } from 'node:path';
+import type { UninstalledExtends } from '../../project-files-check.js';
 
-/** Projects named in the note at most (the rest are counted). */
+/** Configurations named in the note at most (the rest are counted). */
 const MAX_NAMED = 3;
 
-/** The note about the projects of `projectDirs` (absolute) that extend an uninstalled package's configuration, or `undefined` when none does. */
-export function uninstalledExtendsNote(root: string, projectDirs: readonly string[]): string | undefined {
-  const found: string[] = [];
-  for (const dir of projectDirs) {
-    const read = readConfined(root, join(dir, 'tsconfig.json'), MAX_PROJECT_FILE_BYTES);
-    if (!read.ok) continue;
-    const missing = extendsSpecs(read.text).find((spec) => !spec.startsWith('.') && !isAbsolute(spec) && packageConfiguration(root, dir, spec) === undefined);
-    if (missing !== undefined) found.push(`${relative(root, dir).split(sep).join('/') || '.'} extends ${missing}`);
-  }
+/** The note about the configurations of `found` (absolute, under `root`), or `undefined` when there are none. */
+export function uninstalledExtendsNote(root: string, found: readonly UninstalledExtends[]): string | undefined {
   if (found.length === 0) return undefined;
-  const named = found.slice(0, MAX_NAMED).join('; ');
+  // A project's own tsconfig.json is named by its folder, another configuration by its file.
+  const shown = (config: string): string => relative(root, basename(config) === 'tsconfig.json' ? dirname(config) : config).split(sep).join('/') || '.';
+  const named = found
+    .slice(0, MAX_NAMED)
+    .map(({ config, spec }) => `${shown(config)} extends ${spec}`)
+    .join('; ');
   const more = found.length > MAX_NAMED ? ` and ${found.length - MAX_NAMED} more` : '';
   return (
-    `${found.length === 1 ? '1 project extends a configuration' : `${found.length} projects extend configurations`} from a package that is not installed (${named}${more}): ` +
+    `TypeScript: ${found.length === 1 ? '1 project extends a configuration' : `${found.length} projects extend configurations`} from a package that is not installed (${named}${more}): ` +
     'tsgo loads them without it, so the workspace packages they import may not resolve and references from their files may be missing; install the dependencies (npm install) to load them whole'
   );
 }
