@@ -149,10 +149,17 @@ function packageLayout(): PackageLayout {
 }
 
 /**
+ * The extension of a worker thread's entry in the bundle: one CommonJS file, with nothing to
+ * import — a worker starts on every cold start, and a module graph of shared chunks took it
+ * about 15 ms longer to boot (BENCHMARKS.md, "Scale: start-up by itself").
+ */
+export const BUNDLED_WORKER_EXTENSION = '.cjs';
+
+/**
  * One of the package's own modules that runs as a separate entry (a worker thread), by its path
  * from the root without extension (`ide-adapter/file-worker`), in the layout the running code
- * uses: the `.ts` source, tsc's `.js` in `dist/`, or the bundle's entry of the same name in
- * `dist/bundle/` (the bundle keeps each entry's path; `scripts/bundle.mjs` lists the entries).
+ * uses: the `.ts` source, tsc's `.js` in `dist/`, or the bundle's file of the same path in
+ * `dist/bundle/` ({@link BUNDLED_WORKER_EXTENSION}; `scripts/bundle.ts` builds it).
  */
 export function packageModule(path: string): string {
   switch (packageLayout()) {
@@ -161,6 +168,6 @@ export function packageModule(path: string): string {
     case 'compiled':
       return packageFile(COMPILED_DIR, `${path}.js`);
     case 'bundle':
-      return packageFile(BUNDLE_DIR, `${path}.js`);
+      return packageFile(BUNDLE_DIR, `${path}${BUNDLED_WORKER_EXTENSION}`);
   }
 }

@@ -20,32 +20,60 @@ export interface AnchorRule {
   readonly notEnding: readonly string[];
 }
 
-/** The anchor of the project folder `dir` by `rule`: the first source by name, searched shallowly; `undefined` when it has none. */
-export function projectAnchor(dir: string, rule: AnchorRule): string | undefined {
+/** What the anchor search needs of one folder: its first source by name, else its folders it may look into, by name. */
+export interface AnchorListing {
+  /** The least source file name, if the folder holds one. */
+  readonly first: string | undefined;
+  /** Without a source: the sub-folders searched next (not hidden, not `SKIPPED_DIRS`), sorted by name. */
+  readonly folders: readonly string[];
+}
+
+/** Whether a file name is a source by `rule`. */
+export function sourceTest(rule: AnchorRule): (name: string) => boolean {
   const source = new RegExp(rule.source);
-  const isSource = (name: string): boolean => source.test(name) && !rule.notEnding.some((end) => name.endsWith(end));
+  return (name) => source.test(name) && !rule.notEnding.some((end) => name.endsWith(end));
+}
+
+/** The {@link AnchorListing} of a folder from its entries. */
+export function anchorListing(entries: readonly Dirent[], isSource: (name: string) => boolean): AnchorListing {
+  // The least name in one pass, not a sort of the whole folder (hundreds of files in a package's `src/`).
+  const file = firstByName(entries.filter((e) => e.isFile() && isSource(e.name)));
+  if (file !== undefined) return { first: file.name, folders: [] };
+  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name);
+  return { first: undefined, folders: folders.sort((a, b) => a.localeCompare(b)) };
+}
+
+/**
+ * The anchor of the project folder `dir` by `rule`: the first source by name, searched shallowly;
+ * `undefined` when it has none. `listed` has the folders the project scan already read (their
+ * {@link anchorListing}, by absolute path): those are not read again.
+ */
+export function projectAnchor(dir: string, rule: AnchorRule, listed?: ReadonlyMap<string, AnchorListing>): string | undefined {
+  const isSource = sourceTest(rule);
+  const listing = (folder: string): AnchorListing | undefined => {
+    const seen = listed?.get(folder);
+    if (seen !== undefined) return seen;
+    try {
+      return anchorListing(readdirSync(folder, { withFileTypes: true }), isSource);
+    } catch {
+      return undefined;
+    }
+  };
   for (const sub of rule.folders) {
-    const found = firstSource(join(dir, sub), rule.depth, isSource);
+    const found = firstSource(join(dir, sub), rule.depth, listing);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
 /** The first source file by name in `dir`, else in its folders by name, `depth` levels down. */
-function firstSource(dir: string, depth: number, isSource: (name: string) => boolean): string | undefined {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  // The least name in one pass, not a sort of the whole folder (hundreds of files in a package's `src/`).
-  const file = firstByName(entries.filter((e) => e.isFile() && isSource(e.name)));
-  if (file !== undefined) return join(dir, file.name);
+function firstSource(dir: string, depth: number, listing: (folder: string) => AnchorListing | undefined): string | undefined {
+  const here = listing(dir);
+  if (here === undefined) return undefined;
+  if (here.first !== undefined) return join(dir, here.first);
   if (depth <= 0) return undefined;
-  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of folders) {
-    const found = firstSource(join(dir, entry.name), depth - 1, isSource);
+  for (const name of here.folders) {
+    const found = firstSource(join(dir, name), depth - 1, listing);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -7,7 +7,7 @@
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { projectAnchor, type AnchorRule } from './project-anchor.js';
+import { anchorListing, projectAnchor, sourceTest, type AnchorListing, type AnchorRule } from './project-anchor.js';
 import { checkProjectFiles, type ProjectFilesCheck, type ProjectFilesVerdict } from './project-files-check.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { gitignoreOf, isIgnored, type IgnoreRules } from './walk.js';
@@ -86,6 +86,8 @@ interface ScanState {
   /** The files listed for `collectFiles`, and whether the walk stopped short for this scan or the limit cut them. */
   readonly files: string[];
   filesCut: boolean;
+  /** With `anchorRule`: what the anchor search needs of each folder the walk read, by absolute path (read once, not again for the anchors). */
+  readonly listings: Map<string, AnchorListing> | undefined;
 }
 
 /**
@@ -96,14 +98,15 @@ interface ScanState {
 export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
   const { root } = job;
   const started = Date.now();
-  const states: ScanState[] = job.scans.map((scan) => ({ job: scan, deadline: started + scan.budgetMs, projectDirs: [], markerFiles: [], warnings: [], found: 0, files: [], filesCut: false }));
+  const states: ScanState[] = job.scans.map((scan) => ({ job: scan, deadline: started + scan.budgetMs, projectDirs: [], markerFiles: [], warnings: [], found: 0, files: [], filesCut: false, listings: scan.anchorRule !== undefined ? new Map() : undefined }));
   let active = states;
   /** `walked`: the walk read the whole tree for this scan. */
   const finish = (state: ScanState, complete: boolean, walked = true): void => {
     const files = state.job.collectFiles !== undefined ? { files: { paths: state.files, complete: walked && !state.filesCut } } : {};
-    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete, ...files, ...afterScan(root, state.job, state.projectDirs) };
+    state.result = { projectDirs: state.projectDirs, markerFiles: state.markerFiles, warnings: state.warnings, complete, ...files, ...afterScan(root, state.job, state.projectDirs, state.listings) };
     active = active.filter((s) => s !== state);
   };
+  const anchorLookers = states.flatMap((state) => (state.listings !== undefined && state.job.anchorRule !== undefined ? [{ state, listings: state.listings, isSource: sourceTest(state.job.anchorRule) }] : []));
   const collectors = states.filter((s) => s.job.collectFiles !== undefined).map((state) => ({ state, pattern: new RegExp((state.job.collectFiles as FileCollection).pattern), limit: (state.job.collectFiles as FileCollection).limit }));
   let scanned = 0;
   // Checked before each folder and each match: one match of hostile rules can take most of a second.
@@ -134,8 +137,8 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
       } catch {
         continue; // unreadable folder: skip it, like git does
       }
-      // The one gitignore reader and matcher (`walk.ts`), read through the confinement check.
-      const own = gitignoreOf(root, rel);
+      // The one gitignore reader and matcher (`walk.ts`), read through the confinement check; only where the listing has one.
+      const own = entries.some((e) => e.name === '.gitignore') ? gitignoreOf(root, rel) : undefined;
       const rules = own === undefined ? inherited : [...inherited, own];
       const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
       for (const state of active) {
@@ -148,6 +151,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
         }
         if (state.job.stopAtLimit && state.projectDirs.length >= state.job.maxProjects) finish(state, true, false);
       }
+      for (const { state, listings, isSource } of anchorLookers) if (state.result === undefined) listings.set(abs, anchorListing(entries, isSource));
       for (const { state, pattern, limit } of collectors) {
         // Files are listed outside hidden folders (tools' scripts, committed editor SDKs).
         if (state.result !== undefined || state.filesCut || hidden) continue;
@@ -186,10 +190,10 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
 }
 
 /** What a scan's job asks of the folders it found: their project files checked, their anchors. */
-function afterScan(root: string, job: ProjectsJob, projectDirs: readonly string[]): Pick<ProjectScan, 'checked' | 'anchors'> {
+function afterScan(root: string, job: ProjectsJob, projectDirs: readonly string[], listings: ReadonlyMap<string, AnchorListing> | undefined): Pick<ProjectScan, 'checked' | 'anchors'> {
   const out: { checked?: ProjectScan['checked']; anchors?: string[] } = {};
   if (job.checkFiles !== undefined) out.checked = checkProjectFiles(root, [root, ...projectDirs.filter((d) => d !== root)], job.checkFiles);
   const rule = job.anchorRule;
-  if (rule !== undefined) out.anchors = projectDirs.map((dir) => projectAnchor(dir, rule)).filter((file): file is string => file !== undefined);
+  if (rule !== undefined) out.anchors = projectDirs.map((dir) => projectAnchor(dir, rule, listings)).filter((file): file is string => file !== undefined);
   return out;
 }

@@ -19,17 +19,20 @@ import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { dependencyFile, packageFile, VENDORED_FILES, vendoredCopy } from '../ide-adapter/package-files.js';
+import { BUNDLED_WORKER_EXTENSION, dependencyFile, packageFile, VENDORED_FILES, vendoredCopy } from '../ide-adapter/package-files.js';
 
 /** The package root, found as the running code finds it (this script runs compiled from `dist/scripts/`, or under tsx). */
 const root = `${packageFile()}/`;
 
 /**
- * The bundle's entries, by their path from the root without extension: the command, the file
- * worker, and the library (`IdeSession` and the IDE functions, as the MCP server and the
- * background server open them: the start-up bench times a session from it).
+ * The bundle's entries, by their path from the root without extension: the command and the
+ * library (`IdeSession` and the IDE functions, as the MCP server and the background server open
+ * them: the start-up bench times a session from it).
  */
-const ENTRIES = ['cli/main', 'ide-adapter/file-worker', 'ide-adapter/index'];
+const ENTRIES = ['cli/main', 'ide-adapter/index'];
+
+/** The file worker's entry, bundled alone into one CommonJS file (`packageModule` finds it): a worker boots on every cold start. */
+const WORKER_ENTRY = 'ide-adapter/file-worker';
 
 /** The warm `dialect eval`'s entry, bundled alone into one file (`bin/dialect.js` runs `eval` through it). */
 const WARM_ENTRY = 'cli/warm-eval';
@@ -120,7 +123,16 @@ const warm = await build({
   entryPoints: { [WARM_ENTRY]: `${WARM_ENTRY}.ts` },
   external: ['./main.js'],
 });
-const result = { metafile: { inputs: { ...split.metafile.inputs, ...warm.metafile.inputs }, outputs: { ...split.metafile.outputs, ...warm.metafile.outputs } } };
+// The file worker as one CommonJS file: no module graph to resolve and link while a start waits for it.
+const worker = await build({
+  ...common,
+  entryPoints: { [WORKER_ENTRY]: `${WORKER_ENTRY}.ts` },
+  format: 'cjs',
+  banner: {},
+  outExtension: { '.js': BUNDLED_WORKER_EXTENSION },
+});
+const builds = [split, warm, worker];
+const result = { metafile: { inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)) as Metafile['inputs'], outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)) as Metafile['outputs'] } };
 // What each output file holds and imports: `cli/test/bundle.test.ts` checks what `eval` loads.
 // The dependencies' files pages inline, with their licences.
 await rm(vendoredCopy(), { recursive: true, force: true });
@@ -130,5 +142,5 @@ for (const file of VENDORED_FILES) {
 }
 // Written last: its time is the build's (see staleness).
 await writeFile(METAFILE, JSON.stringify(result.metafile));
-const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
+const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js') || file.endsWith(BUNDLED_WORKER_EXTENSION));
 process.stderr.write(`bundle: ${files.length} files in dist/bundle/\n`);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_JOB_BUDGET_MS } from '../file-jobs.js';
+import { projectAnchor } from '../project-anchor.js';
 import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../lsp/projects.js';
 import { detectServers } from '../lsp/servers.js';
 import { typeScriptServer } from '../languages/typescript/index.js';
@@ -47,6 +48,33 @@ describe('findProjects', () => {
     expect(scan.complete).toBe(true);
   });
 
+  it("finds each anchor from the folders its walk read, reading itself only those it skipped, with the answer a search of its own gives", async () => {
+    const tree = await mkdtemp(join(tmpdir(), 'dialect-anchors-'));
+    try {
+      const files = {
+        'nested/tsconfig.json': '{}',
+        'nested/src/b/a.ts': '',
+        'nested/src/a/z.ts': '', // folders by name: a before b
+        'ignored-src/tsconfig.json': '{}',
+        'ignored-src/.gitignore': 'src/\n', // the walk does not read src/; the anchor search still does
+        'ignored-src/src/index.ts': '',
+        'declarations/tsconfig.json': '{}',
+        'declarations/src/index.d.ts': '', // not a source: the folder itself is next
+        'declarations/main.ts': '',
+      };
+      for (const [path, text] of Object.entries(files)) {
+        await mkdir(join(tree, path, '..'), { recursive: true });
+        await writeFile(join(tree, path), text);
+      }
+      const rule = { folders: ['src', '.'], depth: 1, source: '\\.ts$', notEnding: ['.d.ts'] };
+      const scan = await findProjects(tree, ['tsconfig.json'], { anchorRule: rule });
+      expect(scan.anchors?.map((f) => f.slice(tree.length + 1))).toEqual(['declarations/main.ts', 'ignored-src/src/index.ts', 'nested/src/a/z.ts']);
+      expect(scan.anchors).toEqual(scan.projectDirs.map((dir) => projectAnchor(dir, rule)));
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+
   it('stops at the project limit with a note naming it, and says the scan is incomplete', async () => {
     const scan = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { maxProjects: 2 });
     expect(scan.projectDirs.map((d) => d.slice(root.length + 1))).toEqual(['app', 'packages/core']);
@@ -67,7 +95,7 @@ describe('findProjects', () => {
     });
     expect(scan.files).toEqual({ paths: ['app/src/tool.js'], complete: true });
     expect(scan.anchors?.map((f) => f.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'examples/.test/app/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
-    expect(scan.checked).toEqual({ refusal: undefined });
+    expect(scan.checked).toEqual({ refusal: undefined, uninstalledExtends: [] });
     // Past its limit the list is cut, and says so.
     const cut = await findProjects(root, ['tsconfig.json', 'jsconfig.json'], { collectFiles: { pattern: '\\.ts$', limit: 2 } });
     expect(cut.files?.paths).toHaveLength(2);

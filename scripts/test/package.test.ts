@@ -130,7 +130,7 @@ describe(`the npm package ${manifest.name}, installed`, () => {
     for (const file of [
       'bin/dialect.js',
       'dist/bundle/cli/main.js',
-      'dist/bundle/ide-adapter/file-worker.js',
+      'dist/bundle/ide-adapter/file-worker.cjs',
       'dist/vendor/mermaid/dist/mermaid.min.js',
       'dist/vendor/dompurify/dist/purify.min.js',
       'walkthrough/assets/page.js',
