@@ -260,8 +260,10 @@ export class LanguageServer {
     server.#starting = launching;
     try {
       await launching;
-      // The process is up and initialized: work that needs no server (a program's parse) runs
-      // now, while the checks and the project scan finish on the worker, not while it loads.
+      // The process is up and initialized: work that needs no server (a program's parse, the file
+      // watcher's first walk) runs now, while the checks and the project scan finish on the
+      // worker, not while it loads.
+      server.#fileWatch.start();
       options.onLaunched?.();
       const notes = checked ?? (await passChecks());
       for (const note of notes) server.#status.addWarning(`projects:${note}`, note);

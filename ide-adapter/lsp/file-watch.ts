@@ -1,7 +1,8 @@
 /**
  * Client-side file watching on behalf of a server: the globs it registered through dynamic
  * `workspace/didChangeWatchedFiles` registrations, and one {@link DirectoryWatcher} on the
- * workspace root, started when the first registration arrives.
+ * workspace root, started by a start once its process is initialized (or by the first
+ * registration, or the first `stamp`, whichever comes first).
  *
  * A server's globs carry names the workspace chose (rust-analyzer's base folder is each crate's),
  * so they are matched by `glob.ts` in linear time, never by a backtracking regular expression, and
@@ -90,6 +91,16 @@ export class FileWatchRegistry {
    */
   stamp(): number | undefined {
     return this.#watch()?.stamp();
+  }
+
+  /**
+   * Starts the directory watcher now, if it is not running. A start calls it once the process is
+   * initialized, while it waits for its checks and the project scan: the first walk of the tree
+   * then runs on an idle thread, not beside the server loading its projects. Until the server
+   * registers globs, nothing is sent to it.
+   */
+  start(): void {
+    this.#watch();
   }
 
   /** The directory watcher, started on first use. */

@@ -115,4 +115,26 @@ describe('FileWatchRegistry.stamp', () => {
     }
     expect(registry.stamp()).toBeUndefined(); // closed: no new watcher
   });
+
+  it('started by a start before the server registers, sends nothing until it does, then what its globs match', async () => {
+    const sent: FileChange[][] = [];
+    const settled: { resolve?: () => void } = {};
+    const registry = new FileWatchRegistry(root, (changes) => sent.push(changes), { changing: () => undefined, settled: () => settled.resolve?.() });
+    try {
+      registry.start();
+      registry.start(); // once is enough: the same watcher
+      await expect.poll(() => registry.stamp(), { timeout: 10_000, interval: 10 }).toBeTypeOf('number');
+      const early = nextSettle(settled);
+      await writeFile(join(root, 'src', 'early.rs'), 'fn early() {}\n');
+      await early; // seen, in a batch of its own
+      expect(sent).toEqual([]); // no globs yet: nothing concerns the server
+      registry.register('tsgo', { watchers: [{ globPattern: '**/*.rs' }] });
+      const batch = nextSettle(settled);
+      await writeFile(join(root, 'src', 'a.rs'), 'fn edited() {}\n');
+      await batch;
+      expect(sent).toEqual([[{ path: join(root, 'src', 'a.rs'), type: 2 }]]);
+    } finally {
+      registry.close();
+    }
+  });
 });
