@@ -27,7 +27,7 @@ export interface ProjectFileRule {
   readonly names: readonly string[];
   /** Names marking a project folder at any depth (`findProjects`); none: only the root's files are read. */
   readonly projectMarkers: readonly string[];
-  /** Names whose JSON (with comments) may `extends` other configurations (`tsconfig.json`). */
+  /** Names whose JSON (with comments) may `extends` other configurations (`tsconfig.json`); a file an `extends` names may too, whatever its name. */
   readonly extendsIn?: readonly string[];
   /**
    * The note a start shows when configurations extend an uninstalled package (the language's
@@ -71,6 +71,8 @@ export function checkProjectFiles(root: string, dirs: readonly string[], check: 
   const { rule, serverName, trusted } = check;
   const queue: string[] = [];
   const queued = new Set<string>();
+  /** Files named by an `extends`: configurations whatever their name, so their own `extends` is followed too. */
+  const extended = new Set<string>();
   const uninstalledExtends: UninstalledExtends[] = [];
   const enqueue = (file: string): void => {
     if (queued.has(file)) return;
@@ -99,11 +101,12 @@ export function checkProjectFiles(root: string, dirs: readonly string[], check: 
       const refusal = `${serverName} was not started: ${problem}. A server reads its project files whole, so each must be a regular file inside the workspace of at most ${MAX_PROJECT_FILE_BYTES / 1024} KiB; fix or remove it.`;
       return { refusal, uninstalledExtends };
     }
-    if (!read.ok || rule.extendsIn?.includes(file.slice(file.lastIndexOf('/') + 1)) !== true) continue;
+    if (!read.ok || (rule.extendsIn?.includes(file.slice(file.lastIndexOf('/') + 1)) !== true && !extended.has(file))) continue;
     const { targets, uninstalled } = extendsTargets(read.text, dirname(file), root);
     if (uninstalled !== undefined) uninstalledExtends.push({ config: file, spec: uninstalled });
     for (const target of targets) {
       if (queue.length - own >= MAX_EXTENDED_CONFIGURATIONS) break;
+      extended.add(target);
       enqueue(target);
     }
   }

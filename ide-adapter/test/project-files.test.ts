@@ -96,6 +96,18 @@ describe.skipIf(ts === undefined)('project files are checked before a server sta
     expect(await refusalOf(typeScriptServer, root)).toMatch(/packages\/p39\/tsconfig\.build\.json is not a regular file \(a FIFO/);
   });
 
+  it('follows extends through configurations of any name: a FIFO, or (untrusted) a file outside, two links down is refused', async () => {
+    const chained = await workspace({ ...SOURCE, 'tsconfig.json': '{ "extends": "./configs/base.json" }', 'configs/base.json': '{ "extends": "./strict" }' });
+    execFileSync('mkfifo', [join(chained.root, 'configs/strict.json')]);
+    expect(await refusalOf(typeScriptServer, chained.root)).toMatch(/configs\/strict\.json is not a regular file \(a FIFO/);
+
+    const { root, outside } = await workspace({ ...SOURCE, 'tsconfig.json': '{ "extends": "./tsconfig.base.json" }', 'tsconfig.base.json': '{ "extends": "../outside/base.json" }' });
+    await writeFile(join(outside, 'base.json'), '{"compilerOptions": {"strict": true}}');
+    const untrusted = restrictServers([typeScriptServer], false)[0] ?? typeScriptServer;
+    expect(await refusalOf(untrusted, root)).toMatch(/outside\/base\.json is outside this untrusted workspace \(named by an `extends`\)/);
+    expect(await refusalOf(typeScriptServer, root)).toBeUndefined();
+  });
+
   it('allows an extends out of the workspace only when it is trusted', async () => {
     const { root, outside } = await workspace({ ...SOURCE, 'tsconfig.json': '{"extends": "../outside/base.json"}' });
     await writeFile(join(outside, 'base.json'), '{"compilerOptions": {"strict": true}}');
