@@ -292,11 +292,12 @@ async function rustScale(base: string): Promise<string> {
 const COLD_TS_FILES_PER_PACKAGE = [20, 60, 200];
 /**
  * Fresh-process starts per contender and size; `DIALECT_BENCH_COLD_RUNS` sets another count while
- * iterating. The raw server's own start varies by ±0.3 s from run to run on this shared machine,
- * so the difference is the median of each round's difference (the raw start and Dialect's, run
- * back to back), beside the difference of the medians.
+ * iterating. The raw server's own start varies by ±0.3 s from run to run on this shared machine
+ * (±0.8 s at 10k files), so the difference is the median of each round's difference (the raw
+ * start and Dialect's, run back to back), beside the difference of the medians; 11 rounds, since
+ * 7 still moved that median by 0.1 s between runs of the same code.
  */
-const COLD_START_RUNS = Number(process.env['DIALECT_BENCH_COLD_RUNS'] ?? 7);
+const COLD_START_RUNS = Number(process.env['DIALECT_BENCH_COLD_RUNS'] ?? 11);
 /**
  * `DIALECT_BENCH_COLD_ONLY=ts` (or `rust`) measures only those rows while iterating on one
  * language's start; a table for BENCHMARKS.md has every row.
