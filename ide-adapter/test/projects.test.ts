@@ -130,14 +130,14 @@ describe('findProjects', () => {
     expect(anchors?.files.map((a) => a.slice(root.length + 1))).toEqual(['app/src/index.ts', 'packages/core/src/index.ts', 'examples/.test/app/src/index.ts', 'packages/group/lib/src/index.ts', 'tools/scripts/deep/er/src/index.ts']);
   });
 
-  it("each project's anchor is its first source by name (declarations skipped): in src/, else lib/, else a folder below", async () => {
+  it("each project's anchor is its first source by name, by code unit (declarations skipped): in src/, else lib/, else a folder below", async () => {
     const tree = await mkdtemp(join(tmpdir(), 'dialect-anchors-'));
     try {
       const files: Record<string, string> = {
         'tsconfig.json': '{}',
         'src/zeta.ts': '',
         'src/alpha.ts': '',
-        'src/Beta.ts': '',
+        'src/Beta.ts': '', // capitals sort first by code unit, as the scan orders folders
         'src/aaa.d.ts': '',
         'lib/tsconfig.json': '{}',
         'lib/lib/only.ts': '',
@@ -151,7 +151,7 @@ describe('findProjects', () => {
         await writeFile(join(tree, path), text);
       }
       const anchors = await typeScriptServer.projectAnchors?.(tree);
-      expect(anchors?.files.map((a) => a.slice(tree.length + 1))).toEqual(['src/alpha.ts', 'lib/lib/only.ts', 'tools/a/first.mts']);
+      expect(anchors?.files.map((a) => a.slice(tree.length + 1))).toEqual(['src/Beta.ts', 'lib/lib/only.ts', 'tools/a/first.mts']);
     } finally {
       await rm(tree, { recursive: true, force: true });
     }
