@@ -67,15 +67,21 @@ const DEFAULT_MAX_PENDING = 10_000;
 /** Entries read from a folder per `getdents` while walking (the most of a listing held at once). */
 const LISTING_BUFFER_ENTRIES = 256;
 
-/** Entries handled between two turns of the event loop while one folder is listed. */
-const WALK_TURN_ENTRIES = 4096;
+/**
+ * Work done between two turns of the event loop while the tree is walked: an entry counts one, a
+ * folder opened counts {@link FOLDER_WORK}. About a millisecond at a time, so what arrives
+ * meanwhile (a start's project scan answering from the worker, then its anchors' reads) waits
+ * little: at 1,024 the anchors of a 10k-file start left about 30 ms after the scan's answer, at
+ * 256 about 15 ms.
+ */
+const WALK_TURN_WORK = 256;
 
 /**
- * Folders opened between two turns of the event loop while the tree is walked. Each is opened
- * synchronously (one `open`): a promise and a thread-pool round trip per folder were a fifth of
- * the walk's CPU, taken while a server starts beside it.
+ * A folder opened, in {@link WALK_TURN_WORK}'s units. Folders are opened synchronously (one
+ * `open`): a promise and a thread-pool round trip per folder were a third of the walk's CPU,
+ * taken while a server starts beside it.
  */
-const WALK_TURN_FOLDERS = 64;
+const FOLDER_WORK = 8;
 
 /** A folder's identity on disk. */
 interface FolderIdentity {
@@ -184,17 +190,13 @@ export class DirectoryWatcher {
   async #watchTree(dir: string, report: boolean): Promise<FileChange[]> {
     const created: FileChange[] = [];
     const queue = [dir];
-    let opened = 0;
+    let work = 0;
     while (queue.length > 0 && !this.#closed) {
       const current = queue.shift() as string;
       if (this.#watchers.has(current)) continue;
       if (this.#watchers.size >= this.#maxDirs) {
         this.truncated = true;
         break;
-      }
-      if (++opened % WALK_TURN_FOLDERS === 0) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.#closed) break;
       }
       // A buffer of entries at a time: a folder of millions of files is never held whole.
       let listing: Dir;
@@ -204,29 +206,22 @@ export class DirectoryWatcher {
         continue; // Vanished or unreadable.
       }
       this.#watchDir(current);
+      work += FOLDER_WORK;
       try {
-        // Synchronous reads of the open folder: each is one `getdents` of at most the buffer, and a
-        // promise per entry (`for await`) cost five times the CPU, taken from a server loading its
-        // projects beside us (tsgo registers its watches while it loads).
         // What `join(current, name)` gives, without normalizing every path: an entry's name has no separator.
         const normal = normalize(current);
         const prefix = normal.endsWith(sep) ? normal : `${normal}${sep}`;
-        let read = 0;
-        for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
-          // A folder of a million files still lets the event loop run between its reads.
-          if (++read % WALK_TURN_ENTRIES === 0) {
+        for (;;) {
+          const read = this.#readEntries(listing, prefix, queue, report ? created : undefined, WALK_TURN_WORK);
+          work += read;
+          // The event loop runs between batches of work, never inside one (a folder of a million
+          // files too): the loop over entries stays in one plain call, compiled as such.
+          if (work >= WALK_TURN_WORK) {
+            work = 0;
             await new Promise<void>((resolve) => setImmediate(resolve));
             if (this.#closed) break;
           }
-          const path = `${prefix}${entry.name}`;
-          if (entry.isDirectory()) {
-            if (this.#ignore.has(entry.name)) continue;
-            // Queued folders count against the folder cap too, so the queue stays bounded.
-            if (this.#watchers.size + queue.length < this.#maxDirs) queue.push(path);
-            else this.truncated = true;
-          } else if (!this.#files.has(path) && this.#remember(path) && report) {
-            created.push({ path, type: 1 });
-          }
+          if (read < WALK_TURN_WORK) break;
         }
       } catch {
         // Vanished while being read: its parent's watch reports it, as when it vanished before.
@@ -235,6 +230,31 @@ export class DirectoryWatcher {
       }
     }
     return created;
+  }
+
+  /**
+   * Reads at most `max` entries of the open folder `listing` (its path ends with `prefix`): queues
+   * its folders, remembers its files (into `created` as created, when given). Synchronous reads,
+   * each one `getdents` of at most the buffer: a promise per entry (`for await`) cost five times
+   * the CPU, taken from a server loading its projects beside us. Returns how many it read:
+   * fewer than `max` once the folder is exhausted.
+   */
+  #readEntries(listing: Dir, prefix: string, queue: string[], created: FileChange[] | undefined, max: number): number {
+    let read = 0;
+    for (; read < max; read++) {
+      const entry = listing.readSync();
+      if (entry === null) break;
+      const path = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        if (this.#ignore.has(entry.name)) continue;
+        // Queued folders count against the folder cap too, so the queue stays bounded.
+        if (this.#watchers.size + queue.length < this.#maxDirs) queue.push(path);
+        else this.truncated = true;
+      } else if (!this.#files.has(path) && this.#remember(path)) {
+        created?.push({ path, type: 1 });
+      }
+    }
+    return read;
   }
 
   /** Remembers the file `path` if under the file cap; past it the watcher is truncated. */
