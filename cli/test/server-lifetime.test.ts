@@ -158,12 +158,16 @@ describe.runIf(available)('the background server: one per answer-changing enviro
     const copy = await copyFixture('ts-monorepo');
     const env = await childEnv(join(state.path, 'replaced'), { DIALECT_NO_SERVER: '0', DIALECT_SERVER_WORKSPACE_CHECK_MS: CHECK_MS });
     const aside = `${copy.root}-old`;
+    const staged = `${copy.root}-new`;
     try {
       await evaluate(copy.root, env);
       const [old] = (await status(env)) as [StatusEntry];
       const files = serverIdentity(runtimeDirPath(env), { workspaceRoot: realpathSync(copy.root), trusted: false, env });
+      // The new folder is copied beside it first, then swapped in with two renames, so the path is
+      // missing only between two system calls: a check landing in the copy would see it gone.
+      await cp(copy.root, staged, { recursive: true });
       renameSync(copy.root, aside);
-      await cp(aside, copy.root, { recursive: true });
+      renameSync(staged, copy.root);
       await removed(files.recordPath, GONE_WITHIN_MS);
       expect(await gone(old.pid, GONE_WITHIN_MS)).toBe(true);
       expect(readFileSync(files.logPath, 'utf8')).toContain('stopping (workspace-replaced)');
@@ -174,6 +178,7 @@ describe.runIf(available)('the background server: one per answer-changing enviro
     } finally {
       await runDialect(['server', 'stop', '--all'], { env });
       rmSync(aside, { recursive: true, force: true });
+      rmSync(staged, { recursive: true, force: true });
       await copy.dispose();
     }
   }, TIMEOUT);
