@@ -37,6 +37,11 @@ export interface ProjectsJob {
 export interface FileCollection {
   /** A file name's pattern: one of ours (a `RegExp` source), never the workspace's. */
   readonly pattern: string;
+  /**
+   * Another name pattern (ours too), listed only in folders that neither hold a marker of the scan
+   * nor lie below one that does: the files no project of the scan can take in.
+   */
+  readonly outsideProjects?: string;
   /** At most this many are listed. */
   readonly limit: number;
 }
@@ -107,7 +112,12 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     active = active.filter((s) => s !== state);
   };
   const anchorLookers = states.flatMap((state) => (state.listings !== undefined && state.job.anchorRule !== undefined ? [{ state, listings: state.listings, isSource: sourceTest(state.job.anchorRule) }] : []));
-  const collectors = states.filter((s) => s.job.collectFiles !== undefined).map((state) => ({ state, pattern: new RegExp((state.job.collectFiles as FileCollection).pattern), limit: (state.job.collectFiles as FileCollection).limit }));
+  const collectors = states.flatMap((state) => {
+    const collection = state.job.collectFiles;
+    if (collection === undefined) return [];
+    const outside = collection.outsideProjects !== undefined ? new RegExp(collection.outsideProjects) : undefined;
+    return [{ state, pattern: new RegExp(collection.pattern), outside, limit: collection.limit }];
+  });
   let scanned = 0;
   // Checked before each folder and each match: one match of hostile rules can take most of a second.
   const overBudget = (): boolean => {
@@ -119,10 +129,11 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     }
     return active.length === 0;
   };
-  let queue: { rel: string; rules: readonly IgnoreRules[]; hidden: boolean }[] = [{ rel: '', rules: [], hidden: false }];
+  // `inProject`: the scans with a marker in the folder or above it (shared until one is found).
+  let queue: { rel: string; rules: readonly IgnoreRules[]; hidden: boolean; inProject: ReadonlySet<ScanState> }[] = [{ rel: '', rules: [], hidden: false, inProject: new Set() }];
   walk: while (queue.length > 0 && active.length > 0) {
     const next: typeof queue = [];
-    for (const { rel, rules: inherited, hidden } of queue) {
+    for (const { rel, rules: inherited, hidden, inProject: above } of queue) {
       for (const state of active) {
         if (scanned < state.job.maxDirectories) continue;
         state.warnings.push(`stopped looking for projects after ${state.job.maxDirectories} folders (MAX_SCANNED_DIRECTORIES): answers may miss symbols of projects deeper in the tree`);
@@ -141,9 +152,11 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
       const own = entries.some((e) => e.name === '.gitignore') ? gitignoreOf(root, rel) : undefined;
       const rules = own === undefined ? inherited : [...inherited, own];
       const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+      let inProject = above;
       for (const state of active) {
         const present = state.job.markers.filter((m) => files.has(m));
         if (present.length === 0) continue;
+        if (!inProject.has(state)) inProject = new Set([...inProject, state]);
         state.found++;
         if (state.projectDirs.length < state.job.maxProjects) {
           state.projectDirs.push(abs);
@@ -152,11 +165,12 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
         if (state.job.stopAtLimit && state.projectDirs.length >= state.job.maxProjects) finish(state, true, false);
       }
       for (const { state, listings, isSource } of anchorLookers) if (state.result === undefined) listings.set(abs, anchorListing(entries, isSource));
-      for (const { state, pattern, limit } of collectors) {
+      for (const { state, pattern, outside, limit } of collectors) {
         // Files are listed outside hidden folders (tools' scripts, committed editor SDKs).
         if (state.result !== undefined || state.filesCut || hidden) continue;
+        const outsideHere = inProject.has(state) ? undefined : outside;
         for (const entry of entries) {
-          if (!entry.isFile() || !pattern.test(entry.name)) continue;
+          if (!entry.isFile() || !(pattern.test(entry.name) || outsideHere?.test(entry.name) === true)) continue;
           const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
           // Each match of the workspace's rules is checked against the budget, as each folder is.
           if (overBudget()) break walk;
@@ -174,7 +188,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
       for (const name of dirs.sort()) {
         const child = rel === '' ? name : `${rel}/${name}`;
         if (overBudget()) break walk;
-        if (!isIgnored(rules, child, true)) next.push({ rel: child, rules, hidden: hidden || name.startsWith('.') });
+        if (!isIgnored(rules, child, true)) next.push({ rel: child, rules, hidden: hidden || name.startsWith('.'), inProject });
       }
     }
     queue = next;

@@ -32,7 +32,7 @@ describe('loose JavaScript files (no project covers them)', () => {
       expect(all.warning).toBeUndefined();
       const cut = await looseScripts(copy.root, [], { limit: 2 });
       expect(cut.files.length).toBe(2);
-      expect(cut.warning).toMatch(/first 2 JavaScript files.*MAX_LOOSE_SCRIPTS/);
+      expect(cut.warning).toMatch(/first 2 JavaScript\/TypeScript files.*MAX_LOOSE_SCRIPTS/);
       // A project at the root covers everything; one in a folder covers that folder.
       expect((await looseScripts(copy.root, [copy.root])).files).toEqual([]);
       const outsideLib = await looseScripts(copy.root, [join(copy.root, 'lib')]);

@@ -92,6 +92,9 @@ const TSGO_SETTINGS = {
  */
 const TSGO_INITIALIZATION_OPTIONS = { logVerbosity: 4 } as const;
 
+/** The extensions of the sources that mark a TypeScript/JavaScript workspace, as a glob's alternatives. */
+const SOURCE_EXTENSIONS = 'ts,tsx,mts,cts,js,jsx,mjs,cjs';
+
 /** TypeScript and JavaScript via tsgo (`tsc --lsp --stdio` of TypeScript 7). Override: `DIALECT_TS_SERVER`. */
 export const typeScriptServer: ServerDefinition = {
   id: 'typescript',
@@ -103,6 +106,9 @@ export const typeScriptServer: ServerDefinition = {
     { languageId: 'javascriptreact', extensions: ['.jsx'] },
   ],
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+  // Sources alone are enough, as for Python and Go: a browser extension, a static site's scripts,
+  // a Deno module have no package.json (their files in no project are opened: `loose-scripts.ts`).
+  filePatterns: [`*.{${SOURCE_EXTENSIONS}}`, `*/*.{${SOURCE_EXTENSIONS}}`],
   candidates: (env) => withOverride('DIALECT_TS_SERVER', env, ...bundledTypeScriptServer()),
   overrideVar: 'DIALECT_TS_SERVER',
   args: ['--lsp', '--stdio'],
@@ -145,13 +151,13 @@ async function typeScriptAnchors(workspaceRoot: string): Promise<ProjectAnchors>
   const { projectDirs, warnings, complete, anchors = [], files: listed } = await findProjects(workspaceRoot, TS_PROJECT_MARKERS, { anchorRule: TS_ANCHOR_RULE, collectFiles: LOOSE_SCRIPT_COLLECTION });
   // One budget for the start's whole look at the tree: the listing gets what the scan left.
   const left = Math.round(PROJECT_SCAN_BUDGET_MS - (performance.now() - started));
-  // JavaScript in no project is known to tsgo only once opened: open all of it (bounded). The scan
+  // JavaScript (and TypeScript) in no project is known to tsgo only once opened: open all of it (bounded). The scan
   // listed the script files on its walk; which ones no project takes in is judged once the
   // anchors are sent (`later`), so that its reading of the projects' configurations (on this
   // thread) does not hold them up while tsgo loads their projects.
   const later = (): Promise<LaterAnchors> =>
     looseScripts(workspaceRoot, projectDirs, { budgetMs: left, ...(listed !== undefined ? { listed } : {}) })
-      .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript files outside a project could not be listed: only the ones a question opens are searched' }))
+      .catch((): LooseScripts => ({ files: [], warning: 'the JavaScript/TypeScript files outside a project could not be listed: only the ones a question opens are searched' }))
       .then((loose) => ({ files: loose.files, warnings: loose.warning !== undefined ? [`TypeScript: ${loose.warning}`] : [] }));
   return { files: anchors, warnings: warnings.map((w) => `TypeScript: ${w}`), complete, later };
 }

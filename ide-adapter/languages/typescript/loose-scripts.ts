@@ -1,7 +1,9 @@
 /**
  * JavaScript outside any configured project: no `jsconfig.json`/`tsconfig.json` above it (a plain
- * CommonJS or ESM package), or only one that takes in no JavaScript (a library's tsconfig that
- * checks its hand-written `index.d.ts`: `files`/`include` that leave it out, or no `allowJs`).
+ * CommonJS or ESM package, a browser extension, a static site's scripts), or only one that takes
+ * in no JavaScript (a library's tsconfig that checks its hand-written `index.d.ts`:
+ * `files`/`include` that leave it out, or no `allowJs`); and TypeScript with no configuration
+ * above it at all (a Deno module, a folder of scripts).
  * tsgo builds such files into an inferred project only as they are opened, so its index, and
  * every answer built on it, knows only the files that happened to be open. Opening all of them
  * (bounded) makes the inferred project the whole package. Opening a file a project does take in
@@ -19,18 +21,21 @@ import { MAX_PROJECT_FILE_BYTES, withoutCommentsAndTrailingCommas } from '../../
 import { SearchCode } from '../../search.js';
 import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 
-/** At most this many loose JavaScript files are opened (a warning says when there were more). */
+/** At most this many loose JavaScript and TypeScript files are opened (a warning says when there were more). */
 export const MAX_LOOSE_SCRIPTS = 1000;
 
-/** The JavaScript file names a loose package consists of. */
-const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx}';
+/** The file names a loose package consists of: JavaScript, and TypeScript outside every project. */
+const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx,ts,tsx,mts,cts}';
+
+/** TypeScript's own names: loose only where no project folder is above them (any configuration takes them in by default). */
+const TYPESCRIPT_NAME = /\.(?:ts|tsx|mts|cts)$/;
 
 /**
  * The same names, listed by the start's project scan on its own walk (`project-scan.ts`
  * `collectFiles`): the listing then costs no second walk of the tree while the server loads.
  * A few more than the limit, so that files skipped below do not hide that the bound was reached.
  */
-export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', limit: MAX_LOOSE_SCRIPTS * 2 };
+export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', outsideProjects: TYPESCRIPT_NAME.source, limit: MAX_LOOSE_SCRIPTS * 2 };
 
 /** What {@link looseScripts} found. */
 export interface LooseScripts {
@@ -42,7 +47,8 @@ export interface LooseScripts {
 
 /**
  * The JavaScript files under `root` that no configured project in `projectDirs` (absolute folders)
- * covers, outside gitignored, dependency and build folders; at most `limit`. `listed`: the files
+ * covers, and the TypeScript files below none of them, outside gitignored, dependency and build
+ * folders; at most `limit`. `listed`: the files
  * the project scan listed on its walk ({@link LOOSE_SCRIPT_COLLECTION}); without it, or when that
  * walk stopped short, a walk lists them, in the file worker like every walk that matches
  * `.gitignore` rules.
@@ -60,11 +66,11 @@ export async function looseScripts(
   if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
   const walk = usable !== undefined ? { files: usable } : await listScripts(root, limit, budgetMs);
   if (walk === undefined) return { files: [], warning: NOT_LISTED_IN_BUDGET };
-  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && !scopes.some((c) => takesIn(c, f)));
+  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && (TYPESCRIPT_NAME.test(f) ? !scopes.some((c) => below(c, f)) : !scopes.some((c) => takesIn(c, f))));
   const cut = loose.length > limit || walk.files.length >= limit * 2;
   const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
   return cut
-    ? { files, warning: `loaded the first ${files.length} JavaScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
+    ? { files, warning: `loaded the first ${files.length} JavaScript/TypeScript files outside a jsconfig.json/tsconfig.json project (MAX_LOOSE_SCRIPTS); symbols in the others are found only by text search` }
     : { files };
 }
 
@@ -87,7 +93,7 @@ async function listScripts(root: string, limit: number, budgetMs: number): Promi
 }
 
 /** Why no JavaScript outside a project was listed: the start's scan budget ran out first. */
-const NOT_LISTED_IN_BUDGET = 'the JavaScript files outside a project were not listed within the scan budget (PROJECT_SCAN_BUDGET_MS): only the ones a question opens are searched';
+const NOT_LISTED_IN_BUDGET = 'the JavaScript/TypeScript files outside a project were not listed within the scan budget (PROJECT_SCAN_BUDGET_MS): only the ones a question opens are searched';
 
 /** A configuration's `extends` chain is followed at most this deep. */
 const MAX_EXTENDS_DEPTH = 8;
@@ -107,9 +113,14 @@ interface JavaScriptScope {
   readonly covers: 'all' | 'none' | ((path: string) => boolean);
 }
 
+/** Whether the workspace file `path` is in `scope`'s folder or below it. */
+function below(scope: JavaScriptScope, path: string): boolean {
+  return scope.folder === '' || path.startsWith(`${scope.folder}/`);
+}
+
 /** Whether `scope` takes in the workspace file `path`. */
 function takesIn(scope: JavaScriptScope, path: string): boolean {
-  if (scope.folder !== '' && !path.startsWith(`${scope.folder}/`)) return false;
+  if (!below(scope, path)) return false;
   return scope.covers === 'all' || (scope.covers !== 'none' && scope.covers(path));
 }
 
