@@ -8,6 +8,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { anchorListing, projectAnchor, sourceTest, type AnchorListing, type AnchorRule } from './project-anchor.js';
+import { inIncludedFolder, includedFolders, type IncludedFolders } from './included-folders.js';
 import { checkProjectFiles, type ProjectFilesCheck, type ProjectFilesVerdict } from './project-files-check.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { gitignoreOf, isIgnored, type IgnoreRules } from './walk.js';
@@ -42,6 +43,12 @@ export interface FileCollection {
    * nor lie below one that does: the files no project of the scan can take in.
    */
   readonly outsideProjects?: string;
+  /**
+   * With `outsideProjects`: the field of a project's marker file that names the folders it takes in
+   * (tsconfig's `include`, read by `included-folders.ts`); the files of the project's other folders
+   * are listed too. Without it a project takes in everything below its folder.
+   */
+  readonly includeField?: string;
   /** At most this many are listed. */
   readonly limit: number;
 }
@@ -116,7 +123,7 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     const collection = state.job.collectFiles;
     if (collection === undefined) return [];
     const outside = collection.outsideProjects !== undefined ? new RegExp(collection.outsideProjects) : undefined;
-    return [{ state, pattern: new RegExp(collection.pattern), outside, limit: collection.limit }];
+    return [{ state, pattern: new RegExp(collection.pattern), outside, includeField: collection.includeField, limit: collection.limit }];
   });
   let scanned = 0;
   // Checked before each folder and each match: one match of hostile rules can take most of a second.
@@ -129,8 +136,8 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
     }
     return active.length === 0;
   };
-  // `inProject`: the scans with a marker in the folder or above it (shared until one is found).
-  let queue: { rel: string; rules: readonly IgnoreRules[]; hidden: boolean; inProject: ReadonlySet<ScanState> }[] = [{ rel: '', rules: [], hidden: false, inProject: new Set() }];
+  // `inProject`: what the nearest project at or above the folder takes in, for each scan with one (shared until one is found).
+  let queue: { rel: string; rules: readonly IgnoreRules[]; hidden: boolean; inProject: ReadonlyMap<ScanState, IncludedFolders> }[] = [{ rel: '', rules: [], hidden: false, inProject: new Map() }];
   walk: while (queue.length > 0 && active.length > 0) {
     const next: typeof queue = [];
     for (const { rel, rules: inherited, hidden, inProject: above } of queue) {
@@ -156,7 +163,8 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
       for (const state of active) {
         const present = state.job.markers.filter((m) => files.has(m));
         if (present.length === 0) continue;
-        if (!inProject.has(state)) inProject = new Set([...inProject, state]);
+        const field = collectors.find((c) => c.state === state)?.includeField;
+        inProject = new Map([...inProject, [state, field !== undefined ? includedFolders(root, rel, join(abs, present[0] as string), field) : 'all']]);
         state.found++;
         if (state.projectDirs.length < state.job.maxProjects) {
           state.projectDirs.push(abs);
@@ -168,7 +176,8 @@ export function scanManyProjectsSync(job: ProjectScansJob): ProjectScan[] {
       for (const { state, pattern, outside, limit } of collectors) {
         // Files are listed outside hidden folders (tools' scripts, committed editor SDKs).
         if (state.result !== undefined || state.filesCut || hidden) continue;
-        const outsideHere = inProject.has(state) ? undefined : outside;
+        const included = inProject.get(state);
+        const outsideHere = included === undefined || (included !== 'all' && !inIncludedFolder(included, rel)) ? outside : undefined;
         for (const entry of entries) {
           if (!entry.isFile() || !(pattern.test(entry.name) || outsideHere?.test(entry.name) === true)) continue;
           const path = rel === '' ? entry.name : `${rel}/${entry.name}`;

@@ -1,7 +1,7 @@
 /**
- * A TypeScript package whose classes keep ECMAScript private members (`#send`; sindresorhus/ky's
- * shape), against real tsgo: a private member is named as written. Positions come from the
- * fixture text.
+ * A TypeScript package whose classes keep ECMAScript private members (`#send`) and whose tsconfig's
+ * `include` leaves out its tests (sindresorhus/ky's shape), against real tsgo: a private member is
+ * named as written, and the tests are searched from the start. Positions come from the fixture text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reference, SymbolDefinition } from '../model.js';
@@ -29,5 +29,15 @@ describe.skipIf(!available)('ECMAScript private members on tsgo (fixtures/ts-inc
     expect(create.map((d) => d.definedAt.start)).toEqual([await f.nameIn('source/core/Client.ts', 'static create', 'create')]);
     const refs = (await f.value('findReferences("Client.#fetchStatus")')) as Reference[];
     expect(refs.map((r) => r.referencedAt.start)).toContainEqual(await f.at('source/core/Client.ts', '#fetchStatus()', 0));
+  });
+
+  it('the tests the include leaves out are opened at the start: their uses are found from the first question', async () => {
+    const outcome = await f.outcome('findReferences(findDefinitions("Client.create"))');
+    expect(outcome.kind).toBe('value');
+    if (outcome.kind !== 'value') return;
+    const places = (outcome.value as Reference[]).map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`);
+    const use = await f.at('test/client.ts', 'create(url)', 0);
+    expect(places).toContain(`test/client.ts:${use.line}:${use.column}`);
+    expect(outcome.notes).toEqual([]);
   });
 });

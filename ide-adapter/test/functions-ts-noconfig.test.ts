@@ -45,7 +45,7 @@ describe('sources with no configuration', () => {
     }
   });
 
-  it('are listed by the start scan outside every project, the same as a walk lists them', async () => {
+  it('are listed by the start scan outside every project', async () => {
     const copy = await copyFixture('ts-noconfig');
     try {
       const outsideWeb = (await sources(copy.root)).filter((f) => !f.startsWith('web/'));
@@ -55,7 +55,8 @@ describe('sources with no configuration', () => {
       const walked = await looseScripts(copy.root, scan.projectDirs);
       const names = (files: readonly string[]): string[] => files.map((f) => relative(copy.root, f).split('\\').join('/')).sort();
       expect(names(listed.files)).toEqual(outsideWeb);
-      expect(names(walked.files)).toEqual(outsideWeb);
+      // A walk of its own (when the scan could not list them) lists the JavaScript only: TypeScript comes from the scan.
+      expect(names(walked.files)).toEqual(outsideWeb.filter((f) => f.endsWith('.js')));
       expect(listed.warning).toBeUndefined();
     } finally {
       await copy.dispose();

@@ -2,8 +2,9 @@
  * JavaScript outside any configured project: no `jsconfig.json`/`tsconfig.json` above it (a plain
  * CommonJS or ESM package, a browser extension, a static site's scripts), or only one that takes
  * in no JavaScript (a library's tsconfig that checks its hand-written `index.d.ts`:
- * `files`/`include` that leave it out, or no `allowJs`); and TypeScript with no configuration
- * above it at all (a Deno module, a folder of scripts).
+ * `files`/`include` that leave it out, or no `allowJs`); and TypeScript no project takes in: with
+ * no configuration above it at all (a Deno module, a folder of scripts), or outside its project's
+ * `include` (ky's `"include": ["source"]` leaves out its tests).
  * tsgo builds such files into an inferred project only as they are opened, so its index, and
  * every answer built on it, knows only the files that happened to be open. Opening all of them
  * (bounded) makes the inferred project the whole package. Opening a file a project does take in
@@ -24,10 +25,15 @@ import { SKIPPED_DIRS } from '../../skipped-dirs.js';
 /** At most this many loose JavaScript and TypeScript files are opened (a warning says when there were more). */
 export const MAX_LOOSE_SCRIPTS = 1000;
 
-/** The file names a loose package consists of: JavaScript, and TypeScript outside every project. */
-const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx,ts,tsx,mts,cts}';
+/**
+ * The JavaScript file names a loose package consists of, listed by a walk of their own when the
+ * start's scan could not list them. TypeScript is listed by the scan alone, which leaves out the
+ * folders each project's `include` names as it walks: a walk listing every TypeScript file would
+ * reach its bound in any large workspace.
+ */
+const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx}';
 
-/** TypeScript's own names: loose only where no project folder is above them (any configuration takes them in by default). */
+/** TypeScript's own names: any configuration takes them in (no `allowJs` needed) when its lists do. */
 const TYPESCRIPT_NAME = /\.(?:ts|tsx|mts|cts)$/;
 
 /**
@@ -35,7 +41,7 @@ const TYPESCRIPT_NAME = /\.(?:ts|tsx|mts|cts)$/;
  * `collectFiles`): the listing then costs no second walk of the tree while the server loads.
  * A few more than the limit, so that files skipped below do not hide that the bound was reached.
  */
-export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', outsideProjects: TYPESCRIPT_NAME.source, limit: MAX_LOOSE_SCRIPTS * 2 };
+export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', outsideProjects: TYPESCRIPT_NAME.source, includeField: 'include', limit: MAX_LOOSE_SCRIPTS * 2 };
 
 /** What {@link looseScripts} found. */
 export interface LooseScripts {
@@ -46,12 +52,11 @@ export interface LooseScripts {
 }
 
 /**
- * The JavaScript files under `root` that no configured project in `projectDirs` (absolute folders)
- * covers, and the TypeScript files below none of them, outside gitignored, dependency and build
- * folders; at most `limit`. `listed`: the files
- * the project scan listed on its walk ({@link LOOSE_SCRIPT_COLLECTION}); without it, or when that
- * walk stopped short, a walk lists them, in the file worker like every walk that matches
- * `.gitignore` rules.
+ * The JavaScript and TypeScript files under `root` that no configured project in `projectDirs`
+ * (absolute folders) takes in, outside gitignored, dependency and build folders; at most `limit`.
+ * `listed`: the files the project scan listed on its walk ({@link LOOSE_SCRIPT_COLLECTION});
+ * without it, or when that walk stopped short, a walk lists the JavaScript, in the file worker
+ * like every walk that matches `.gitignore` rules (with the TypeScript the scan did list).
  */
 export async function looseScripts(
   root: string,
@@ -62,11 +67,16 @@ export async function looseScripts(
   const usable = listed !== undefined && (listed.complete || listed.paths.length >= limit * 2) ? listed.paths : undefined;
   // No script at all (most TypeScript workspaces): no configuration need be read, while the server loads.
   if (usable?.length === 0) return { files: [] };
-  const scopes = projectDirs.map((d) => javaScriptScope(root, d));
-  if (scopes.some((c) => c.folder === '' && c.covers === 'all')) return { files: [] }; // the root's own project takes in all of it
+  const scopes = projectDirs.map((d) => projectScope(root, d));
+  if (scopes.some((c) => c.folder === '' && c.javaScript === 'all' && c.typeScript === 'all')) return { files: [] }; // the root's own project takes in all of it
   const walk = usable !== undefined ? { files: usable } : await listScripts(root, limit, budgetMs);
   if (walk === undefined) return { files: [], warning: NOT_LISTED_IN_BUDGET };
-  const loose = walk.files.filter((f) => !f.split('/').some((part) => SKIPPED_DIRS.has(part)) && (TYPESCRIPT_NAME.test(f) ? !scopes.some((c) => below(c, f)) : !scopes.some((c) => takesIn(c, f))));
+  const candidates = usable !== undefined ? walk.files : [...walk.files, ...(listed?.paths.filter((f) => TYPESCRIPT_NAME.test(f)) ?? [])];
+  const loose = candidates.filter((f) => {
+    if (f.split('/').some((part) => SKIPPED_DIRS.has(part))) return false;
+    const language = TYPESCRIPT_NAME.test(f) ? 'typeScript' : 'javaScript';
+    return !scopes.some((c) => takesIn(c, language, f));
+  });
   const cut = loose.length > limit || walk.files.length >= limit * 2;
   const files = loose.slice(0, limit).map((f) => `${root}${sep}${f.split('/').join(sep)}`);
   return cut
@@ -105,23 +115,22 @@ const MAX_EXTENDS_DEPTH = 8;
  */
 const MAX_PATTERNS = 64;
 
-/** Which JavaScript files a project folder's configuration takes in. */
-interface JavaScriptScope {
+/** Which files of one language a configuration takes in: `all` below its folder, `none`, or those its `files`/`include`/`exclude` select (workspace-relative). */
+type Covers = 'all' | 'none' | ((path: string) => boolean);
+
+/** Which JavaScript and TypeScript files a project folder's configuration takes in. */
+interface ProjectScope {
   /** The project's folder, workspace-relative (`''` for the root). */
   readonly folder: string;
-  /** `all` below the folder, `none`, or the files its `files`/`include`/`exclude` select (workspace-relative). */
-  readonly covers: 'all' | 'none' | ((path: string) => boolean);
+  readonly javaScript: Covers;
+  readonly typeScript: Covers;
 }
 
-/** Whether the workspace file `path` is in `scope`'s folder or below it. */
-function below(scope: JavaScriptScope, path: string): boolean {
-  return scope.folder === '' || path.startsWith(`${scope.folder}/`);
-}
-
-/** Whether `scope` takes in the workspace file `path`. */
-function takesIn(scope: JavaScriptScope, path: string): boolean {
-  if (!below(scope, path)) return false;
-  return scope.covers === 'all' || (scope.covers !== 'none' && scope.covers(path));
+/** Whether `scope` takes in the workspace file `path` of `language`. */
+function takesIn(scope: ProjectScope, language: 'javaScript' | 'typeScript', path: string): boolean {
+  if (scope.folder !== '' && !path.startsWith(`${scope.folder}/`)) return false;
+  const covers = scope[language];
+  return covers === 'all' || (covers !== 'none' && covers(path));
 }
 
 /** The compiler options and file lists of one configuration file that matter here, with the folder they are relative to. */
@@ -131,22 +140,27 @@ interface ConfigFields {
 }
 
 /**
- * What the configuration in `dir` takes in of the JavaScript below it, as TypeScript reads it:
+ * What the configuration in `dir` takes in of the files below it, as TypeScript reads it:
  * `tsconfig.json` before `jsconfig.json` (which allows JavaScript by itself); JavaScript only
  * with `allowJs` or `checkJs`; `files`, `include` and `exclude`, each from the nearest
  * configuration of the `extends` chain (relative paths only) that sets it; no `files` and no
  * `include` is everything. A configuration that cannot be read at all covers its folder (the
  * server reports it broken).
  */
-function javaScriptScope(root: string, dir: string): JavaScriptScope {
+function projectScope(root: string, dir: string): ProjectScope {
   const folder = relative(root, dir).split(sep).join('/');
   const ts = readConfig(root, join(dir, 'tsconfig.json'));
   const chain = ts !== undefined ? extendsChain(root, ts) : [];
   const js = ts === undefined ? readConfig(root, join(dir, 'jsconfig.json')) : undefined;
-  if (ts === undefined && js === undefined) return { folder, covers: 'all' };
+  if (ts === undefined && js === undefined) return { folder, javaScript: 'all', typeScript: 'all' };
   const configs = js !== undefined ? [js] : chain;
   const option = (name: string): unknown => configs.map((c) => (c.json['compilerOptions'] as Record<string, unknown> | undefined)?.[name]).find((v) => v !== undefined);
-  if (js === undefined && option('allowJs') !== true && option('checkJs') !== true) return { folder, covers: 'none' };
+  const covers = listedFiles(root, dir, configs);
+  return { folder, javaScript: js !== undefined || option('allowJs') === true || option('checkJs') === true ? covers : 'none', typeScript: covers };
+}
+
+/** The files a configuration's `files`, `include` and `exclude` select, each from the nearest of `configs` (an `extends` chain) that sets it. */
+function listedFiles(root: string, dir: string, configs: readonly ConfigFields[]): Covers {
   const field = (name: string): { dir: string; values: string[] } | undefined => {
     const from = configs.find((c) => Array.isArray(c.json[name]));
     return from === undefined ? undefined : { dir: from.dir, values: (from.json[name] as unknown[]).filter((v): v is string => typeof v === 'string') };
@@ -154,12 +168,12 @@ function javaScriptScope(root: string, dir: string): JavaScriptScope {
   const files = field('files');
   const include = field('include');
   const exclude = field('exclude');
-  if (files === undefined && include === undefined && exclude === undefined) return { folder, covers: 'all' };
-  if ((include?.values.length ?? 0) + (exclude?.values.length ?? 0) > MAX_PATTERNS) return { folder, covers: 'none' };
+  if (files === undefined && include === undefined && exclude === undefined) return 'all';
+  if ((include?.values.length ?? 0) + (exclude?.values.length ?? 0) > MAX_PATTERNS) return 'none';
   const listed = new Set((files?.values ?? []).map((f) => workspacePath(root, resolve(files?.dir ?? dir, f))));
   const included = files !== undefined && include === undefined ? [] : matchers(root, include ?? { dir, values: ['**/*'] });
   const excluded = exclude === undefined ? [] : matchers(root, exclude);
-  return { folder, covers: (path) => listed.has(path) || (included.some((m) => m(path)) && !excluded.some((m) => m(path))) };
+  return (path) => listed.has(path) || (included.some((m) => m(path)) && !excluded.some((m) => m(path)));
 }
 
 /** A configuration file inside the workspace, parsed; undefined when it is missing or unreadable. */
