@@ -13,6 +13,7 @@ import { withOverride, type LaterAnchors, type ProjectAnchors, type ServerDefini
 import { COMMONJS_EXPORTS } from './commonjs.js';
 import { LOOSE_SCRIPT_COLLECTION, looseScripts, type LooseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
+import { dependenciesWarnings } from './dependencies.js';
 import { uninstalledExtendsNote } from './uninstalled-extends.js';
 
 /** TypeScript's and JavaScript's project files. */
@@ -122,6 +123,8 @@ export const typeScriptServer: ServerDefinition = {
   projectMarkers: TS_PROJECT_MARKERS,
   projectAnchors: typeScriptAnchors,
   projectFiles: TYPESCRIPT_PROJECT_FILES,
+  // Dependencies never installed are said from the start (a read of package.json, a stat).
+  prepare: (root) => Promise.resolve({ warnings: dependenciesWarnings(root) }),
   // tsgo reads a project when a document of it opens, not at `initialize`: it launches while the
   // preflight checks the project files, and its anchors open once the preflight passed.
   readsNothingBeforeOpen: true,

@@ -8,13 +8,15 @@
  */
 import { basename, dirname, relative, sep } from 'node:path';
 import type { UninstalledExtends } from '../../project-files-check.js';
+import { uninstalledDependencies } from './dependencies.js';
 
 /** Configurations named in the note at most (the rest are counted). */
 const MAX_NAMED = 3;
 
 /** The note about the configurations of `found` (absolute, under `root`), or `undefined` when there are none. */
 export function uninstalledExtendsNote(root: string, found: readonly UninstalledExtends[]): string | undefined {
-  if (found.length === 0) return undefined;
+  // Nothing installed at all: the dependencies warning says it, extended configurations included, with the same fix.
+  if (found.length === 0 || uninstalledDependencies(root) !== undefined) return undefined;
   // A project's own tsconfig.json is named by its folder, another configuration by its file.
   const shown = (config: string): string => relative(root, basename(config) === 'tsconfig.json' ? dirname(config) : config).split(sep).join('/') || '.';
   const named = found
