@@ -40,6 +40,11 @@ describe('sources with no configuration', () => {
         await writeFile(join(root, file), '');
         expect((await detectServers(root, builtinServers())).map((d) => d.definition.id), file).toEqual(['typescript']);
       }
+      // A tool's dotfile alone is not JavaScript to answer about.
+      const tooling = join(base, 'tooling');
+      await mkdir(tooling, { recursive: true });
+      await writeFile(join(tooling, '.eslintrc.js'), 'module.exports = {};\n');
+      expect(await detectServers(tooling, builtinServers())).toEqual([]);
     } finally {
       await rm(base, { recursive: true, force: true });
     }

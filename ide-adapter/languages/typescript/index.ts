@@ -109,7 +109,8 @@ export const typeScriptServer: ServerDefinition = {
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   // Sources alone are enough, as for Python and Go: a browser extension, a static site's scripts,
   // a Deno module have no package.json (their files in no project are opened: `loose-scripts.ts`).
-  filePatterns: [`*.{${SOURCE_EXTENSIONS}}`, `*/*.{${SOURCE_EXTENSIONS}}`],
+  // A tool's dotfile (`.eslintrc.js` in a Python project) is not the workspace's code.
+  filePatterns: [`[!.]*.{${SOURCE_EXTENSIONS}}`, `*/[!.]*.{${SOURCE_EXTENSIONS}}`],
   candidates: (env) => withOverride('DIALECT_TS_SERVER', env, ...bundledTypeScriptServer()),
   overrideVar: 'DIALECT_TS_SERVER',
   args: ['--lsp', '--stdio'],
