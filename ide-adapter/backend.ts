@@ -13,6 +13,7 @@ import { DialectError } from '../dialect/index.js';
 import type { Diagnostic, Location, Position } from './model.js';
 import type { ServerStatus } from './status.js';
 import type { Workspace } from './workspace.js';
+import type { UntypedMemberUses } from './untyped-uses.js';
 
 export type { ServerHealth, ServerProgress, ServerState, ServerStatus } from './status.js';
 
@@ -114,6 +115,12 @@ export interface ReferenceList {
   readonly total: number;
   /** What the answer may miss, in one line (places where the name is written in code the server skipped). */
   readonly gap?: string;
+  /**
+   * The `.member` mentions this answer does not list, where its server ties them to a member only
+   * through an inferred type (`untyped-uses.ts`): joined with the other answers of the symbol's
+   * declarations before the note is made.
+   */
+  readonly untypedUses?: UntypedMemberUses;
 }
 
 /** A declaration in a file the workspace's build leaves out here (see `IdeBackend.unbuiltDeclarations`). */

@@ -87,6 +87,7 @@ import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Locati
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
+import { memberPattern, mentionKey } from './untyped-uses.js';
 import { searchWorkspace } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { isInside } from './confine.js';
@@ -283,32 +284,27 @@ export class LspBackend implements IdeBackend {
 
   /**
    * A references answer for a class member, where the server ties `value.member` to it only
-   * through a type it infers (pyright: `membersByInferredType`), with one line counting the
-   * `.member` written in the workspace's files of its language that the answer does not list —
-   * uses on values it could not type, or another type's member of that name — and the search
-   * that lists them. Bounded by the search's budget; a search that fails adds nothing.
+   * through a type it infers (pyright: `membersByInferredType`), with the `.member` mentions in
+   * the workspace's files of its language that the answer does not list — uses on values it could
+   * not type, or another type's member of that name — as data (`untyped-uses.ts`): the IDE
+   * function joins the answers of the symbol's declarations and makes the note. Bounded by the
+   * search's budget; a search that fails adds nothing.
    */
   async #withUntypedMemberUses(server: LanguageServer, path: string, position: Position, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
     if (!/^[A-Za-z_]\w*$/.test(name)) return list;
     const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
     if (!isClassMemberAt(outline, position)) return list;
-    const pattern = `\\.${name}\\b`;
-    const found = await searchWorkspace(this.workspace, '.', pattern, {
+    const found = await searchWorkspace(this.workspace, '.', memberPattern(name), {
       extensions: server.definition.languages.flatMap((l) => l.extensions),
       maxResults: UNTYPED_USES_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     }).catch(() => undefined);
     if (found === undefined) return list;
-    const known = new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
-    const missed = found.matches.filter((m) => !known.has(`${m.path}:${m.start.line}`) && !isCommentAt(m.content, m.start.column));
+    const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+    const missed = found.matches.filter((m) => !known.has(mentionKey({ path: m.path, line: m.start.line })) && !isCommentAt(m.content, m.start.column));
     if (missed.length === 0) return list;
-    const more = found.total > found.matches.length ? '+' : '';
-    const files = new Set(missed.map((m) => m.path)).size;
-    const first = missed.slice(0, MAX_LISTED_MENTIONS).map((m) => `${m.path}:${m.start.line}`).join(', ');
-    const gap =
-      `${server.definition.displayName} ties \`.${name}\` to this member only where it infers the value's type: ${missed.length}${more} more in ${files} file${files === 1 ? '' : 's'} ` +
-      `(${first}${missed.length > MAX_LISTED_MENTIONS ? ', …' : ''}) are on values it could not type, or another type's; search(".", ${JSON.stringify(pattern)}) lists them`;
-    return withGap(list, gap);
+    const mentions = missed.map((m) => ({ path: m.path, line: m.start.line }));
+    return { ...list, untypedUses: { server: server.definition.displayName, name, mentions, more: found.total > found.matches.length } };
   }
 
   /**

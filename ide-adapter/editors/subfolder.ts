@@ -112,7 +112,13 @@ export class SubfolderBackend implements IdeBackend {
     const list = await this.#inner.references(this.#in(path), position, options);
     const locations = this.#locations(list.locations);
     // Uses outside the workspace are not counted; those beyond the limit cannot be told apart.
-    return { locations, total: list.total - (list.locations.length - locations.length) };
+    const total = list.total - (list.locations.length - locations.length);
+    const untyped = list.untypedUses;
+    const mentions = untyped?.mentions.flatMap((m) => {
+      const path = this.#out(m.path);
+      return path !== undefined ? [{ ...m, path }] : [];
+    });
+    return untyped !== undefined && mentions !== undefined && mentions.length > 0 ? { locations, total, untypedUses: { ...untyped, mentions } } : { locations, total };
   }
   hover(path: string, position: Position, options?: BackendCallOptions): Promise<HoverInfo | undefined> {
     return this.#inner.hover(this.#in(path), position, options);

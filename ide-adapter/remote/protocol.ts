@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, HoverInfo, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../backend.js';
+import type { UntypedMemberUses } from '../untyped-uses.js';
 import type { Diagnostic, Location, Position } from '../model.js';
 import { RemoteMethod, type RemoteMethodName } from './methods.js';
 
@@ -62,7 +63,14 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
-const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<ReferenceList>;
+const UntypedMemberUsesSchema = z.object({
+  server: z.string(),
+  name: z.string(),
+  mentions: z.array(z.object({ path: z.string(), line: z.number().int() })),
+  more: z.boolean(),
+}) satisfies z.ZodType<UntypedMemberUses>;
+
+const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional(), untypedUses: UntypedMemberUsesSchema.optional() }) satisfies z.ZodType<ReferenceList>;
 
 const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), waitedMs: z.number().optional(), files: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<DiagnosticReport>;
 
