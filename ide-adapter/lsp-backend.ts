@@ -500,11 +500,20 @@ export class LspBackend implements IdeBackend {
 
   /**
    * Every language the servers handle, in the order files are matched (the first whose extensions
-   * include a file's wins), with its relative qualifiers: what a remote client needs to answer
-   * {@link handles} and {@link relativeQualifiers} without asking.
+   * include a file's wins), with its relative qualifiers, whether it merges overloads and its stub
+   * extensions: what a remote client needs to answer {@link handles}, {@link relativeQualifiers},
+   * {@link mergesOverloads} and {@link isStub} without asking.
    */
   languages(): LanguageInfo[] {
-    return this.#definitions.flatMap((d) => d.languages.map((l) => ({ languageId: l.languageId, extensions: [...l.extensions], relativeQualifiers: [...(d.relativeQualifiers ?? [])] })));
+    return this.#definitions.flatMap((d) =>
+      d.languages.map((l) => ({
+        languageId: l.languageId,
+        extensions: [...l.extensions],
+        relativeQualifiers: [...(d.relativeQualifiers ?? [])],
+        ...(d.overloadsAreOneDefinition === true ? { mergesOverloads: true } : {}),
+        ...(d.stubExtensions !== undefined ? { stubExtensions: [...d.stubExtensions] } : {}),
+      })),
+    );
   }
 
   async #workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {

@@ -20,6 +20,7 @@ import type {
   DiagnosticReport,
   HoverInfo,
   IdeBackend,
+  ImportedName,
   UnbuiltDeclaration,
   OutlineSymbol,
   ReadyOptions,
@@ -164,8 +165,20 @@ export class SubfolderBackend implements IdeBackend {
     const leading = folders.every((folder, i) => steps[i]?.length === 1 && steps[i]?.[0] === folder);
     return leading ? steps.slice(folders.length) : steps;
   }
+  /** The import of a name, when its line is in this workspace. */
+  async importOf(name: string, options?: BackendCallOptions): Promise<ImportedName | undefined> {
+    const found = await this.#inner.importOf?.(name, options);
+    const at = found !== undefined ? this.#location(found.at) : undefined;
+    return found !== undefined && at !== undefined ? { ...found, at } : undefined;
+  }
   relativeQualifiers(path: string): readonly string[] {
     return this.#inner.relativeQualifiers(this.#in(path));
+  }
+  mergesOverloads(path: string): boolean {
+    return this.#inner.mergesOverloads?.(this.#in(path)) === true;
+  }
+  isStub(path: string): boolean {
+    return this.#inner.isStub?.(this.#in(path)) === true;
   }
   handles(path: string): boolean {
     return this.#inner.handles(this.#in(path));

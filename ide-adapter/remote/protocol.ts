@@ -98,13 +98,17 @@ const CompletenessSchema = z.object({
 
 // The handshake and the server's own requests.
 
-/** A language the server handles: what a client needs to answer `handles` and `relativeQualifiers` itself. */
+/** A language the server handles: what a client needs to answer `handles`, `relativeQualifiers`, `mergesOverloads` and `isStub` itself. */
 export const LanguageInfoSchema = z.object({
   languageId: z.string(),
   /** Lower-case extensions with the dot (`.rs`). */
   extensions: z.array(z.string()),
   /** Qualifiers that name no module of their own (Rust's `self`, `super`). */
   relativeQualifiers: z.array(z.string()),
+  /** Whether the overloads of one name in one scope are one definition (C++: `IdeBackend.mergesOverloads`). */
+  mergesOverloads: z.boolean().optional(),
+  /** Extensions of files that only declare what a source defines (Python's `.pyi`: `IdeBackend.isStub`). */
+  stubExtensions: z.array(z.string()).optional(),
 });
 
 /** A language the server handles, in match order (the first whose extensions include a file's wins). */
@@ -188,6 +192,10 @@ export const REQUESTS = {
   [RemoteMethod.Diagnostics]: { params: z.object({ path: z.string().optional(), waitMs: z.number().nonnegative().optional() }), result: DiagnosticReportSchema },
   [RemoteMethod.ModulePath]: { params: Path, result: z.array(z.array(z.string())) },
   [RemoteMethod.UnbuiltDeclarations]: { params: z.object({ name: z.string(), qualifiers: z.array(z.string()) }), result: z.array(z.object({ at: LocationSchema, why: z.string() })) },
+  [RemoteMethod.ImportOf]: {
+    params: z.object({ name: z.string() }),
+    result: z.object({ module: z.string(), at: LocationSchema, problem: z.string().optional(), fix: z.string().optional() }).nullable(),
+  },
   [RemoteMethod.Start]: { params: Empty, result: z.null() },
   [RemoteMethod.WaitUntilReady]: {
     params: z.object({ timeoutMs: z.number().nonnegative().optional(), paths: z.array(z.string()).optional(), onlyPaths: z.boolean().optional() }),
