@@ -87,7 +87,7 @@ import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Locati
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
-import { memberPattern, mentionKey } from './untyped-uses.js';
+import { memberPattern, mentionKey, type UnlistedMentions } from './unlisted-mentions.js';
 import { searchWorkspace } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { isInside } from './confine.js';
@@ -153,8 +153,6 @@ const TEXT_IMPLEMENTATIONS_BUDGET_MS = 3000;
 const PULL_CONCURRENCY = 8;
 /** Files of a references answer read at most for mentions of the name in code the server skipped. */
 const MAX_UNANALYSED_FILES = 50;
-/** Places a references answer's note on skipped code names at most. */
-const MAX_LISTED_MENTIONS = 3;
 /** The `.member` mentions a references answer's untyped-uses check reads at most. */
 const UNTYPED_USES_MAX_MATCHES = 2000;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
@@ -286,7 +284,7 @@ export class LspBackend implements IdeBackend {
    * A references answer for a class member, where the server ties `value.member` to it only
    * through a type it infers (pyright: `membersByInferredType`), with the `.member` mentions in
    * the workspace's files of its language that the answer does not list — uses on values it could
-   * not type, or another type's member of that name — as data (`untyped-uses.ts`): the IDE
+   * not type, or another type's member of that name — as data (`unlisted-mentions.ts`): the IDE
    * function joins the answers of the symbol's declarations and makes the note. Bounded by the
    * search's budget; a search that fails adds nothing.
    */
@@ -304,13 +302,15 @@ export class LspBackend implements IdeBackend {
     const missed = found.matches.filter((m) => !known.has(mentionKey({ path: m.path, line: m.start.line })) && !isCommentAt(m.content, m.start.column));
     if (missed.length === 0) return list;
     const mentions = missed.map((m) => ({ path: m.path, line: m.start.line }));
-    return { ...list, untypedUses: { server: server.definition.displayName, name, mentions, more: found.total > found.matches.length } };
+    return withUnlisted(list, { why: 'untyped-member', server: server.definition.displayName, name, mentions, more: found.total > found.matches.length });
   }
 
   /**
    * A references answer with, where its server may skip code (clangd: preprocessor branches not
    * taken), the places of the answer's files (at most {@link MAX_UNANALYSED_FILES}) where the
-   * name is written in such code and that are not among its places: one line, a few named.
+   * name is written in such code and that are not among its places, as data (`unlisted-mentions.ts`):
+   * the IDE function joins the answers of every place asked (a C++ overload's uses are in its own
+   * answer only) and makes the one note.
    */
   async #withUnanalysedMentions(server: LanguageServer, mentions: (text: string, name: string) => readonly number[], path: string, name: string, list: ReferenceList): Promise<ReferenceList> {
     // The answer's files in its order (grouped by file), without a key per place: most files
@@ -323,16 +323,15 @@ export class LspBackend implements IdeBackend {
     // Read at once, under one look at the disk's stamp.
     const texts = await this.workspace.readTexts(files);
     let known: Set<string> | undefined;
-    const missed: string[] = [];
+    const missed: { path: string; line: number }[] = [];
     files.forEach((file, i) => {
       for (const line of mentions(texts[i] ?? '', name)) {
-        known ??= new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
-        if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
+        known ??= new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+        if (!known.has(mentionKey({ path: file, line }))) missed.push({ path: file, line });
       }
     });
     if (missed.length === 0) return list;
-    const named = missed.slice(0, MAX_LISTED_MENTIONS).join(', ') + (missed.length > MAX_LISTED_MENTIONS ? ` (+${missed.length - MAX_LISTED_MENTIONS} more)` : '');
-    return withGap(list, `${server.definition.displayName} skips preprocessor branches not taken: ${JSON.stringify(name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${name}\\b`)}) finds every mention`);
+    return withUnlisted(list, { why: 'skipped-branch', server: server.definition.displayName, name, mentions: missed, more: false });
   }
 
   hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
@@ -1725,6 +1724,6 @@ function isCommentAt(line: string, column: number): boolean {
 }
 
 /** `list` with `gap` added to what it already says it misses. */
-function withGap(list: ReferenceList, gap: string): ReferenceList {
-  return { ...list, gap: list.gap !== undefined ? `${list.gap}; ${gap}` : gap };
+function withUnlisted(list: ReferenceList, unlisted: UnlistedMentions): ReferenceList {
+  return { ...list, unlisted: [...(list.unlisted ?? []), unlisted] };
 }

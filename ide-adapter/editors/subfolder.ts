@@ -114,12 +114,14 @@ export class SubfolderBackend implements IdeBackend {
     const locations = this.#locations(list.locations);
     // Uses outside the workspace are not counted; those beyond the limit cannot be told apart.
     const total = list.total - (list.locations.length - locations.length);
-    const untyped = list.untypedUses;
-    const mentions = untyped?.mentions.flatMap((m) => {
-      const path = this.#out(m.path);
-      return path !== undefined ? [{ ...m, path }] : [];
+    const unlisted = (list.unlisted ?? []).flatMap((u) => {
+      const mentions = u.mentions.flatMap((m) => {
+        const path = this.#out(m.path);
+        return path !== undefined ? [{ ...m, path }] : [];
+      });
+      return mentions.length > 0 ? [{ ...u, mentions }] : [];
     });
-    return untyped !== undefined && mentions !== undefined && mentions.length > 0 ? { locations, total, untypedUses: { ...untyped, mentions } } : { locations, total };
+    return unlisted.length > 0 ? { locations, total, unlisted } : { locations, total };
   }
   hover(path: string, position: Position, options?: BackendCallOptions): Promise<HoverInfo | undefined> {
     return this.#inner.hover(this.#in(path), position, options);

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, HoverInfo, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../backend.js';
-import type { UntypedMemberUses } from '../untyped-uses.js';
+import type { UnlistedMentions } from '../unlisted-mentions.js';
 import type { Diagnostic, Location, Position } from '../model.js';
 import { RemoteMethod, type RemoteMethodName } from './methods.js';
 
@@ -63,14 +63,15 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
-const UntypedMemberUsesSchema = z.object({
+const UnlistedMentionsSchema = z.object({
+  why: z.enum(['untyped-member', 'skipped-branch']),
   server: z.string(),
   name: z.string(),
   mentions: z.array(z.object({ path: z.string(), line: z.number().int() })),
   more: z.boolean(),
-}) satisfies z.ZodType<UntypedMemberUses>;
+}) satisfies z.ZodType<UnlistedMentions>;
 
-const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional(), untypedUses: UntypedMemberUsesSchema.optional() }) satisfies z.ZodType<ReferenceList>;
+const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional(), unlisted: z.array(UnlistedMentionsSchema).optional() }) satisfies z.ZodType<ReferenceList>;
 
 const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), waitedMs: z.number().optional(), files: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<DiagnosticReport>;
 
