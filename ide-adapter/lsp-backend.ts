@@ -67,7 +67,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type ImplementationSources, type MacroBinding, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
+import { languageFor, type ImplementationSources, type MacroBinding, type ServerDefinition, type ValueAliases, type WholeModuleExports } from './lsp/servers.js';
 import { keptDiagnostics } from './lsp/published-diagnostics.js';
 import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from './lsp/answer-depth.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
@@ -155,6 +155,8 @@ const PULL_CONCURRENCY = 8;
 const MAX_UNANALYSED_FILES = 50;
 /** The `.member` mentions a references answer's untyped-uses check reads at most. */
 const UNTYPED_USES_MAX_MATCHES = 2000;
+/** Other symbols a value is bound to whose uses a references answer asks at most (`ValueAliases`). */
+const MAX_VALUE_ALIASES = 8;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
 const MAX_MACRO_EXPANSIONS = 32;
 
@@ -994,6 +996,14 @@ export class LspBackend implements IdeBackend {
       converted = kept;
       total -= dropped;
     }
+    if (followReexports && name !== undefined && server.definition.valueAliases !== undefined) {
+      const aliased = await this.#aliasUses(server.definition.valueAliases, path, position, name, lines.lineText(position.line), converted, options);
+      if (aliased.length > 0) {
+        // Within the limit, as the server's own places are.
+        converted = [...converted, ...aliased].sort(compareLocations).slice(0, options.limit ?? Number.POSITIVE_INFINITY);
+        total += aliased.length;
+      }
+    }
     const rules = server.definition.wholeModuleExports;
     if (rules === undefined || !followReexports) return { locations: converted, total };
     // What a module exports whole is also used through the modules that re-export it, which the
@@ -1007,6 +1017,35 @@ export class LspBackend implements IdeBackend {
     if (extra.length === 0) return { locations: converted, total };
     const all = [...converted, ...extra].sort(compareLocations);
     return { locations: all.slice(0, options.limit ?? all.length), total: total + extra.length };
+  }
+
+  /**
+   * The uses of the other symbols the asked value is bound to (`ValueAliases`): the function
+   * expression's own name on the declaring line, and the exports' properties whose value one of
+   * the answer's places is; at most {@link MAX_VALUE_ALIASES} asked, each place once.
+   */
+  async #aliasUses(aliases: ValueAliases, path: string, position: Position, name: string, line: string, found: readonly Location[], options: ReferenceOptions): Promise<Location[]> {
+    const asked: { path: string; at: Position }[] = [];
+    const declared = aliases.declaredAlias(line, position.column, name);
+    if (declared !== undefined) asked.push({ path, at: { line: position.line, column: declared } });
+    const ask = async (p: string, at: Position): Promise<readonly Location[]> => (await this.#references(p, at, { ...options, includeDeclaration: false }, false)).locations;
+    const own = declared !== undefined ? await ask(path, (asked[0] as { at: Position }).at) : [];
+    for (const l of [...found, ...own]) {
+      if (asked.length >= MAX_VALUE_ALIASES) break;
+      const key = aliases.exportedAs(await this.workspace.lines(l.path).catch(() => [] as string[]), l.start.line, l.start.column, name);
+      if (key !== undefined) asked.push({ path: l.path, at: { line: l.start.line, column: key } });
+    }
+    const known = new Set([...found, ...asked.map((a) => ({ path: a.path, start: a.at }))].map((l) => `${l.path}:${l.start.line}:${l.start.column}`));
+    const out: Location[] = [];
+    for (const [i, a] of asked.entries()) {
+      for (const l of i === 0 && declared !== undefined ? own : await ask(a.path, a.at)) {
+        const key = `${l.path}:${l.start.line}:${l.start.column}`;
+        if (known.has(key)) continue;
+        known.add(key);
+        out.push(l);
+      }
+    }
+    return out;
   }
 
   /** The uses through modules re-exporting `path` whole; a bound that cut them is the server's one-time warning. */

@@ -175,6 +175,20 @@ export interface WholeModuleExports {
   anonymousExport(line: string): number | undefined;
 }
 
+/**
+ * Other symbols a value is bound to, which the server does not relate to its name (tsgo and
+ * JavaScript): a named function expression's own name (`var merge = function merge(…)`: its
+ * recursive calls use it), and a property of the module's exports whose value it is (`merge:
+ * merge` in `module.exports = {…}`, `exports.merge = merge`: importers use `utils.merge`).
+ * References of the name add the uses of each. Each method reads a bounded window (linear).
+ */
+export interface ValueAliases {
+  /** The 1-based column of the other name a declaring line binds the value to (the function expression's own name, or the variable when asked at that name); undefined when none. */
+  declaredAlias(line: string, column: number, name: string): number | undefined;
+  /** When the use of `name` at (`line`, `column`, 1-based) of a file's `lines` is the value of a property of the module's exports, the 1-based column of the property's key on that line. */
+  exportedAs(lines: readonly string[], line: number, column: number, name: string): number | undefined;
+}
+
 /** Everything the client needs to know about one kind of language server. */
 export interface ServerDefinition {
   /** Stable id, e.g. `rust-analyzer`. */
@@ -282,6 +296,8 @@ export interface ServerDefinition {
   readonly renamedReferencesChecked?: boolean;
   /** Whole-module exports its server does not follow through a re-export (JavaScript's CommonJS `module.exports = require(…)`). */
   readonly wholeModuleExports?: WholeModuleExports;
+  /** Other symbols a value is bound to that the server does not relate to its name; references add their uses (tsgo: `ValueAliases`). */
+  readonly valueAliases?: ValueAliases;
   /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */
   readonly imports?: ImportRules;
   /**
