@@ -1032,7 +1032,9 @@ export class LspBackend implements IdeBackend {
     const own = declared !== undefined ? await ask(path, (asked[0] as { at: Position }).at) : [];
     for (const l of [...found, ...own]) {
       if (asked.length >= MAX_VALUE_ALIASES) break;
-      const key = aliases.exportedAs(await this.workspace.lines(l.path).catch(() => [] as string[]), l.start.line, l.start.column, name);
+      // Under the name written there: a module's whole export is bound by each importer's own (`var parse = require('./parse')`, then `parse: parse`).
+      const written = nameAt(l.content, l.start.column);
+      const key = written !== undefined ? aliases.exportedAs(await this.workspace.lines(l.path).catch(() => [] as string[]), l.start.line, l.start.column, written) : undefined;
       if (key !== undefined) asked.push({ path: l.path, at: { line: l.start.line, column: key } });
     }
     const known = new Set([...found, ...asked.map((a) => ({ path: a.path, start: a.at }))].map((l) => `${l.path}:${l.start.line}:${l.start.column}`));

@@ -63,6 +63,12 @@ describe.runIf(available)('CommonJS requires of an anonymous whole export (real 
     );
   });
 
+  it('an anonymous function exported whole, required under a name and exported again as a property: the importers’ uses of the property are its references', async () => {
+    const refs = (await f.value('findReferences(findDefinitions("parse"))')) as { referencedAt: Location }[];
+    const used = await f.at('test/parse.js', 'qs.parse(');
+    expect(refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`)).toContain(`test/parse.js:${used.line}:${used.column + 'qs.'.length}`);
+  });
+
   it('a `require` binding is an import, not a definition; a value made from what is required is one', async () => {
     const method = await f.at('lib/request.js', 'accepts (');
     for (const program of ['findDefinitions("request.accepts")', 'findDefinitions("accepts")']) {
