@@ -631,10 +631,11 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     }
     kept.push({ symbol: l.symbol, targets: confirmed });
   }
-  // A name nothing declares, bound only by imports (`const isStream = require('./is-stream.js')`
-  // of an anonymous `module.exports = (stream) => …`, `import MinHeap from './heap.js'`): its
-  // definition is what they import, under its own name there.
-  if (kept.length === 0 && !throughBindings) for (const symbol of await importedDeclarations(imports, outlines)) kept.push({ symbol, targets: [symbol.location] });
+  // A name bound by imports (`const isStream = require('./is-stream.js')` of an anonymous
+  // `module.exports = (stream) => …`, `import MinHeap from './heap.js'`) also names what they
+  // import, under its own name there — beside what declares the name elsewhere (qs's
+  // `var stringify = require('./stringify')` of its public function, beside a helper of that name).
+  if (!throughBindings) for (const symbol of await importedDeclarations(imports, outlines)) kept.push({ symbol, targets: [symbol.location] });
   // A re-export's target may be listed already; items a macro call expands to share its place
   // and differ by their container.
   // Places are compared through maps keyed by place: a name with hundreds of definitions costs

@@ -63,7 +63,14 @@ describe.runIf(available)('CommonJS requires of an anonymous whole export (real 
     );
   });
 
-  it('an anonymous function exported whole, required under a name and exported again as a property: the importers’ uses of the property are its references', async () => {
+  it('an anonymous function exported whole, required under a name and exported again as a property: a definition of that name beside another, and the importers’ uses of the property are its references', async () => {
+    // What the importers name `parse`, beside the module's own helper of that name (qs's `stringify`).
+    const exported = await f.at('lib/parse.js', 'module.exports');
+    const helper = await f.at('lib/parse.js', 'parse = function', 0);
+    expect(((await f.value('findDefinitions("parse")')) as SymbolDefinition[]).map(where)).toEqual([
+      `variable lib/parse.js:${helper.line}:${helper.column}`,
+      `function lib/parse.js:${exported.line}:${exported.column}`,
+    ]);
     const refs = (await f.value('findReferences(findDefinitions("parse"))')) as { referencedAt: Location }[];
     const used = await f.at('test/parse.js', 'qs.parse(');
     expect(refs.map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`)).toContain(`test/parse.js:${used.line}:${used.column + 'qs.'.length}`);
