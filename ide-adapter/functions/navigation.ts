@@ -221,7 +221,12 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       // nor is an entry without a name (VS Code's `<unknown>` for `module.exports = …`).
       const read = linesOnce(ctx.host.workspace);
       const bindings = await Promise.all(outline.map((o) => bindingOf(o, read)));
-      return outline.filter((o, i) => bindings[i] === undefined && !UNNAMED.test(o.name)).map(toDefinition);
+      // In document order: a server may list a container's members out of it (pyright puts a class's
+      // `self.x` attributes after its methods); a container still comes before what it holds.
+      return outline
+        .filter((o, i) => bindings[i] === undefined && !UNNAMED.test(o.name))
+        .map(toDefinition)
+        .sort((a, b) => compareLocations(a.definedAt, b.definedAt));
     },
   });
 
