@@ -155,6 +155,8 @@ const PULL_CONCURRENCY = 8;
 const MAX_UNANALYSED_FILES = 50;
 /** The `.member` mentions a references answer's untyped-uses check reads at most. */
 const UNTYPED_USES_MAX_MATCHES = 2000;
+/** Mentions of a name a references answer's check of the folders the build ignores reads at most. */
+const IGNORED_FOLDER_MAX_MATCHES = 2000;
 /** Other symbols a value is bound to whose uses a references answer asks at most (`ValueAliases`). */
 const MAX_VALUE_ALIASES = 8;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
@@ -275,11 +277,37 @@ export class LspBackend implements IdeBackend {
     const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
     const mentions = server?.definition.unanalysedMentions;
     const untyped = server?.definition.membersByInferredType === true;
-    if (server === undefined || (mentions === undefined && !untyped)) return list;
+    const ignored = server?.definition.ignoredFolder;
+    if (server === undefined || (mentions === undefined && !untyped && ignored === undefined)) return list;
     const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
     if (name === undefined) return list;
     const checked = mentions !== undefined ? await this.#withUnanalysedMentions(server, mentions, path, name, list) : list;
-    return untyped ? this.#withUntypedMemberUses(server, path, position, name, checked, options) : checked;
+    const outside = ignored !== undefined ? await this.#withIgnoredFolderMentions(server, ignored, path, name, checked, options) : checked;
+    return untyped ? this.#withUntypedMemberUses(server, path, position, name, outside, options) : outside;
+  }
+
+  /**
+   * A references answer asked outside the folders its language's build ignores (Go's `_examples`,
+   * `testdata`), with the mentions of the name in those folders' files — which the server does not
+   * analyse — as data (`unlisted-mentions.ts`); line comments do not count. One budgeted search;
+   * a search that fails adds nothing.
+   */
+  async #withIgnoredFolderMentions(server: LanguageServer, ignored: (name: string) => boolean, path: string, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+    const inIgnored = (p: string): boolean => p.split('/').slice(0, -1).some(ignored);
+    if (inIgnored(path)) return list;
+    const found = await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
+      extensions: server.definition.languages.flatMap((l) => l.extensions),
+      maxResults: IGNORED_FOLDER_MAX_MATCHES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    }).catch(() => undefined);
+    if (found === undefined) return list;
+    const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+    const mentions = found.matches
+      .filter((m) => inIgnored(m.path) && !known.has(mentionKey({ path: m.path, line: m.start.line })) && !lineCommentBefore(m.content, m.start.column))
+      .map((m) => ({ path: m.path, line: m.start.line }));
+    if (mentions.length === 0) return list;
+    const where = server.definition.ignoredFoldersNote ?? 'folders the build ignores';
+    return withUnlisted(list, { why: 'ignored-folder', server: server.definition.displayName, where, name, mentions, more: found.total > found.matches.length });
   }
 
   /**
@@ -1762,6 +1790,12 @@ function isClassMemberAt(outline: readonly OutlineSymbol[], position: Position, 
 function isCommentAt(line: string, column: number): boolean {
   const hash = line.indexOf('#');
   return hash >= 0 && hash < column - 1;
+}
+
+/** Whether a `//` line comment begins before the 1-based `column` of `line` (a `//` inside a string before it counts too: the mention is then left out, never claimed). */
+function lineCommentBefore(line: string, column: number): boolean {
+  const slashes = line.indexOf('//');
+  return slashes >= 0 && slashes < column - 1;
 }
 
 /** `list` with `gap` added to what it already says it misses. */

@@ -2,7 +2,8 @@
  * What a references answer may miss, as places: the mentions of the name the server's answer does
  * not list where the server is known to leave uses out — `.member` on values pyright could not
  * type (`membersByInferredType`: it ties `value.member` to a class member only through the type it
- * infers), or code in a preprocessor branch clangd does not analyse (`unanalysedMentions`). The
+ * infers), code in a preprocessor branch clangd does not analyse (`unanalysedMentions`), or a
+ * folder the build ignores (`ignoredFolder`: Go's `_examples`, `testdata`). The
  * backend finds the mentions its answer lacks; the note is made once the answers of every place
  * the symbol was asked at are joined, from the mentions none of them lists: a C++ overload's uses
  * are in its own answer, not its siblings' (tinyxml2's 24 `SetAttribute` overloads made six notes
@@ -17,12 +18,18 @@ export interface Mention {
 }
 
 /** Why a server's answer may leave mentions out. */
-export type UnlistedWhy = 'untyped-member' | 'skipped-branch';
+export type UnlistedWhy = 'untyped-member' | 'skipped-branch' | 'ignored-folder';
 
 /** The mentions of a name one references answer does not list (data, so answers can be joined before the note is made). */
 export interface UnlistedMentions {
-  /** `untyped-member`: `.name` mentions the server ties to the member only through an inferred type; `skipped-branch`: mentions in conditional code. */
+  /**
+   * `untyped-member`: `.name` mentions the server ties to the member only through an inferred
+   * type; `skipped-branch`: mentions in conditional code; `ignored-folder`: mentions in folders
+   * the language's build ignores (`where` names them).
+   */
   readonly why: UnlistedWhy;
+  /** For `ignored-folder`: which folders, in words (`folders the go command ignores (_x, .x, testdata)`). */
+  readonly where?: string;
   /** The server's display name (`Python (pyright)`, `clangd`). */
   readonly server: string;
   /** The name. */
@@ -66,10 +73,10 @@ export function joinUnlisted(reports: readonly UnlistedMentions[], listed: Reado
 /** The one-line note of a joined report: how many, where the first are, and the search that lists them. */
 export function unlistedNote(r: UnlistedMentions): string {
   const count = `${r.mentions.length}${r.more ? '+' : ''}`;
-  if (r.why === 'skipped-branch') {
-    const named = r.mentions.slice(0, MAX_NAMED_MENTIONS).map(mentionKey).join(', ') + (r.mentions.length > MAX_NAMED_MENTIONS ? ` (+${r.mentions.length - MAX_NAMED_MENTIONS} more)` : '');
-    return `${r.server} skips preprocessor branches not taken: ${JSON.stringify(r.name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${r.name}\\b`)}) finds every mention`;
-  }
+  const named = r.mentions.slice(0, MAX_NAMED_MENTIONS).map(mentionKey).join(', ') + (r.mentions.length > MAX_NAMED_MENTIONS ? ` (+${r.mentions.length - MAX_NAMED_MENTIONS}${r.more ? '+' : ''} more)` : '');
+  const search = `search(".", ${JSON.stringify(`\\b${r.name}\\b`)}) finds every mention`;
+  if (r.why === 'skipped-branch') return `${r.server} skips preprocessor branches not taken: ${JSON.stringify(r.name)} is also written in one at ${named}; ${search}`;
+  if (r.why === 'ignored-folder') return `${r.server} does not analyse ${r.where ?? 'folders the build ignores'}: ${JSON.stringify(r.name)} is also written at ${named}; ${search}`;
   const files = new Set(r.mentions.map((m) => m.path)).size;
   const first = r.mentions.slice(0, MAX_NAMED_MENTIONS).map(mentionKey).join(', ');
   return (

@@ -383,6 +383,15 @@ export interface ServerDefinition {
    */
   readonly unanalysedMentions?: (text: string, name: string) => readonly number[];
   /**
+   * The folders (by name) whose files the language's build ignores, which the server does not
+   * analyse (Go: `_x`, `.x`, `testdata`; go-chi/chi's `_examples/`): a references answer asked
+   * outside them names the mentions of the name there, found by one budgeted search, in one note
+   * (`ignoredFoldersNote` says which folders). Default: none.
+   */
+  readonly ignoredFolder?: (name: string) => boolean;
+  /** How that note names the folders {@link ignoredFolder} matches (`folders the go command ignores (_x, .x, testdata)`). */
+  readonly ignoredFoldersNote?: string;
+  /**
    * The server ties `value.member` to a class's member only through the type it infers for the
    * value (pyright): a use on a value it cannot type (an unannotated parameter) is in no answer.
    * A references answer for a class member then counts the `.member` written in the workspace's

@@ -64,7 +64,8 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
 const UnlistedMentionsSchema = z.object({
-  why: z.enum(['untyped-member', 'skipped-branch']),
+  why: z.enum(['untyped-member', 'skipped-branch', 'ignored-folder']),
+  where: z.string().optional(),
   server: z.string(),
   name: z.string(),
   mentions: z.array(z.object({ path: z.string(), line: z.number().int() })),
