@@ -329,10 +329,22 @@ export class LspBackend implements IdeBackend {
     }).catch(() => undefined);
     if (found === undefined) return list;
     const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
-    const missed = found.matches.filter((m) => !known.has(mentionKey({ path: m.path, line: m.start.line })) && !isCommentAt(m.content, m.start.column));
+    const unlisted = found.matches.filter((m) => !known.has(mentionKey({ path: m.path, line: m.start.line })) && !isCommentAt(m.content, m.start.column));
+    const missed = await this.#outsideStrings(server, unlisted);
     if (missed.length === 0) return list;
     const mentions = missed.map((m) => ({ path: m.path, line: m.start.line }));
     return withUnlisted(list, { why: 'untyped-member', server: server.definition.displayName, name, mentions, more: found.total > found.matches.length });
+  }
+
+  /** The matches not on a line that begins inside a string (a docstring's prose), where the server's language says which those are. */
+  async #outsideStrings<M extends { readonly path: string; readonly start: Position }>(server: LanguageServer, matches: readonly M[]): Promise<M[]> {
+    const inStrings = server.definition.linesInStrings;
+    if (inStrings === undefined || matches.length === 0) return [...matches];
+    const files = [...new Set(matches.map((m) => m.path))];
+    const texts = await this.workspace.readTexts(files).catch(() => undefined);
+    if (texts === undefined) return [...matches];
+    const prose = new Map(files.map((f, i) => [f, inStrings(texts[i] ?? '')]));
+    return matches.filter((m) => prose.get(m.path)?.has(m.start.line - 1) !== true);
   }
 
   /**

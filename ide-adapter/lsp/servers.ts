@@ -398,6 +398,12 @@ export interface ServerDefinition {
    * files that it does not list, in one note.
    */
   readonly membersByInferredType?: boolean;
+  /**
+   * The 0-based lines of a file's `text` that begin inside a string (Python's docstrings): a
+   * mention there is prose, not code, and no note counts it (attrs' docstrings name
+   * `attrs.evolve`). Default: none.
+   */
+  readonly linesInStrings?: (text: string) => ReadonlySet<number>;
   /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */
