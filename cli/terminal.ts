@@ -16,6 +16,27 @@ export function processIo(): Io {
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 }
 
+/** The errors of a write to a pipe whose reader has gone (`EPIPE`), and of the writes after it. */
+const CLOSED_READER_CODES: ReadonlySet<string> = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
+
+/** Streams already told to let their reader leave. */
+const readerMayLeave = new WeakSet<object>();
+
+/**
+ * Lets the reader of `stream` leave before the answer is written (`dialect eval … | head`, as
+ * agents read a long answer): what can no longer be written is dropped, and the command ends as
+ * it would have, with its answer's exit code — not with Node's unhandled `EPIPE` error and its
+ * stack. Any other error of the stream is thrown as before.
+ */
+export function letReaderLeave(stream: NodeJS.WritableStream): void {
+  if (readerMayLeave.has(stream)) return;
+  readerMayLeave.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== undefined && CLOSED_READER_CODES.has(error.code)) return;
+    throw error;
+  });
+}
+
 /**
  * Colour on a terminal, unless NO_COLOR is set (https://no-color.org); FORCE_COLOR (not "0")
  * forces it even when the stream is not a terminal.

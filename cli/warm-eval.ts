@@ -29,7 +29,7 @@ import { currentProduct, identityFiles, isRecordFile, readRecord, sameProduct, t
 import { RpcClient } from './server/rpc-client.js';
 import { checkRuntimeDir, isOwnSocket, runtimeDirPath } from './server/runtime-dir.js';
 import { readStdin } from './stdin-program.js';
-import { processIo, type Io } from './terminal.js';
+import { letReaderLeave, processIo, type Io } from './terminal.js';
 import { parseCommandLine } from './usage.js';
 
 /** After a signal, how long the server may take to answer the cancelled evaluation before the command ends without it. */
@@ -38,6 +38,9 @@ const INTERRUPT_GRACE_MS = 2_000;
 /** Runs the command line `argv` (a `dialect eval …`, or anything the command runs) and resolves with the exit code. */
 export async function runEvalCommandLine(argv: readonly string[]): Promise<number> {
   let io = processIo();
+  // A reader may leave early (`| head`): the answer's exit code, not an EPIPE error.
+  letReaderLeave(io.stdout);
+  letReaderLeave(io.stderr);
   let options: EvalOptions | undefined;
   try {
     const parsed = parseCommandLine(argv);

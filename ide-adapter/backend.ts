@@ -13,6 +13,7 @@ import { DialectError } from '../dialect/index.js';
 import type { Diagnostic, Location, Position } from './model.js';
 import type { ServerStatus } from './status.js';
 import type { Workspace } from './workspace.js';
+import type { UnlistedMentions } from './unlisted-mentions.js';
 
 export type { ServerHealth, ServerProgress, ServerState, ServerStatus } from './status.js';
 
@@ -112,8 +113,15 @@ export interface ReferenceList {
   readonly locations: readonly Location[];
   /** How many there are in the workspace, returned or not. */
   readonly total: number;
-  /** What the answer may miss, in one line (places where the name is written in code the server skipped). */
+  /** What the answer may miss, in one line. */
   readonly gap?: string;
+  /**
+   * The mentions of the name this answer does not list where its server is known to leave uses
+   * out (`unlisted-mentions.ts`: a `.member` on a value pyright could not type, a preprocessor
+   * branch clangd skips): joined with the answers of every other place the symbol is asked at
+   * before the note is made.
+   */
+  readonly unlisted?: readonly UnlistedMentions[];
 }
 
 /** A declaration in a file the workspace's build leaves out here (see `IdeBackend.unbuiltDeclarations`). */

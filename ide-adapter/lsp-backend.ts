@@ -67,7 +67,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type ImplementationSources, type MacroBinding, type ServerDefinition, type WholeModuleExports } from './lsp/servers.js';
+import { languageFor, type ImplementationSources, type MacroBinding, type ServerDefinition, type ValueAliases, type WholeModuleExports } from './lsp/servers.js';
 import { keptDiagnostics } from './lsp/published-diagnostics.js';
 import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from './lsp/answer-depth.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
@@ -87,6 +87,7 @@ import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Locati
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
+import { memberPattern, mentionKey, type UnlistedMentions } from './unlisted-mentions.js';
 import { searchWorkspace } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { isInside } from './confine.js';
@@ -152,10 +153,12 @@ const TEXT_IMPLEMENTATIONS_BUDGET_MS = 3000;
 const PULL_CONCURRENCY = 8;
 /** Files of a references answer read at most for mentions of the name in code the server skipped. */
 const MAX_UNANALYSED_FILES = 50;
-/** Places a references answer's note on skipped code names at most. */
-const MAX_LISTED_MENTIONS = 3;
 /** The `.member` mentions a references answer's untyped-uses check reads at most. */
 const UNTYPED_USES_MAX_MATCHES = 2000;
+/** Mentions of a name a references answer's check of the folders the build ignores reads at most. */
+const IGNORED_FOLDER_MAX_MATCHES = 2000;
+/** Other symbols a value is bound to whose uses a references answer asks at most (`ValueAliases`). */
+const MAX_VALUE_ALIASES = 8;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
 const MAX_MACRO_EXPANSIONS = 32;
 
@@ -274,47 +277,82 @@ export class LspBackend implements IdeBackend {
     const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
     const mentions = server?.definition.unanalysedMentions;
     const untyped = server?.definition.membersByInferredType === true;
-    if (server === undefined || (mentions === undefined && !untyped)) return list;
+    const ignored = server?.definition.ignoredFolder;
+    if (server === undefined || (mentions === undefined && !untyped && ignored === undefined)) return list;
     const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
     if (name === undefined) return list;
     const checked = mentions !== undefined ? await this.#withUnanalysedMentions(server, mentions, path, name, list) : list;
-    return untyped ? this.#withUntypedMemberUses(server, path, position, name, checked, options) : checked;
+    const outside = ignored !== undefined ? await this.#withIgnoredFolderMentions(server, ignored, path, name, checked, options) : checked;
+    return untyped ? this.#withUntypedMemberUses(server, path, position, name, outside, options) : outside;
+  }
+
+  /**
+   * A references answer asked outside the folders its language's build ignores (Go's `_examples`,
+   * `testdata`), with the mentions of the name in those folders' files — which the server does not
+   * analyse — as data (`unlisted-mentions.ts`); line comments do not count. One budgeted search;
+   * a search that fails adds nothing.
+   */
+  async #withIgnoredFolderMentions(server: LanguageServer, ignored: (name: string) => boolean, path: string, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+    const inIgnored = (p: string): boolean => p.split('/').slice(0, -1).some(ignored);
+    if (inIgnored(path)) return list;
+    const found = await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
+      extensions: server.definition.languages.flatMap((l) => l.extensions),
+      maxResults: IGNORED_FOLDER_MAX_MATCHES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    }).catch(() => undefined);
+    if (found === undefined) return list;
+    const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+    const mentions = found.matches
+      .filter((m) => inIgnored(m.path) && !known.has(mentionKey({ path: m.path, line: m.start.line })) && !lineCommentBefore(m.content, m.start.column))
+      .map((m) => ({ path: m.path, line: m.start.line }));
+    if (mentions.length === 0) return list;
+    const where = server.definition.ignoredFoldersNote ?? 'folders the build ignores';
+    return withUnlisted(list, { why: 'ignored-folder', server: server.definition.displayName, where, name, mentions, more: found.total > found.matches.length });
   }
 
   /**
    * A references answer for a class member, where the server ties `value.member` to it only
-   * through a type it infers (pyright: `membersByInferredType`), with one line counting the
-   * `.member` written in the workspace's files of its language that the answer does not list —
-   * uses on values it could not type, or another type's member of that name — and the search
-   * that lists them. Bounded by the search's budget; a search that fails adds nothing.
+   * through a type it infers (pyright: `membersByInferredType`), with the `.member` mentions in
+   * the workspace's files of its language that the answer does not list — uses on values it could
+   * not type, or another type's member of that name — as data (`unlisted-mentions.ts`): the IDE
+   * function joins the answers of the symbol's declarations and makes the note. Bounded by the
+   * search's budget; a search that fails adds nothing.
    */
   async #withUntypedMemberUses(server: LanguageServer, path: string, position: Position, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
     if (!/^[A-Za-z_]\w*$/.test(name)) return list;
     const outline = await this.#documentSymbols(path, options).catch(() => [] as OutlineSymbol[]);
     if (!isClassMemberAt(outline, position)) return list;
-    const pattern = `\\.${name}\\b`;
-    const found = await searchWorkspace(this.workspace, '.', pattern, {
+    const found = await searchWorkspace(this.workspace, '.', memberPattern(name), {
       extensions: server.definition.languages.flatMap((l) => l.extensions),
       maxResults: UNTYPED_USES_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     }).catch(() => undefined);
     if (found === undefined) return list;
-    const known = new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
-    const missed = found.matches.filter((m) => !known.has(`${m.path}:${m.start.line}`) && !isCommentAt(m.content, m.start.column));
+    const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+    const unlisted = found.matches.filter((m) => !known.has(mentionKey({ path: m.path, line: m.start.line })) && !isCommentAt(m.content, m.start.column));
+    const missed = await this.#outsideStrings(server, unlisted);
     if (missed.length === 0) return list;
-    const more = found.total > found.matches.length ? '+' : '';
-    const files = new Set(missed.map((m) => m.path)).size;
-    const first = missed.slice(0, MAX_LISTED_MENTIONS).map((m) => `${m.path}:${m.start.line}`).join(', ');
-    const gap =
-      `${server.definition.displayName} ties \`.${name}\` to this member only where it infers the value's type: ${missed.length}${more} more in ${files} file${files === 1 ? '' : 's'} ` +
-      `(${first}${missed.length > MAX_LISTED_MENTIONS ? ', …' : ''}) are on values it could not type, or another type's; search(".", ${JSON.stringify(pattern)}) lists them`;
-    return withGap(list, gap);
+    const mentions = missed.map((m) => ({ path: m.path, line: m.start.line }));
+    return withUnlisted(list, { why: 'untyped-member', server: server.definition.displayName, name, mentions, more: found.total > found.matches.length });
+  }
+
+  /** The matches not on a line that begins inside a string (a docstring's prose), where the server's language says which those are. */
+  async #outsideStrings<M extends { readonly path: string; readonly start: Position }>(server: LanguageServer, matches: readonly M[]): Promise<M[]> {
+    const inStrings = server.definition.linesInStrings;
+    if (inStrings === undefined || matches.length === 0) return [...matches];
+    const files = [...new Set(matches.map((m) => m.path))];
+    const texts = await this.workspace.readTexts(files).catch(() => undefined);
+    if (texts === undefined) return [...matches];
+    const prose = new Map(files.map((f, i) => [f, inStrings(texts[i] ?? '')]));
+    return matches.filter((m) => prose.get(m.path)?.has(m.start.line - 1) !== true);
   }
 
   /**
    * A references answer with, where its server may skip code (clangd: preprocessor branches not
    * taken), the places of the answer's files (at most {@link MAX_UNANALYSED_FILES}) where the
-   * name is written in such code and that are not among its places: one line, a few named.
+   * name is written in such code and that are not among its places, as data (`unlisted-mentions.ts`):
+   * the IDE function joins the answers of every place asked (a C++ overload's uses are in its own
+   * answer only) and makes the one note.
    */
   async #withUnanalysedMentions(server: LanguageServer, mentions: (text: string, name: string) => readonly number[], path: string, name: string, list: ReferenceList): Promise<ReferenceList> {
     // The answer's files in its order (grouped by file), without a key per place: most files
@@ -327,16 +365,15 @@ export class LspBackend implements IdeBackend {
     // Read at once, under one look at the disk's stamp.
     const texts = await this.workspace.readTexts(files);
     let known: Set<string> | undefined;
-    const missed: string[] = [];
+    const missed: { path: string; line: number }[] = [];
     files.forEach((file, i) => {
       for (const line of mentions(texts[i] ?? '', name)) {
-        known ??= new Set(list.locations.map((l) => `${l.path}:${l.start.line}`));
-        if (!known.has(`${file}:${line}`)) missed.push(`${file}:${line}`);
+        known ??= new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+        if (!known.has(mentionKey({ path: file, line }))) missed.push({ path: file, line });
       }
     });
     if (missed.length === 0) return list;
-    const named = missed.slice(0, MAX_LISTED_MENTIONS).join(', ') + (missed.length > MAX_LISTED_MENTIONS ? ` (+${missed.length - MAX_LISTED_MENTIONS} more)` : '');
-    return withGap(list, `${server.definition.displayName} skips preprocessor branches not taken: ${JSON.stringify(name)} is also written in one at ${named}; search(".", ${JSON.stringify(`\\b${name}\\b`)}) finds every mention`);
+    return withUnlisted(list, { why: 'skipped-branch', server: server.definition.displayName, name, mentions: missed, more: false });
   }
 
   hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {
@@ -504,11 +541,20 @@ export class LspBackend implements IdeBackend {
 
   /**
    * Every language the servers handle, in the order files are matched (the first whose extensions
-   * include a file's wins), with its relative qualifiers: what a remote client needs to answer
-   * {@link handles} and {@link relativeQualifiers} without asking.
+   * include a file's wins), with its relative qualifiers, whether it merges overloads and its stub
+   * extensions: what a remote client needs to answer {@link handles}, {@link relativeQualifiers},
+   * {@link mergesOverloads} and {@link isStub} without asking.
    */
   languages(): LanguageInfo[] {
-    return this.#definitions.flatMap((d) => d.languages.map((l) => ({ languageId: l.languageId, extensions: [...l.extensions], relativeQualifiers: [...(d.relativeQualifiers ?? [])] })));
+    return this.#definitions.flatMap((d) =>
+      d.languages.map((l) => ({
+        languageId: l.languageId,
+        extensions: [...l.extensions],
+        relativeQualifiers: [...(d.relativeQualifiers ?? [])],
+        ...(d.overloadsAreOneDefinition === true ? { mergesOverloads: true } : {}),
+        ...(d.stubExtensions !== undefined ? { stubExtensions: [...d.stubExtensions] } : {}),
+      })),
+    );
   }
 
   async #workspaceSymbols(query: string, options: WorkspaceSymbolOptions = {}): Promise<BackendSymbol[]> {
@@ -990,6 +1036,14 @@ export class LspBackend implements IdeBackend {
       converted = kept;
       total -= dropped;
     }
+    if (followReexports && name !== undefined && server.definition.valueAliases !== undefined) {
+      const aliased = await this.#aliasUses(server.definition.valueAliases, path, position, name, lines.lineText(position.line), converted, options);
+      if (aliased.length > 0) {
+        // Within the limit, as the server's own places are.
+        converted = [...converted, ...aliased].sort(compareLocations).slice(0, options.limit ?? Number.POSITIVE_INFINITY);
+        total += aliased.length;
+      }
+    }
     const rules = server.definition.wholeModuleExports;
     if (rules === undefined || !followReexports) return { locations: converted, total };
     // What a module exports whole is also used through the modules that re-export it, which the
@@ -1003,6 +1057,37 @@ export class LspBackend implements IdeBackend {
     if (extra.length === 0) return { locations: converted, total };
     const all = [...converted, ...extra].sort(compareLocations);
     return { locations: all.slice(0, options.limit ?? all.length), total: total + extra.length };
+  }
+
+  /**
+   * The uses of the other symbols the asked value is bound to (`ValueAliases`): the function
+   * expression's own name on the declaring line, and the exports' properties whose value one of
+   * the answer's places is; at most {@link MAX_VALUE_ALIASES} asked, each place once.
+   */
+  async #aliasUses(aliases: ValueAliases, path: string, position: Position, name: string, line: string, found: readonly Location[], options: ReferenceOptions): Promise<Location[]> {
+    const asked: { path: string; at: Position }[] = [];
+    const declared = aliases.declaredAlias(line, position.column, name);
+    if (declared !== undefined) asked.push({ path, at: { line: position.line, column: declared } });
+    const ask = async (p: string, at: Position): Promise<readonly Location[]> => (await this.#references(p, at, { ...options, includeDeclaration: false }, false)).locations;
+    const own = declared !== undefined ? await ask(path, (asked[0] as { at: Position }).at) : [];
+    for (const l of [...found, ...own]) {
+      if (asked.length >= MAX_VALUE_ALIASES) break;
+      // Under the name written there: a module's whole export is bound by each importer's own (`var parse = require('./parse')`, then `parse: parse`).
+      const written = nameAt(l.content, l.start.column);
+      const key = written !== undefined ? aliases.exportedAs(await this.workspace.lines(l.path).catch(() => [] as string[]), l.start.line, l.start.column, written) : undefined;
+      if (key !== undefined) asked.push({ path: l.path, at: { line: l.start.line, column: key } });
+    }
+    const known = new Set([...found, ...asked.map((a) => ({ path: a.path, start: a.at }))].map((l) => `${l.path}:${l.start.line}:${l.start.column}`));
+    const out: Location[] = [];
+    for (const [i, a] of asked.entries()) {
+      for (const l of i === 0 && declared !== undefined ? own : await ask(a.path, a.at)) {
+        const key = `${l.path}:${l.start.line}:${l.start.column}`;
+        if (known.has(key)) continue;
+        known.add(key);
+        out.push(l);
+      }
+    }
+    return out;
   }
 
   /** The uses through modules re-exporting `path` whole; a bound that cut them is the server's one-time warning. */
@@ -1719,7 +1804,13 @@ function isCommentAt(line: string, column: number): boolean {
   return hash >= 0 && hash < column - 1;
 }
 
+/** Whether a `//` line comment begins before the 1-based `column` of `line` (a `//` inside a string before it counts too: the mention is then left out, never claimed). */
+function lineCommentBefore(line: string, column: number): boolean {
+  const slashes = line.indexOf('//');
+  return slashes >= 0 && slashes < column - 1;
+}
+
 /** `list` with `gap` added to what it already says it misses. */
-function withGap(list: ReferenceList, gap: string): ReferenceList {
-  return { ...list, gap: list.gap !== undefined ? `${list.gap}; ${gap}` : gap };
+function withUnlisted(list: ReferenceList, unlisted: UnlistedMentions): ReferenceList {
+  return { ...list, unlisted: [...(list.unlisted ?? []), unlisted] };
 }

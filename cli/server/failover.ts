@@ -15,6 +15,7 @@ import type {
   Completeness,
   HoverInfo,
   IdeBackend,
+  ImportedName,
   UnbuiltDeclaration,
   OutlineSymbol,
   ReadyOptions,
@@ -151,8 +152,17 @@ export class FailoverBackend implements IdeBackend {
   modulePath(path: string): Promise<string[][]> {
     return this.#call((b) => b.modulePath(path), {});
   }
+  importOf(name: string, options?: BackendCallOptions): Promise<ImportedName | undefined> {
+    return this.#call(async (b) => b.importOf?.(name, options), options);
+  }
   relativeQualifiers(path: string): readonly string[] {
     return this.#active().relativeQualifiers(path);
+  }
+  mergesOverloads(path: string): boolean {
+    return this.#active().mergesOverloads?.(path) === true;
+  }
+  isStub(path: string): boolean {
+    return this.#active().isStub?.(path) === true;
   }
   handles(path: string): boolean {
     return this.#active().handles(path);

@@ -20,6 +20,7 @@ import type {
   DiagnosticReport,
   HoverInfo,
   IdeBackend,
+  ImportedName,
   UnbuiltDeclaration,
   OutlineSymbol,
   ReadyOptions,
@@ -112,7 +113,15 @@ export class SubfolderBackend implements IdeBackend {
     const list = await this.#inner.references(this.#in(path), position, options);
     const locations = this.#locations(list.locations);
     // Uses outside the workspace are not counted; those beyond the limit cannot be told apart.
-    return { locations, total: list.total - (list.locations.length - locations.length) };
+    const total = list.total - (list.locations.length - locations.length);
+    const unlisted = (list.unlisted ?? []).flatMap((u) => {
+      const mentions = u.mentions.flatMap((m) => {
+        const path = this.#out(m.path);
+        return path !== undefined ? [{ ...m, path }] : [];
+      });
+      return mentions.length > 0 ? [{ ...u, mentions }] : [];
+    });
+    return unlisted.length > 0 ? { locations, total, unlisted } : { locations, total };
   }
   hover(path: string, position: Position, options?: BackendCallOptions): Promise<HoverInfo | undefined> {
     return this.#inner.hover(this.#in(path), position, options);
@@ -158,8 +167,20 @@ export class SubfolderBackend implements IdeBackend {
     const leading = folders.every((folder, i) => steps[i]?.length === 1 && steps[i]?.[0] === folder);
     return leading ? steps.slice(folders.length) : steps;
   }
+  /** The import of a name, when its line is in this workspace. */
+  async importOf(name: string, options?: BackendCallOptions): Promise<ImportedName | undefined> {
+    const found = await this.#inner.importOf?.(name, options);
+    const at = found !== undefined ? this.#location(found.at) : undefined;
+    return found !== undefined && at !== undefined ? { ...found, at } : undefined;
+  }
   relativeQualifiers(path: string): readonly string[] {
     return this.#inner.relativeQualifiers(this.#in(path));
+  }
+  mergesOverloads(path: string): boolean {
+    return this.#inner.mergesOverloads?.(this.#in(path)) === true;
+  }
+  isStub(path: string): boolean {
+    return this.#inner.isStub?.(this.#in(path)) === true;
   }
   handles(path: string): boolean {
     return this.#inner.handles(this.#in(path));

@@ -16,6 +16,7 @@ import { canHaveImplementations, KIND_FILTER_WORDS } from '../kinds.js';
 import { importExplanation } from './imported.js';
 import { splitQualifiedName } from './qualified.js';
 import { unbuiltNote } from './unbuilt.js';
+import { joinUnlisted, mentionKey, unlistedNote, type UnlistedMentions } from '../unlisted-mentions.js';
 
 /** An absolute path, POSIX or Windows (a server's name for a whole file). */
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/])/;
@@ -151,11 +152,15 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       const perPlace = await mapLimit(asks, REQUEST_CONCURRENCY, ({ s, at }) =>
         backend.references(at.path, at.start, { signal: ctx.signal, includeDeclaration: true, limit: MAX_REFERENCES + symbolDeclarations(s).length }),
       );
+      const unlisted: UnlistedMentions[] = [];
+      const listed = new Set<string>();
       for (const [i, { s }] of asks.entries()) {
         const list = perPlace[i];
         if (list === undefined) continue;
         const own = symbolDeclarations(s);
         if (list.gap !== undefined) ctx.note(list.gap);
+        unlisted.push(...(list.unlisted ?? []));
+        for (const loc of list.locations) listed.add(mentionKey({ path: loc.path, line: loc.start.line }));
         const uses = list.locations.filter((loc) => !own.some((d) => sameStart(loc, d)));
         // The ones beyond the limit were never converted: all uses but the declarations among them.
         const cut = list.total - list.locations.length;
@@ -167,6 +172,8 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
           if (out.length < MAX_REFERENCES) out.push(referenceOf(s, loc));
         }
       }
+      // A use one place's answer lacks may be in another's (a sibling overload's, a stub's): only what none lists is missed.
+      for (const report of joinUnlisted(unlisted, listed)) ctx.note(unlistedNote(report));
       out.sort((a, b) => compareLocations(a.referencedAt, b.referencedAt));
       if (total > out.length) ctx.note(`showing ${out.length} of ${total} references; narrow the query (e.g. findDefinition with file:)`);
       return out;
@@ -214,7 +221,12 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       // nor is an entry without a name (VS Code's `<unknown>` for `module.exports = …`).
       const read = linesOnce(ctx.host.workspace);
       const bindings = await Promise.all(outline.map((o) => bindingOf(o, read)));
-      return outline.filter((o, i) => bindings[i] === undefined && !UNNAMED.test(o.name)).map(toDefinition);
+      // In document order: a server may list a container's members out of it (pyright puts a class's
+      // `self.x` attributes after its methods); a container still comes before what it holds.
+      return outline
+        .filter((o, i) => bindings[i] === undefined && !UNNAMED.test(o.name))
+        .map(toDefinition)
+        .sort((a, b) => compareLocations(a.definedAt, b.definedAt));
     },
   });
 

@@ -613,7 +613,7 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
       kept.push({ symbol: l.symbol, targets: confirmed });
       continue;
     }
-    // A stub's declaration leading to the source of its stem declares that symbol (importers' uses resolve to it).
+    // A stub's declaration leading to a source declares that symbol (importers' uses resolve to it).
     if (binding === undefined && stubOf(backend, l.symbol.location.path, own)) {
       kept.push({ symbol: l.symbol, targets: own });
       continue;
@@ -631,10 +631,11 @@ async function mergeDeclarations(backend: IdeBackend, located: readonly Located[
     }
     kept.push({ symbol: l.symbol, targets: confirmed });
   }
-  // A name nothing declares, bound only by imports (`const isStream = require('./is-stream.js')`
-  // of an anonymous `module.exports = (stream) => …`, `import MinHeap from './heap.js'`): its
-  // definition is what they import, under its own name there.
-  if (kept.length === 0 && !throughBindings) for (const symbol of await importedDeclarations(imports, outlines)) kept.push({ symbol, targets: [symbol.location] });
+  // A name bound by imports (`const isStream = require('./is-stream.js')` of an anonymous
+  // `module.exports = (stream) => …`, `import MinHeap from './heap.js'`) also names what they
+  // import, under its own name there — beside what declares the name elsewhere (qs's
+  // `var stringify = require('./stringify')` of its public function, beside a helper of that name).
+  if (!throughBindings) for (const symbol of await importedDeclarations(imports, outlines)) kept.push({ symbol, targets: [symbol.location] });
   // A re-export's target may be listed already; items a macro call expands to share its place
   // and differ by their container.
   // Places are compared through maps keyed by place: a name with hundreds of definitions costs
@@ -850,11 +851,15 @@ async function definitionOf(group: readonly { symbol: BackendSymbol; targets: re
   return declarations.length > 1 ? { ...def, declarations } : def;
 }
 
-/** Whether `path` is a stub whose declaration's go-to-definition (`targets`) leads to the source of its stem. */
+/**
+ * Whether `path` is a stub whose declaration's go-to-definition (`targets`) leads to a source: the
+ * server maps a stub's declaration only to what runs, so the source it leads to is that symbol's —
+ * in the file of the stub's stem (more-itertools' `more.pyi` beside `more.py`) or in a module that
+ * file re-exports from (attrs' `attr/__init__.pyi` declares `evolve`, written in `attr/_make.py`).
+ */
 function stubOf(backend: IdeBackend, path: string, targets: readonly Location[]): boolean {
   if (backend.isStub?.(path) !== true) return false;
-  const stem = path.slice(0, path.lastIndexOf('.'));
-  return targets.some((t) => t.path !== path && t.path.slice(0, t.path.lastIndexOf('.')) === stem);
+  return targets.some((t) => t.path !== path && backend.isStub?.(t.path) !== true);
 }
 
 /**

@@ -175,6 +175,20 @@ export interface WholeModuleExports {
   anonymousExport(line: string): number | undefined;
 }
 
+/**
+ * Other symbols a value is bound to, which the server does not relate to its name (tsgo and
+ * JavaScript): a named function expression's own name (`var merge = function merge(…)`: its
+ * recursive calls use it), and a property of the module's exports whose value it is (`merge:
+ * merge` in `module.exports = {…}`, `exports.merge = merge`: importers use `utils.merge`).
+ * References of the name add the uses of each. Each method reads a bounded window (linear).
+ */
+export interface ValueAliases {
+  /** The 1-based column of the other name a declaring line binds the value to (the function expression's own name, or the variable when asked at that name); undefined when none. */
+  declaredAlias(line: string, column: number, name: string): number | undefined;
+  /** When the use of `name` at (`line`, `column`, 1-based) of a file's `lines` is the value of a property of the module's exports, the 1-based column of the property's key on that line. */
+  exportedAs(lines: readonly string[], line: number, column: number, name: string): number | undefined;
+}
+
 /** Everything the client needs to know about one kind of language server. */
 export interface ServerDefinition {
   /** Stable id, e.g. `rust-analyzer`. */
@@ -282,6 +296,8 @@ export interface ServerDefinition {
   readonly renamedReferencesChecked?: boolean;
   /** Whole-module exports its server does not follow through a re-export (JavaScript's CommonJS `module.exports = require(…)`). */
   readonly wholeModuleExports?: WholeModuleExports;
+  /** Other symbols a value is bound to that the server does not relate to its name; references add their uses (tsgo: `ValueAliases`). */
+  readonly valueAliases?: ValueAliases;
   /** How its language imports names (Python's `from m import n`); lets a failed name lookup say where a name comes from. */
   readonly imports?: ImportRules;
   /**
@@ -367,12 +383,27 @@ export interface ServerDefinition {
    */
   readonly unanalysedMentions?: (text: string, name: string) => readonly number[];
   /**
+   * The folders (by name) whose files the language's build ignores, which the server does not
+   * analyse (Go: `_x`, `.x`, `testdata`; go-chi/chi's `_examples/`): a references answer asked
+   * outside them names the mentions of the name there, found by one budgeted search, in one note
+   * (`ignoredFoldersNote` says which folders). Default: none.
+   */
+  readonly ignoredFolder?: (name: string) => boolean;
+  /** How that note names the folders {@link ignoredFolder} matches (`folders the go command ignores (_x, .x, testdata)`). */
+  readonly ignoredFoldersNote?: string;
+  /**
    * The server ties `value.member` to a class's member only through the type it infers for the
    * value (pyright): a use on a value it cannot type (an unannotated parameter) is in no answer.
    * A references answer for a class member then counts the `.member` written in the workspace's
    * files that it does not list, in one note.
    */
   readonly membersByInferredType?: boolean;
+  /**
+   * The 0-based lines of a file's `text` that begin inside a string (Python's docstrings): a
+   * mention there is prose, not code, and no note counts it (attrs' docstrings name
+   * `attrs.evolve`). Default: none.
+   */
+  readonly linesInStrings?: (text: string) => ReadonlySet<number>;
   /** The documentation part of its hover without the server's own scaffolding (clangd's `### function \`f\`` title); default as it is. */
   readonly hoverDocumentation?: (documentation: string) => string;
   /** The overloads of one name in one scope are one definition listing its declarations (C++). */

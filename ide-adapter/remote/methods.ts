@@ -33,6 +33,8 @@ export const RemoteMethod = {
   ModulePath: 'ide/modulePath',
   /** Where a name is declared in files the build leaves out here (`IdeBackend.unbuiltDeclarations`). */
   UnbuiltDeclarations: 'ide/unbuiltDeclarations',
+  /** The import that brings a name into the workspace (`IdeBackend.importOf`); null when none. */
+  ImportOf: 'ide/importOf',
   Start: 'ide/start',
   WaitUntilReady: 'ide/waitUntilReady',
   Servers: 'ide/servers',

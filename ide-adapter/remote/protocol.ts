@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import type { BackendSymbol, CallEdge, CallItem, Completeness, DiagnosticReport, HoverInfo, OutlineSymbol, ReferenceList, ServerStatus, TypeItem } from '../backend.js';
+import type { UnlistedMentions } from '../unlisted-mentions.js';
 import type { Diagnostic, Location, Position } from '../model.js';
 import { RemoteMethod, type RemoteMethodName } from './methods.js';
 
@@ -62,7 +63,16 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
-const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<ReferenceList>;
+const UnlistedMentionsSchema = z.object({
+  why: z.enum(['untyped-member', 'skipped-branch', 'ignored-folder']),
+  where: z.string().optional(),
+  server: z.string(),
+  name: z.string(),
+  mentions: z.array(z.object({ path: z.string(), line: z.number().int() })),
+  more: z.boolean(),
+}) satisfies z.ZodType<UnlistedMentions>;
+
+const ReferenceListSchema = z.object({ locations: z.array(LocationSchema), total: z.number().int(), gap: z.string().optional(), unlisted: z.array(UnlistedMentionsSchema).optional() }) satisfies z.ZodType<ReferenceList>;
 
 const DiagnosticReportSchema = z.object({ diagnostics: z.array(DiagnosticSchema), complete: z.boolean(), waitedMs: z.number().optional(), files: z.number().int(), gap: z.string().optional() }) satisfies z.ZodType<DiagnosticReport>;
 
@@ -90,13 +100,17 @@ const CompletenessSchema = z.object({
 
 // The handshake and the server's own requests.
 
-/** A language the server handles: what a client needs to answer `handles` and `relativeQualifiers` itself. */
+/** A language the server handles: what a client needs to answer `handles`, `relativeQualifiers`, `mergesOverloads` and `isStub` itself. */
 export const LanguageInfoSchema = z.object({
   languageId: z.string(),
   /** Lower-case extensions with the dot (`.rs`). */
   extensions: z.array(z.string()),
   /** Qualifiers that name no module of their own (Rust's `self`, `super`). */
   relativeQualifiers: z.array(z.string()),
+  /** Whether the overloads of one name in one scope are one definition (C++: `IdeBackend.mergesOverloads`). */
+  mergesOverloads: z.boolean().optional(),
+  /** Extensions of files that only declare what a source defines (Python's `.pyi`: `IdeBackend.isStub`). */
+  stubExtensions: z.array(z.string()).optional(),
 });
 
 /** A language the server handles, in match order (the first whose extensions include a file's wins). */
@@ -180,6 +194,10 @@ export const REQUESTS = {
   [RemoteMethod.Diagnostics]: { params: z.object({ path: z.string().optional(), waitMs: z.number().nonnegative().optional() }), result: DiagnosticReportSchema },
   [RemoteMethod.ModulePath]: { params: Path, result: z.array(z.array(z.string())) },
   [RemoteMethod.UnbuiltDeclarations]: { params: z.object({ name: z.string(), qualifiers: z.array(z.string()) }), result: z.array(z.object({ at: LocationSchema, why: z.string() })) },
+  [RemoteMethod.ImportOf]: {
+    params: z.object({ name: z.string() }),
+    result: z.object({ module: z.string(), at: LocationSchema, problem: z.string().optional(), fix: z.string().optional() }).nullable(),
+  },
   [RemoteMethod.Start]: { params: Empty, result: z.null() },
   [RemoteMethod.WaitUntilReady]: {
     params: z.object({ timeoutMs: z.number().nonnegative().optional(), paths: z.array(z.string()).optional(), onlyPaths: z.boolean().optional() }),

@@ -1,7 +1,7 @@
 /**
  * The client side of the remote protocol: an `IdeBackend` whose answers come from another process
  * (the background server) over one socket. Functions, the CLI and MCP use it like any backend.
- * What must be synchronous (`handles`, `relativeQualifiers`, `servers`) is answered locally from
+ * What must be synchronous (`handles`, `relativeQualifiers`, `mergesOverloads`, `isStub`, `servers`) is answered locally from
  * the handshake and the `ide/status` notifications; middleware wraps calls here, in the client.
  * Aborting a call sends `$/cancelRequest`; when the connection goes, every pending and later call
  * fails with `background-server-lost`, whose hint says the call can be answered in-process.
@@ -23,6 +23,7 @@ import type {
   DiagnosticReport,
   HoverInfo,
   IdeBackend,
+  ImportedName,
   OutlineSymbol,
   ReadyOptions,
   ReferenceList,
@@ -230,8 +231,20 @@ export class RemoteBackend implements IdeBackend {
     return this.#request(RemoteMethod.UnbuiltDeclarations, name, { name, qualifiers: [...qualifiers] }, options);
   }
 
+  importOf(name: string, options: BackendCallOptions = {}): Promise<ImportedName | undefined> {
+    return this.#request(RemoteMethod.ImportOf, JSON.stringify(name), { name }, options).then((found) => found ?? undefined);
+  }
+
   relativeQualifiers(path: string): readonly string[] {
     return this.#language(path)?.relativeQualifiers ?? [];
+  }
+
+  mergesOverloads(path: string): boolean {
+    return this.#language(path)?.mergesOverloads === true;
+  }
+
+  isStub(path: string): boolean {
+    return (this.#language(path)?.stubExtensions ?? []).some((e) => path.endsWith(e));
   }
 
   handles(path: string): boolean {

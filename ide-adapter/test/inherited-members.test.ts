@@ -120,6 +120,25 @@ for (const c of cases) {
       ]);
     });
 
+    // A package's `__init__.pyi` declaring what its `__init__.py` re-exports from a private module
+    // (attrs: `attr/__init__.pyi`'s `evolve`, written in `attr/_make.py`): importers' uses resolve to the stub.
+    if (c.language === 'Python') it('a function and a method a package stub declares, written in a module the package re-exports: the uses that resolve to the stub are their references', async () => {
+      const source = await f.nameIn('src/tally/_core.py', 'def bump', 'bump');
+      const stub = await f.nameIn('src/tally/__init__.pyi', 'def bump', 'bump');
+      const defs = (await f.value('findDefinitions("bump")')) as (Def & { declarations?: Def[] })[];
+      expect(places(defs)).toEqual([`src/tally/_core.py:${source.line}:${source.column}`]);
+      expect(places(defs[0]?.declarations ?? []).sort()).toEqual([`src/tally/__init__.pyi:${stub.line}:${stub.column}`, `src/tally/_core.py:${source.line}:${source.column}`]);
+      const at = (refs: unknown): string[] => (refs as { referencedAt: { path: string; start: { line: number; column: number } } }[]).map((r) => `${r.referencedAt.path}:${r.referencedAt.start.line}:${r.referencedAt.start.column}`);
+      const imported = await f.nameIn('tests/test_tally.py', 'from tally import Counter, bump', 'bump');
+      const called = await f.nameIn('tests/test_tally.py', 'assert bump(1)', 'bump');
+      expect(at(await f.value('findReferences("bump")'))).toEqual(expect.arrayContaining([`tests/test_tally.py:${imported.line}:${imported.column}`, `tests/test_tally.py:${called.line}:${called.column}`]));
+      const member = await f.nameIn('tests/test_tally.py', 'Counter().bumped(2)', 'bumped');
+      const o = await f.outcome('findReferences("Counter.bumped")');
+      expect(at(o.kind === 'value' ? o.value : [])).toEqual([`tests/test_tally.py:${member.line}:${member.column}`]);
+      // The use is typed (through the stub): no note says pyright could not type it.
+      expect(o.notes.filter((n) => n.includes('.bumped'))).toEqual([]);
+    });
+
     // The zod shape is TypeScript's: registered for its row only.
     if (c.language === 'TypeScript') it('finds a member inherited through an interface where another type of the owner’s name defines it (zod’s v3 and v4 ZodString.min)', async () => {
       const inherited = await f.nameIn('src/schemas.ts', '  min(length: number): this;', 'min');

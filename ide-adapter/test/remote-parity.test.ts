@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DialectError } from '../../dialect/index.js';
 import type { IdeBackend } from '../backend.js';
+import { pythonServer } from '../languages/python/index.js';
 import { LspBackend } from '../lsp-backend.js';
 import type { Position } from '../model.js';
 import { connectRemoteBackend, type RemoteBackend } from '../remote/remote-backend.js';
@@ -19,7 +20,7 @@ import type { ServerStatus } from '../status.js';
 import { Workspace } from '../workspace.js';
 import { rustOfflineEnv } from './support/rust-offline.js';
 import { serveOnSocket, type ServedBackend } from './support/remote.js';
-import { copyFixture, positionOf } from './support/servers.js';
+import { copyFixture, positionOf, requireServer } from './support/servers.js';
 import { serversAvailable } from './support/session.js';
 
 const READY_TIMEOUT_MS = 120_000;
@@ -110,6 +111,13 @@ async function sameOutcomes(served: Served, programs: readonly string[]): Promis
   }
 }
 
+/** Where an imported name comes from (`IdeBackend.importOf`), asked directly and through the port: the same, and found. */
+async function sameImport(served: Served, name: string): Promise<void> {
+  const direct = await served.direct.importOf(name);
+  expect(direct).toBeDefined();
+  expect(await served.remote.importOf(name)).toEqual(direct);
+}
+
 /** The checks every fixture shares: lifecycle, status, the handshake's local answers. */
 async function lifecycleParity(served: Served, paths: readonly string[]): Promise<void> {
   const { direct, remote } = served;
@@ -117,8 +125,9 @@ async function lifecycleParity(served: Served, paths: readonly string[]): Promis
   const [a, b] = [await direct.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS, paths }), await remote.waitUntilReady({ timeoutMs: READY_TIMEOUT_MS, paths })];
   expect({ ...b, waitedMs: 0, servers: b.servers.map(steady) }).toEqual({ ...a, waitedMs: 0, servers: a.servers.map(steady) });
   expect(remote.servers().map(steady)).toEqual(direct.servers().map(steady));
-  for (const path of [...paths, 'README.md', 'Makefile', 'x.RS', 'x.tsx']) {
-    expect([remote.handles(path), remote.relativeQualifiers(path)]).toEqual([direct.handles(path), direct.relativeQualifiers(path)]);
+  for (const path of [...paths, 'README.md', 'Makefile', 'x.RS', 'x.tsx', 'x.pyi', 'x.py', 'x.cpp', 'x.h']) {
+    const local = (b: IdeBackend): unknown[] => [b.handles(path), b.relativeQualifiers(path), b.mergesOverloads?.(path) === true, b.isStub?.(path) === true];
+    expect(local(remote), path).toEqual(local(direct));
   }
 }
 
@@ -189,6 +198,28 @@ describe.skipIf(!(await serversAvailable('typescript')))('remote parity on fixtu
     await sameError(s, 'unsupported-by-server', (b) => b.prepareTypeHierarchy(SUBJECT, declared));
     await sameError(s, 'file-not-found', (b) => b.definition('packages/core/src/missing.ts', declared));
     await sameError(s, 'path-outside-workspace', (b) => b.hover('../outside.ts', declared));
+  });
+});
+
+// Seen on python-attrs/attrs: through the background server, a package stub's declarations
+// (`attr/__init__.pyi`) were not joined to their source, and its importers' uses were missing.
+describe.runIf((await requireServer(pythonServer)) !== undefined)('remote parity on fixtures/py-inherited (real pyright)', () => {
+  let s: Served;
+  beforeAll(async () => {
+    s = await serveFixture('py-inherited');
+  }, READY_TIMEOUT_MS + 30_000);
+  afterAll(async () => {
+    await s?.dispose();
+  });
+
+  it('what the handshake answers locally: handles, relativeQualifiers, mergesOverloads, isStub', async () => {
+    await lifecycleParity(s, ['src/tally/_core.py', 'src/tally/__init__.pyi']);
+    expect(s.remote.isStub('src/tally/__init__.pyi')).toBe(true);
+  });
+
+  it('Dialect programs give the same outcomes through the remote backend: a stub’s declarations, a failed lookup’s import', async () => {
+    await sameOutcomes(s, ['findDefinitions("bump")', 'findReferences("bump")', 'findReferences("Counter.bumped")']);
+    await sameImport(s, 'root');
   });
 });
 

@@ -110,6 +110,9 @@ export const goplsServer: ServerDefinition = {
   symbolKind: (lspKind, line, name) => goKind(lspKind, line, name) ?? lspKind,
   implementationsGap: genericImplementationsGap,
   textImplementations: goTextImplementations,
+  // The go command ignores `_x`, `.x` and `testdata` (go-chi/chi's `_examples/`): gopls analyses none of their files.
+  ignoredFolder: (name) => name.startsWith('_') || name.startsWith('.') || name === 'testdata',
+  ignoredFoldersNote: 'folders the go command ignores (_x, .x, testdata)',
   embeddedField: goEmbeddedField,
   installHint: 'apt-get install -y gopls golang-go',
   knownProblems: GOPLS_KNOWN_PROBLEMS,

@@ -18,6 +18,7 @@ import { pythonKind } from './kinds.js';
 import { pythonModulePath } from './module-path.js';
 import { pythonEnvironmentWarnings } from './problems.js';
 import { pyrightScopeWarnings } from './scope.js';
+import { linesInStrings } from './strings.js';
 import { untrustedPyright } from './trust.js';
 
 /** The variable naming another pyright language server (its `langserver.index.js`). */
@@ -106,6 +107,8 @@ export const pythonServer: ServerDefinition = {
   implementationsFromBases: true,
   // `cache.maxsize` on an unannotated parameter is no reference to Cache.maxsize for pyright.
   membersByInferredType: true,
+  // Docstrings: a `.member` written in one is prose, not an untyped use.
+  linesInStrings,
   // A package's `.pyi` beside its `.py`: importers' uses resolve to the stub's declaration.
   stubExtensions: ['.pyi'],
   imports: PYTHON_IMPORTS,

@@ -11,6 +11,7 @@ import { findProjects, PROJECT_SCAN_BUDGET_MS } from '../../lsp/projects.js';
 import type { ProjectFileRule } from '../../lsp/project-files.js';
 import { withOverride, type LaterAnchors, type ProjectAnchors, type ServerDefinition } from '../../lsp/servers.js';
 import { COMMONJS_EXPORTS } from './commonjs.js';
+import { JS_VALUE_ALIASES } from './value-aliases.js';
 import { LOOSE_SCRIPT_COLLECTION, looseScripts, type LooseScripts } from './loose-scripts.js';
 import { untrustedTypeScript } from './trust.js';
 import { dependenciesWarnings } from './dependencies.js';
@@ -138,6 +139,7 @@ export const typeScriptServer: ServerDefinition = {
   standaloneKinds: ['function', 'method', 'class'],
   untrusted: untrustedTypeScript,
   wholeModuleExports: COMMONJS_EXPORTS,
+  valueAliases: JS_VALUE_ALIASES,
   renamedReferencesChecked: true,
 };
 

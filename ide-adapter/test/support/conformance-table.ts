@@ -251,6 +251,9 @@ const CHECKS: { readonly [K in keyof ConformanceCases]: (spec: ConformanceCases[
   outline: async (spec, c) => {
     const outline = (await c.f.value(`documentSymbols(${JSON.stringify(spec.file)})`)) as SymbolDefinition[];
     expect(outline.map((s) => s.name)).toEqual(expect.arrayContaining([...spec.names]));
+    // In document order, as documentSymbols says (pyright lists a class's `self.x` attributes after its methods).
+    const starts = outline.map((s) => [s.definedAt.start.line, s.definedAt.start.column] as const);
+    expect(starts, 'document order').toEqual([...starts].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
     return byPlace(outline, placeOf).map(definitionAnswer);
   },
   implementations: async (spec, c) => {
