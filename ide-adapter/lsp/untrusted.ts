@@ -38,7 +38,7 @@ function notStarted(definition: ServerDefinition): ServerDefinition {
 export interface UntrustedLimits {
   /** The workspace root (real path). */
   readonly root: string;
-  /** The `untrustedLimits` lines of the servers that run restricted in this workspace. */
+  /** The `untrustedLimits` lines of the servers that run restricted in this workspace, each beginning with its server's name. */
   readonly limits: readonly string[];
   /** Display names of `dialect.json` servers that were not started. */
   readonly skippedServers: readonly string[];
@@ -49,5 +49,8 @@ export function untrustedNote(limits: UntrustedLimits): string | undefined {
   const parts = [...limits.limits];
   if (limits.skippedServers.length > 0) parts.push(`the servers of dialect.json were not started (${limits.skippedServers.join(', ')})`);
   if (parts.length === 0) return undefined;
-  return `untrusted workspace: ${parts.join('; ')}. To trust it: ${trustCommand(limits.root)}`;
+  // Several limits make a line too long for an answer (`notes-ledger.ts` keeps its first clause):
+  // the servers are named first, so the shortened line still says who runs restricted.
+  const who = parts.length > 1 ? ` (${[...limits.limits.map((l) => l.slice(0, l.indexOf(' '))), ...(limits.skippedServers.length > 0 ? ["dialect.json's servers"] : [])].join(', ')} restricted)` : '';
+  return `untrusted workspace${who}: ${parts.join('; ')}. To trust it: ${trustCommand(limits.root)}`;
 }

@@ -1,5 +1,10 @@
 /** The notes ledger's one-line form of a fact: short, the reason kept where it fits, the fix always kept. */
 import { describe, expect, it } from 'vitest';
+import { CLANGD_UNTRUSTED_LIMITS } from '../languages/cpp/trust.js';
+import { GOPLS_UNTRUSTED_LIMITS } from '../languages/go/trust.js';
+import { PYRIGHT_UNTRUSTED_LIMITS } from '../languages/python/trust.js';
+import { RUST_UNTRUSTED_LIMITS } from '../languages/rust/trust.js';
+import { untrustedNote } from '../lsp/untrusted.js';
 import { factOf, MAX_NOTE_LINE, NotesLedger, STATUS_POINTER } from '../notes-ledger.js';
 
 describe('factOf', () => {
@@ -46,6 +51,23 @@ describe('factOf', () => {
     expect(text[kept.length]).toMatch(/[\s,;:.]/); // the next character ends a word
     expect(fact.line).toContain(fix);
     expect(fact.line.length).toBeLessThanOrEqual(MAX_NOTE_LINE);
+  });
+  it('names the servers that run restricted in the untrusted line, whichever two they are', () => {
+    const limits = [RUST_UNTRUSTED_LIMITS, CLANGD_UNTRUSTED_LIMITS, PYRIGHT_UNTRUSTED_LIMITS, GOPLS_UNTRUSTED_LIMITS];
+    // A checkout a few folders deep: its trust command takes a third of the line.
+    const root = '/home/someone/src/organisation/repository';
+    const name = (limit: string): string => limit.slice(0, limit.indexOf(' '));
+    expect(untrustedNote({ root, limits: [CLANGD_UNTRUSTED_LIMITS], skippedServers: [] })).toBe(`untrusted workspace: ${CLANGD_UNTRUSTED_LIMITS}. To trust it: dialect trust ${root}`);
+    for (const first of limits) {
+      for (const second of limits.filter((l) => l !== first)) {
+        const note = untrustedNote({ root, limits: [first, second], skippedServers: [] }) as string;
+        const { line, detail } = factOf('untrusted', note);
+        expect(line, note).toContain(`untrusted workspace (${name(first)}, ${name(second)} restricted)`);
+        expect(detail).toContain(`${first}; ${second}`);
+        expect(line).toContain(`To trust it: dialect trust ${root}`);
+        expect(line.length).toBeLessThanOrEqual(MAX_NOTE_LINE);
+      }
+    }
   });
 });
 

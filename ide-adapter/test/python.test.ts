@@ -10,6 +10,7 @@ import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYRIGHT_UNTRUSTED_LIMITS } from '../languages/python/trust.js';
 import { renderOutcome } from '../../dialect/index.js';
 import { findPythonEnvironment } from '../languages/python/environment.js';
 import { bundledPyright, pythonServer, pyrightVersion } from '../languages/python/index.js';
@@ -129,7 +130,7 @@ describe.runIf(available)('Python trust (the real pyright running interpreters)'
       const o = await session.evaluate('findDefinitions("shapes.circle.Circle.area")', { deadlineMs: 60_000 });
       expect(o.kind).toBe('value');
       expect(o.kind === 'value' ? (o.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path) : []).toEqual(['src/shapes/circle.py']);
-      expect(o.notes.find((n) => n.startsWith('untrusted workspace'))).toContain('pyright runs no interpreter of the workspace');
+      expect(o.notes.find((n) => n.startsWith('untrusted workspace'))).toContain(PYRIGHT_UNTRUSTED_LIMITS);
       const composed = await session.evaluate('findDefinitions("acme.tools.compose")', { deadlineMs: 60_000 });
       expect(composed.kind === 'value' ? (composed.value as { definedAt: { path: string } }[]).map((d) => d.definedAt.path) : composed).toEqual(['src/acme/tools/__init__.py']);
       // The interpreter runs while pyright builds its import resolver, before any answer above.

@@ -29,7 +29,7 @@ export function systemQueryDriver(): string {
 }
 
 /** What the untrusted note says clangd gives up. */
-export const CLANGD_UNTRUSTED_LIMITS = "clangd ignores the project's .clangd and queries no compiler for its include folders";
+export const CLANGD_UNTRUSTED_LIMITS = 'clangd ignores .clangd and queries no compiler for include folders';
 
 /** Arguments that keep clangd from obeying the workspace: no project config. */
 export const UNTRUSTED_ARGS = ['--enable-config=false'] as const;

@@ -17,7 +17,7 @@ import { goEmbeddedField, goKind, goModulePath, goSymbolName } from './names.js'
 import { genericImplementationsGap } from './generics.js';
 import { installedGoVersion, olderGoWarnings } from './toolchain.js';
 import { newerReleaseWarnings } from './release-tags.js';
-import { untrustedGopls } from './trust.js';
+import { GOPLS_UNTRUSTED_LIMITS, untrustedGopls } from './trust.js';
 import { goUnbuiltFiles } from './unbuilt.js';
 import { goTextImplementations } from './implementers.js';
 
@@ -122,6 +122,6 @@ export const goplsServer: ServerDefinition = {
   projectFiles: PROJECT_FILES_GO,
   prepare: prepareGo,
   untrusted: untrustedGopls,
-  untrustedLimits: 'gopls runs without cgo (files that import "C" are not loaded)',
+  untrustedLimits: GOPLS_UNTRUSTED_LIMITS,
   unbuilt: goUnbuiltFiles,
 };

@@ -83,3 +83,6 @@ export function untrustedGopls(base: ServerDefinition): ServerDefinition {
     },
   };
 }
+
+/** What the untrusted note says gopls gives up. */
+export const GOPLS_UNTRUSTED_LIMITS = 'gopls runs without cgo (files that import "C" are not loaded)';

@@ -68,6 +68,9 @@ function isScript(path: string): boolean {
   }
 }
 
+/** What pyright does without in an untrusted workspace; short, so that it fits an answer's note line whole beside another server's. */
+export const PYRIGHT_UNTRUSTED_LIMITS = "pyright sees no packages of the workspace's virtual environment";
+
 /**
  * The restricted copy of the pyright definition for an untrusted workspace: the interpreter is
  * pinned outside the workspace in `prepare` (which sees the workspace root and the environment),
@@ -77,7 +80,7 @@ export function untrustedPyright(definition: ServerDefinition): ServerDefinition
   // Its configuration may not lead out either (pyright follows an `extends` anywhere).
   return confineProjectFiles({
     ...definition,
-    untrustedLimits: "pyright runs no interpreter of the workspace (its virtual environment's packages are not seen)",
+    untrustedLimits: PYRIGHT_UNTRUSTED_LIMITS,
     prepare: (root, env) => {
       const interpreter = systemInterpreter(root, env) ?? noInterpreter();
       return Promise.resolve({
