@@ -53,7 +53,9 @@ describe('sources with no configuration', () => {
   it('are listed by the start scan outside every project', async () => {
     const copy = await copyFixture('ts-noconfig');
     try {
-      const outsideWeb = (await sources(copy.root)).filter((f) => !f.startsWith('web/'));
+      // A declaration file beside a script declares what that script defines: it is not opened.
+      await writeFile(join(copy.root, 'popup.d.ts'), 'declare function showGreeting(name: string): void;\n');
+      const outsideWeb = (await sources(copy.root)).filter((f) => !f.startsWith('web/') && !f.endsWith('.d.ts'));
       const scan = await findProjects(copy.root, ['tsconfig.json', 'jsconfig.json'], { collectFiles: LOOSE_SCRIPT_COLLECTION });
       expect(scan.projectDirs).toEqual([join(copy.root, 'web')]);
       const listed = await looseScripts(copy.root, scan.projectDirs, scan.files !== undefined ? { listed: scan.files } : {});

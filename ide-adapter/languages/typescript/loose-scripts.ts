@@ -37,11 +37,18 @@ const SCRIPT_GLOB = '**/*.{js,cjs,mjs,jsx}';
 const TYPESCRIPT_NAME = /\.(?:ts|tsx|mts|cts)$/;
 
 /**
+ * The TypeScript files listed as loose: not declaration files, which mostly declare what a
+ * JavaScript file beside them defines (a library's `index.d.ts`): opened with it, each of its
+ * names would be defined twice. A question about one still opens it.
+ */
+const LOOSE_TYPESCRIPT_NAME = /^(?!.*\.d\.[mc]?ts$).*\.(?:ts|tsx|mts|cts)$/;
+
+/**
  * The same names, listed by the start's project scan on its own walk (`project-scan.ts`
  * `collectFiles`): the listing then costs no second walk of the tree while the server loads.
  * A few more than the limit, so that files skipped below do not hide that the bound was reached.
  */
-export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', outsideProjects: TYPESCRIPT_NAME.source, includeField: 'include', limit: MAX_LOOSE_SCRIPTS * 2 };
+export const LOOSE_SCRIPT_COLLECTION: FileCollection = { pattern: '\\.(?:js|cjs|mjs|jsx)$', outsideProjects: LOOSE_TYPESCRIPT_NAME.source, includeField: 'include', limit: MAX_LOOSE_SCRIPTS * 2 };
 
 /** What {@link looseScripts} found. */
 export interface LooseScripts {
