@@ -1,6 +1,7 @@
 /**
  * `resolveWalkthrough`: evaluates every comment's location, runs every gitdiff and checks every
- * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum).
+ * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum),
+ * all under one budget (`resolve-budget.ts`).
  */
 import { DialectError, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
 import { formatLocation, locationsOf, type Location } from '../ide-adapter/model.js';
@@ -8,6 +9,7 @@ import { WorkspaceCode } from '../ide-adapter/workspace.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
 import { checkElementCounts, DEFAULT_WALKTHROUGH_LIMITS, type WalkthroughLimits } from './limits.js';
+import { budgetedEnvironment } from './resolve-budget.js';
 import { DEFAULT_CONTEXT_LINES, describeValue, formatCodeLocation, toCodeLocation } from './locations.js';
 import type {
   ActionElement, CommentElement, CommentResolution, FileLink, GitDiffElement, LocationChoice, MermaidElement, ResolvedComment, ResolvedDiff,
@@ -41,18 +43,21 @@ export interface ResolveOptions {
  * when the walkthrough has more comments, diffs or links than the limits allow (`limit-exceeded`,
  * before any query runs).
  */
-export async function resolveWalkthrough(document: WalkthroughDocument, env: WalkthroughEnvironment, options: ResolveOptions = {}): Promise<ResolvedWalkthrough> {
+export async function resolveWalkthrough(document: WalkthroughDocument, outerEnv: WalkthroughEnvironment, options: ResolveOptions = {}): Promise<ResolvedWalkthrough> {
   const { signal } = options;
   const contextLines = options.contextLines ?? DEFAULT_CONTEXT_LINES;
   const limits = options.limits ?? DEFAULT_WALKTHROUGH_LIMITS;
   throwIfCancelled(signal);
   checkElementCounts(document, limits);
+  // Every query below shares one budget, and is cancelled with the caller's signal through it.
+  const budgeted = budgetedEnvironment(outerEnv, limits.maxResolveMs, signal);
+  const env = budgeted.env;
   // The same expression twice is evaluated once.
   const evaluations = new Map<string, Promise<Outcome | { failed: unknown }>>();
   const evaluate = (expression: string): Promise<Outcome | { failed: unknown }> => {
     let pending = evaluations.get(expression);
     if (pending === undefined) {
-      pending = env.evaluate(expression, signal).catch((failed: unknown) => ({ failed }));
+      pending = env.evaluate(expression).catch((failed: unknown) => ({ failed }));
       evaluations.set(expression, pending);
     }
     return pending;
@@ -63,9 +68,9 @@ export async function resolveWalkthrough(document: WalkthroughDocument, env: Wal
   const diffs = elements.filter((e): e is GitDiffElement => e.kind === 'gitdiff');
   const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
     Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines, limits.maxChoicesPerComment))),
-    Promise.all(diffs.map((d) => resolveDiff(d, env, signal))),
-    Promise.all(document.links.map((l) => resolveLink(l, env, signal))),
-  ]);
+    Promise.all(diffs.map((d) => resolveDiff(d, env))),
+    Promise.all(document.links.map((l) => resolveLink(l, env))),
+  ]).finally(() => budgeted.dispose());
   throwIfCancelled(signal);
   const linkWarnings: WalkthroughWarning[] = resolvedLinks.flatMap((l) =>
     l.error !== undefined ? [{ code: WarningCode.BrokenLink, message: `the link to ${describeLink(l.link)} is broken: ${l.error}`, line: l.link.line, elementId: l.link.id }] : [],
@@ -196,9 +201,9 @@ function dedupe(locations: readonly Location[]): Location[] {
   });
 }
 
-async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment, signal: AbortSignal | undefined): Promise<ResolvedDiff> {
+async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment): Promise<ResolvedDiff> {
   try {
-    const files = await env.gitDiff(element.range, { excludeUnstaged: element.excludeUnstaged, excludeStaged: element.excludeStaged, ...(signal !== undefined ? { signal } : {}) });
+    const files = await env.gitDiff(element.range, { excludeUnstaged: element.excludeUnstaged, excludeStaged: element.excludeStaged });
     return { element, files };
   } catch (error) {
     const code = error instanceof DialectError ? error.code : 'git-failed';
@@ -207,11 +212,11 @@ async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment,
   }
 }
 
-async function resolveLink(link: FileLink, env: WalkthroughEnvironment, signal: AbortSignal | undefined): Promise<ResolvedLink> {
+async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise<ResolvedLink> {
   try {
     if (link.regex !== undefined) {
       // Matched by the environment under the search time budget, never here on the main thread.
-      const found = await env.findLine(link.path, link.regex, signal);
+      const found = await env.findLine(link.path, link.regex);
       if (found === undefined) return { link, error: `no line of ${link.path} matches /${link.regex}/` };
       return { link, line: found.line, text: found.text };
     }
