@@ -24,7 +24,7 @@ describe('an error shows a bounded window of a long span', () => {
     expect(rendered).toContain('…');
   });
 
-  it('an evaluation error on a 4 MB number literal', async () => {
+  it('an error on a 4 MB number literal', async () => {
     const outcome = await evaluate(`findThings(${'1'.repeat(BIG)})`);
     expect(outcome.kind).toBe('error');
     expect(renderOutcome(outcome).length).toBeLessThan(RENDER_LIMIT);
