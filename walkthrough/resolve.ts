@@ -64,10 +64,9 @@ export async function resolveWalkthrough(document: WalkthroughDocument, outerEnv
   };
   const elements = document.elements;
   const comments = elements.filter((e): e is CommentElement => e.kind === 'comment');
-  const linesEnv = fileOnceReader(env);
   const diffs = elements.filter((e): e is GitDiffElement => e.kind === 'gitdiff');
   const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
-    Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines, limits.maxChoicesPerComment))),
+    Promise.all(comments.map((c) => resolveComment(c, evaluate, env, contextLines, limits.maxChoicesPerComment))),
     Promise.all(diffs.map((d) => resolveDiff(d, env))),
     Promise.all(document.links.map((l) => resolveLink(l, env))),
   ]).finally(() => budgeted.dispose());
@@ -83,27 +82,6 @@ export async function resolveWalkthrough(document: WalkthroughDocument, outerEnv
     diffs: resolvedDiffs,
     links: resolvedLinks,
     warnings: [...document.warnings, ...linkWarnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
-  };
-}
-
-/**
- * Reads each file once per walkthrough: a comment on a reference list shows context for dozens
- * of places, mostly in the same files, and every read is a round trip to the disk.
- */
-function fileOnceReader(env: WalkthroughEnvironment): WalkthroughEnvironment {
-  const files = new Map<string, Promise<string[]>>();
-  return {
-    ...env,
-    readLines: async (path, start, end) => {
-      let file = files.get(path);
-      if (file === undefined) {
-        file = env.readLines(path, 1, Number.MAX_SAFE_INTEGER);
-        files.set(path, file);
-      }
-      const all = await file;
-      if (start > all.length) return env.readLines(path, start, end); // let the environment report the bad range
-      return all.slice(start - 1, end);
-    },
   };
 }
 
