@@ -3,7 +3,7 @@
  * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum),
  * all under one budget (`resolve-budget.ts`).
  */
-import { DialectError, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
+import { cutMiddle, DialectError, MAX_DIAGNOSTIC_TEXT, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
 import { formatLocation, locationsOf, type Location } from '../ide-adapter/model.js';
 import { WorkspaceCode } from '../ide-adapter/workspace.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
@@ -72,7 +72,7 @@ export async function resolveWalkthrough(document: WalkthroughDocument, outerEnv
   ]).finally(() => budgeted.dispose());
   throwIfCancelled(signal);
   const linkWarnings: WalkthroughWarning[] = resolvedLinks.flatMap((l) =>
-    l.error !== undefined ? [{ code: WarningCode.BrokenLink, message: `the link to ${describeLink(l.link)} is broken: ${l.error}`, line: l.link.line, elementId: l.link.id }] : [],
+    l.error !== undefined ? [{ code: WarningCode.BrokenLink, message: cutMiddle(`the link to ${describeLink(l.link)} is broken: ${l.error}`, MAX_DIAGNOSTIC_TEXT), line: l.link.line, elementId: l.link.id }] : [],
   );
   return {
     document,
@@ -96,7 +96,12 @@ async function resolveComment(
   contextLines: number,
   maxChoices: number,
 ): Promise<ResolvedComment> {
-  const unresolved = (code: DialectCode, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
+  const unresolved = (code: DialectCode, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({
+    element,
+    // The message may quote the location as written, or a failure's whole text: cut as an error's is.
+    resolution: { status: 'unresolved', error: { code, message: cutMiddle(message, MAX_DIAGNOSTIC_TEXT), text: text === message ? cutMiddle(text, MAX_DIAGNOSTIC_TEXT) : text } },
+    notes,
+  });
   const expression = element.location;
   if (expression === undefined) return unresolved(CommentErrorCode.MissingLocation, 'this comment has no location: add location="…" with a Dialect expression, e.g. findDefinition(`User`)');
   const result = await evaluate(expression);
@@ -186,7 +191,7 @@ async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment)
   } catch (error) {
     const code = error instanceof DialectError ? error.code : 'git-failed';
     const message = error instanceof DialectError && error.hint !== undefined ? `${error.message} (${error.hint})` : error instanceof Error ? error.message : String(error);
-    return { element, error: { code, message } };
+    return { element, error: { code, message: cutMiddle(message, MAX_DIAGNOSTIC_TEXT) } };
   }
 }
 
