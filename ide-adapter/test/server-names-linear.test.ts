@@ -9,7 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { containerNames } from '../functions/qualified.js';
 import { cppKind, splitCppOutlineName } from '../languages/cpp/names.js';
+import { declaresGeneric } from '../languages/go/generics.js';
 import { goSymbolName } from '../languages/go/names.js';
+import { PYTHON_IMPORTS } from '../languages/python/imports.js';
+import { cfgsAbove, MOD_LINE } from '../languages/rust/unbuilt.js';
 
 const MB = 1_000_000;
 /** Far above linear work on a megabyte (milliseconds), far below the quadratic work (minutes). */
@@ -37,8 +40,15 @@ describe('names and declaration lines in linear time', () => {
     ['a C++ closing line with a megabyte of blanks', () => cppKind('struct', `} a,${' '.repeat(MB)}x`, 'Foo'), 'struct'],
     // `func (` and a megabyte of name without `)` (5 min at 1 MB before).
     ['a Go func line without its )', () => goSymbolName('Get', 'function', `func (${'a'.repeat(MB)}`), { name: 'Get' }],
-    // A Go name of a megabyte of `[` with no `]` (quadratic before).
+    // A Go name of a megabyte of `[` with no `]` (440 s before).
     ['a Go name of unclosed brackets', () => goSymbolName(`${'['.repeat(MB)}x`, 'function').name, `${'['.repeat(MB)}x`],
+    // Workspace lines read on the main thread (minutes each at 1 MB before; the attributes exponential).
+    ['a Go method line of blanks (generic receiver)', () => declaresGeneric([`func (a${' '.repeat(MB)}`], 1), false],
+    ['a Python from-line of dots', () => PYTHON_IMPORTS.moduleOf(`from ${'.'.repeat(MB)}`, 'x'), undefined],
+    ['a Python from-line of one long name', () => PYTHON_IMPORTS.probe?.modules(`from a${'a'.repeat(MB)}`), []],
+    ['a Rust line of sixty attributes before no mod', () => MOD_LINE.exec(`${'#[a]'.repeat(60)} x`), null],
+    ['a Rust line of a megabyte of attributes', () => MOD_LINE.exec(`${'#[a]'.repeat(MB / 4)} x`), null],
+    ['a Rust cfg line never closed', () => cfgsAbove([`${'#[cfg('.repeat(MB / 6)}] mod x;`], 0), []],
   ] as const)('%s', (_name, run, expected) => {
     const { value, ms } = timed(run as () => unknown);
     expect(value).toEqual(expected);
@@ -61,6 +71,16 @@ describe('names and declaration lines in linear time', () => {
     expect(cppKind('class', 'union\tFoo {', 'Foo')).toBe('union');
     expect(cppKind('struct', 'typedef int Foo [ 4 ];', 'Foo')).toBe('type alias');
     expect(cppKind('struct', '}   A ,  *Foo ;', 'Foo')).toBe('type alias');
+    expect(declaresGeneric(['func (s *Stack[T]) Push(v T) {'], 1)).toBe(true);
+    expect(declaresGeneric(['func (s * Stack[T]) Push(v T) {'], 1)).toBe(true);
+    expect(declaresGeneric(['func (Stack[T]) Push(v T) {'], 1)).toBe(true);
+    expect(declaresGeneric(['func (s *Stack) Push(v int) {'], 1)).toBe(false);
+    expect(PYTHON_IMPORTS.moduleOf('from ..pkg.mod import (a, b as x)', 'x')).toBe('..pkg.mod');
+    expect(PYTHON_IMPORTS.moduleOf('from . import y', 'y')).toBe('.');
+    expect(PYTHON_IMPORTS.probe?.modules('from numpy.linalg import norm')).toEqual(['numpy']);
+    expect(PYTHON_IMPORTS.probe?.modules('from numpy import a')).toEqual(['numpy']);
+    expect(MOD_LINE.exec('#[cfg(unix)] #[allow(x)] pub(crate) mod sys;')?.[1]).toBe('sys');
+    expect(cfgsAbove(['#[cfg(feature = "kv")]', '#[cfg(all(unix, not(test)))] pub mod kv;'], 1)).toEqual(['all(unix, not(test))', 'feature = "kv"']);
   });
 
   it('on any short text: the same as the patterns they replace', () => {
