@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { containerNames } from '../functions/qualified.js';
+import { REQUIRE_STATEMENT } from '../functions/symbols.js';
 import { cppKind, splitCppOutlineName } from '../languages/cpp/names.js';
 import { declaresGeneric } from '../languages/go/generics.js';
 import { goSymbolName } from '../languages/go/names.js';
@@ -49,6 +50,8 @@ describe('names and declaration lines in linear time', () => {
     ['a Rust line of sixty attributes before no mod', () => MOD_LINE.exec(`${'#[a]'.repeat(60)} x`), null],
     ['a Rust line of a megabyte of attributes', () => MOD_LINE.exec(`${'#[a]'.repeat(MB / 4)} x`), null],
     ['a Rust cfg line never closed', () => cfgsAbove([`${'#[cfg('.repeat(MB / 6)}] mod x;`], 0), []],
+    // A require statement, then a megabyte of blanks and a stray character (about an hour before).
+    ['a JavaScript require line of trailing blanks', () => REQUIRE_STATEMENT.exec(`const a = require("x")${' '.repeat(MB)}x`), null],
   ] as const)('%s', (_name, run, expected) => {
     const { value, ms } = timed(run as () => unknown);
     expect(value).toEqual(expected);
@@ -79,6 +82,9 @@ describe('names and declaration lines in linear time', () => {
     expect(PYTHON_IMPORTS.moduleOf('from . import y', 'y')).toBe('.');
     expect(PYTHON_IMPORTS.probe?.modules('from numpy.linalg import norm')).toEqual(['numpy']);
     expect(PYTHON_IMPORTS.probe?.modules('from numpy import a')).toEqual(['numpy']);
+    expect(REQUIRE_STATEMENT.exec('const a = require("x") ;  // c')?.[2]).toBe('a');
+    expect(REQUIRE_STATEMENT.exec("const {a, b} = require('x').y . z;")?.[2]).toBe('{a, b}');
+    expect(REQUIRE_STATEMENT.exec('const a = require("x")("y");')).toBeNull();
     expect(MOD_LINE.exec('#[cfg(unix)] #[allow(x)] pub(crate) mod sys;')?.[1]).toBe('sys');
     expect(cfgsAbove(['#[cfg(feature = "kv")]', '#[cfg(all(unix, not(test)))] pub mod kv;'], 1)).toEqual(['all(unix, not(test))', 'feature = "kv"']);
   });
