@@ -47,7 +47,7 @@ export const CORE_CODE_DOCS: CodeDocs<SyntaxCode | EvalCode> = {
   'unterminated-comment': 'A /* comment has no closing */.',
   'invalid-escape': 'A string has a backslash escape JSON does not allow.',
   'control-character-in-string': 'A string holds a raw control character; write it as an escape such as \\n.',
-  'invalid-number': 'A number is not written the JSON way (leading zeros, a lone dot, hex, …).',
+  'invalid-number': 'A number is not written the JSON way (leading zeros, a lone dot, hex, …), or is too large for a 64-bit float (1e999).',
   'stray-character': 'A character that starts no token of the language.',
   'unclosed-call': 'A call has no closing parenthesis.',
   'unclosed-array': 'An array has no closing bracket.',

@@ -133,6 +133,38 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, end)}${ELLIPSIS}`;
 }
 
+/**
+ * A message, label, hint or note of a Dialect error is cut to this many code points: they echo
+ * what the program wrote (a name, a literal), and a 4 MB name printed a 12 MB error.
+ */
+export const MAX_DIAGNOSTIC_TEXT = 1000;
+
+/**
+ * `text` cut to at most `max` code points by dropping its middle for {@link ELLIPSIS}: the start
+ * says what is wrong and the end keeps a closing quote or `(…)`. Never splits a surrogate pair;
+ * the work is bounded by `max`, not by the length of `text`.
+ */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text; // UTF-16 length ≥ code points: nothing to cut
+  const headCount = Math.ceil((max - 1) / 2);
+  const tailCount = max - 1 - headCount;
+  let head = 0;
+  for (let kept = 0; kept < headCount && head < text.length; kept++) head += (text.codePointAt(head) as number) > 0xffff ? 2 : 1;
+  let tail = text.length;
+  for (let kept = 0; kept < tailCount && tail > head; kept++) tail -= isLowSurrogate(text.charCodeAt(tail - 1)) && isHighSurrogate(text.charCodeAt(tail - 2)) && tail - 2 >= head ? 2 : 1;
+  // Does the middle fit in the one place the ellipsis would take?
+  if (tail - head <= 1 || (tail - head === 2 && isHighSurrogate(text.charCodeAt(head)) && isLowSurrogate(text.charCodeAt(head + 1)))) return text;
+  return `${text.slice(0, head)}${ELLIPSIS}${text.slice(tail)}`;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
 /** `1.2 s`, `340 ms`, `2 min 5 s`: a duration as people read it. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

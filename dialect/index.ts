@@ -13,7 +13,7 @@ export { MAX_NESTING_DEPTH, parse, type ParseOptions, type ParseResult } from '.
 export { printExpr, printValue, valueToExpr, type PrintOptions } from './printer.js';
 export { renderDiagnostic, type RenderableDiagnostic, type RenderOptions } from './render.js';
 export { SourceText, codePointCount, type Position, type Range, type Span } from './source.js';
-export { controlPicture, ELLIPSIS, MAX_LABEL_LENGTH, showControls, showFieldControls, truncate } from './display.js';
+export { controlPicture, cutMiddle, ELLIPSIS, MAX_DIAGNOSTIC_TEXT, MAX_LABEL_LENGTH, showControls, showFieldControls, truncate } from './display.js';
 export { createRegistry } from './builtins.js';
 export { DEFAULT_EVALUATION_BUDGET, ValueMeter, type EvaluationBudget } from './budget.js';
 export { planConversion, matches } from './conversions.js';

@@ -386,12 +386,22 @@ class Scanner {
       } else break;
     }
     this.i = i;
-    if (valid) {
-      this.tokens.push(new LiteralToken(NumberLiteral, text, start, i - 1, simple ? intValue : Number(text.slice(start, i))));
+    const value = valid ? (simple ? intValue : Number(text.slice(start, i))) : Number.NaN;
+    if (Number.isFinite(value)) {
+      this.tokens.push(new LiteralToken(NumberLiteral, text, start, i - 1, value));
       return;
     }
     const image = text.slice(start, i);
-    {
+    if (valid) {
+      // 1e999 or 400 digits: JSON.parse makes it Infinity, which no result can hold (it printed as null).
+      this.report({
+        code: SyntaxCode.InvalidNumber,
+        severity: 'error',
+        message: `\`${abbreviate(image)}\` is too large for a number`,
+        span: { start, end: i },
+        hint: `numbers are 64-bit floating point, at most about 1.8e308 in size; put the value in a string if its digits matter`,
+      });
+    } else {
       this.report({
         code: SyntaxCode.InvalidNumber,
         severity: 'error',

@@ -7,7 +7,8 @@ import type { DialectCode } from './codes.js';
 import { resolveDiagnostic, type ResolvedDiagnostic } from './diagnostics.js';
 import type { Outcome } from './outcome.js';
 import { printValue } from './printer.js';
-import { renderDiagnostic } from './render.js';
+import { cutMiddle, MAX_DIAGNOSTIC_TEXT } from './display.js';
+import { boundDiagnosticTexts, renderDiagnostic } from './render.js';
 import type { Range } from './source.js';
 
 /** How an outcome is rendered as text. */
@@ -97,18 +98,19 @@ export function outcomeToJson(outcome: Outcome): OutcomeJson {
       return { kind: 'ambiguity', message: outcome.message, refinements: outcome.refinements, notes: outcome.notes };
     case 'error': {
       const e = outcome.error;
+      const cut = (text: string): string => cutMiddle(text, MAX_DIAGNOSTIC_TEXT);
       return {
         kind: 'error',
         error: {
           code: e.code,
-          message: e.message,
+          message: cut(e.message),
           ...(e.span !== undefined ? { range: outcome.source.range(e.span) } : {}),
-          ...(e.hint !== undefined ? { hint: e.hint } : {}),
+          ...(e.hint !== undefined ? { hint: cut(e.hint) } : {}),
           ...(e.signature !== undefined ? { signature: e.signature } : {}),
           ...(e.example !== undefined ? { example: e.example } : {}),
-          chain: e.chain,
-          notes: e.notes,
-          ...(e.diagnostics.length > 0 ? { diagnostics: e.diagnostics.map((d) => resolveDiagnostic(d, outcome.source)) } : {}),
+          chain: e.chain.map(cut),
+          notes: e.notes.map(cut),
+          ...(e.diagnostics.length > 0 ? { diagnostics: e.diagnostics.map((d) => resolveDiagnostic(boundDiagnosticTexts(d), outcome.source)) } : {}),
         },
         rendered: renderOutcome(outcome),
         notes: outcome.notes,

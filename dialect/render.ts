@@ -17,7 +17,7 @@
  * visibly, so the caret always sits under the right character.
  */
 import type { DialectCode } from './codes.js';
-import { controlPicture } from './display.js';
+import { controlPicture, cutMiddle, MAX_DIAGNOSTIC_TEXT } from './display.js';
 import type { Span } from './source.js';
 import type { SourceText } from './source.js';
 
@@ -48,12 +48,34 @@ interface Annotation {
   readonly primary: boolean;
 }
 
+/** Characters of context shown either side of the carets. */
 const WINDOW_MARGIN = 40;
+/** How far apart carets on one line may be to share a window, and how much of one long span is shown. */
 const MAX_WINDOW = 160;
 const TAB_WIDTH = 4;
 
 /** Renders one diagnostic against its source text. */
 export function renderDiagnostic(diagnostic: RenderableDiagnostic, source: SourceText, options: RenderOptions = {}): string {
+  return renderBounded(boundDiagnosticTexts(diagnostic), source, options);
+}
+
+/**
+ * `diagnostic` with its message, labels, hint and notes each cut to {@link MAX_DIAGNOSTIC_TEXT}
+ * code points: they echo what a program wrote, which may be megabytes long.
+ */
+export function boundDiagnosticTexts<D extends RenderableDiagnostic>(diagnostic: D): D {
+  const cut = (text: string): string => cutMiddle(text, MAX_DIAGNOSTIC_TEXT);
+  return {
+    ...diagnostic,
+    message: cut(diagnostic.message),
+    ...(diagnostic.label !== undefined ? { label: cut(diagnostic.label) } : {}),
+    ...(diagnostic.labels !== undefined ? { labels: diagnostic.labels.map((l) => ({ ...l, message: cut(l.message) })) } : {}),
+    ...(diagnostic.hint !== undefined ? { hint: cut(diagnostic.hint) } : {}),
+    ...(diagnostic.notes !== undefined ? { notes: diagnostic.notes.map(cut) } : {}),
+  };
+}
+
+function renderBounded(diagnostic: RenderableDiagnostic, source: SourceText, options: RenderOptions): string {
   const paint = painter(options.color === true);
   const out: string[] = [];
   out.push(`${paint.error(`error[${diagnostic.code}]`)}${paint.bold(`: ${diagnostic.message}`)}`);
@@ -107,7 +129,8 @@ function renderLine(source: SourceText, line: number, annotations: Annotation[],
   const primary: Annotation = annotations.find((a) => a.primary) ?? annotations[0] ?? { start: lineStart, end: lineStart, message: undefined, primary: true };
   let shown = annotations.filter((a) => Math.abs(a.start - primary.start) <= MAX_WINDOW);
   const lo = Math.max(lineStart, Math.min(...shown.map((a) => a.start)) - WINDOW_MARGIN);
-  const hi = Math.min(lineEnd, Math.max(...shown.map((a) => Math.min(a.end, lineEnd))) + WINDOW_MARGIN);
+  // A long span is shown by its start: the window never exceeds the carets' starts plus MAX_WINDOW.
+  const hi = Math.min(lineEnd, Math.max(...shown.map((a) => Math.min(a.end, a.start + MAX_WINDOW))) + WINDOW_MARGIN);
   const windowStart = safeBoundary(source.text, lo);
   const windowEnd = safeBoundary(source.text, hi);
   const { display, columnAt } = displayText(source.text, windowStart, windowEnd);

@@ -107,10 +107,7 @@ async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
     const worker = await ahead;
     if (worker !== undefined) return worker;
   }
-  while (busy >= MAX_WORKERS) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    if (signal?.aborted === true) throw cancelled();
-  }
+  while (busy >= MAX_WORKERS) await waitForSlot(signal);
   busy++;
   const kept = idle.pop();
   if (kept !== undefined) return kept;
@@ -121,6 +118,26 @@ async function takeWorker(signal: AbortSignal | undefined): Promise<Worker> {
     freeSlot();
     throw error;
   }
+}
+
+/**
+ * Waits until a slot frees ({@link freeSlot} wakes the first waiter). A job cancelled while it
+ * waits leaves the queue at once: were it woken and then gave up, the wake-up would be lost, and
+ * the jobs behind it would wait for a free slot until some other job happened to finish.
+ */
+function waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const wake = (): void => {
+      stopListening();
+      resolve();
+    };
+    waiting.push(wake);
+    const stopListening = onAbort(signal, () => {
+      const at = waiting.indexOf(wake);
+      if (at >= 0) waiting.splice(at, 1);
+      reject(cancelled());
+    });
+  });
 }
 
 function releaseWorker(worker: Worker, reusable: boolean): void {

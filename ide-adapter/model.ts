@@ -91,6 +91,8 @@ export interface DiffFile {
   readonly additions: number;
   readonly deletions: number;
   readonly hunks: readonly DiffHunk[];
+  /** Lines of its hunks not kept: the diff had more than `MAX_DIFF_LINES` (`git.ts`); the counts include them. */
+  readonly linesLeftOut?: number;
 }
 
 /** One hunk of a file diff. */

@@ -23,6 +23,7 @@ export const WALKTHROUGH_CODE_DOCS: CodeDocs<Exclude<WalkthroughCode, EvalCode>>
   'read-failed': 'The walkthrough file could not be read.',
   'invalid-option': 'A walkthrough option (a limit) has a value that is not allowed.',
   'limit-exceeded': 'The walkthrough is larger than a limit of limits.ts (too many comments, too long, too large a page).',
+  'resolve-budget': "A comment, gitdiff or link not resolved within the walkthrough's time budget for all its queries (maxResolveMs): fix the slow one or split the walkthrough.",
   'missing-location': 'A <comment> has no location attribute.',
   'no-location': "A comment's location expression evaluated to something that is not a location.",
   'evaluation-failed': "A comment's location expression failed in a way that is not a Dialect error.",

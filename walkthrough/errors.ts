@@ -46,6 +46,8 @@ export const WalkthroughErrorCode = {
   InvalidOption: 'invalid-option',
   /** The walkthrough is larger than a limit of `limits.ts` (too many comments, too long, too large a page). */
   LimitExceeded: 'limit-exceeded',
+  /** A comment, gitdiff or link not resolved within the walkthrough's budget for all its queries (`maxResolveMs`). */
+  OverBudget: 'resolve-budget',
 } as const;
 
 /** One of {@link WalkthroughErrorCode}. */

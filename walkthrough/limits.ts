@@ -25,6 +25,11 @@ export interface WalkthroughLimits {
   readonly maxChoicesPerComment: number;
   /** Largest page, in characters of HTML (mermaid's 3.6 MB, when the page has diagrams, included). */
   readonly maxPageChars: number;
+  /**
+   * Milliseconds all the queries of the walkthrough (comments, gitdiffs, link patterns) may take
+   * together; past it the ones still running are cancelled and say so (`resolve-budget.ts`).
+   */
+  readonly maxResolveMs: number;
 }
 
 /** The defaults: far above any walkthrough a person reads, far below what hurts the machine. */
@@ -35,6 +40,7 @@ export const DEFAULT_WALKTHROUGH_LIMITS: WalkthroughLimits = Object.freeze({
   maxLinks: 2_000,
   maxChoicesPerComment: 20,
   maxPageChars: 64 * 1024 * 1024,
+  maxResolveMs: 120_000,
 });
 
 /** The defaults with some limits replaced; each must be a positive integer. */

@@ -3,6 +3,7 @@
  * warnings found so far, and where the text being parsed sits in the document.
  */
 import type { Env } from 'markdown-it';
+import { cutMiddle, MAX_DIAGNOSTIC_TEXT } from '../dialect/index.js';
 import type { ElementKind, FileLink, WalkthroughElement, WalkthroughWarning } from './model.js';
 import type { ForwardSearch } from './tags.js';
 
@@ -51,7 +52,8 @@ export class ParseCollector {
       this.unlisted += 1;
       return -1;
     }
-    this.warnings.push(warning);
+    // A warning quotes what the walkthrough wrote (a name, an attribute, a path): cut, as an error's text is.
+    this.warnings.push({ ...warning, message: cutMiddle(warning.message, MAX_DIAGNOSTIC_TEXT) });
     return this.warnings.length - 1;
   }
 }

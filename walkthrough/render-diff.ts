@@ -41,11 +41,12 @@ function renderFile(file: DiffFile): string {
     `<span class="wt-add">+${file.additions}</span> <span class="wt-del">−${file.deletions}</span></button>`;
   let body: string;
   if (file.status === 'binary') body = '<span class="wt-diff-note">Binary file, not shown.</span>';
-  else if (file.hunks.length === 0) body = '<span class="wt-diff-note">No textual changes.</span>';
+  else if (file.hunks.length === 0 && (file.linesLeftOut ?? 0) === 0) body = '<span class="wt-diff-note">No textual changes.</span>';
   else {
     let budget = MAX_LINES_PER_FILE;
     const hunks: string[] = [];
-    let hidden = 0;
+    // Lines the diff did not keep (`MAX_DIFF_LINES`) are not shown either.
+    let hidden = file.linesLeftOut ?? 0;
     for (const hunk of file.hunks) {
       if (budget <= 0) {
         hidden += hunk.lines.length;

@@ -1,13 +1,15 @@
 /**
  * `resolveWalkthrough`: evaluates every comment's location, runs every gitdiff and checks every
- * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum).
+ * file link, all concurrently (a walkthrough takes as long as its slowest query, not their sum),
+ * all under one budget (`resolve-budget.ts`).
  */
-import { DialectError, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
+import { cutMiddle, DialectError, MAX_DIAGNOSTIC_TEXT, printValue, renderOutcome, truncate, type DialectCode, type Outcome } from '../dialect/index.js';
 import { formatLocation, locationsOf, type Location } from '../ide-adapter/model.js';
 import { WorkspaceCode } from '../ide-adapter/workspace.js';
 import type { WalkthroughEnvironment } from './environment-types.js';
 import { WalkthroughError, WalkthroughErrorCode, WarningCode } from './errors.js';
 import { checkElementCounts, DEFAULT_WALKTHROUGH_LIMITS, type WalkthroughLimits } from './limits.js';
+import { budgetedEnvironment } from './resolve-budget.js';
 import { DEFAULT_CONTEXT_LINES, describeValue, formatCodeLocation, toCodeLocation } from './locations.js';
 import type {
   ActionElement, CommentElement, CommentResolution, FileLink, GitDiffElement, LocationChoice, MermaidElement, ResolvedComment, ResolvedDiff,
@@ -41,34 +43,36 @@ export interface ResolveOptions {
  * when the walkthrough has more comments, diffs or links than the limits allow (`limit-exceeded`,
  * before any query runs).
  */
-export async function resolveWalkthrough(document: WalkthroughDocument, env: WalkthroughEnvironment, options: ResolveOptions = {}): Promise<ResolvedWalkthrough> {
+export async function resolveWalkthrough(document: WalkthroughDocument, outerEnv: WalkthroughEnvironment, options: ResolveOptions = {}): Promise<ResolvedWalkthrough> {
   const { signal } = options;
   const contextLines = options.contextLines ?? DEFAULT_CONTEXT_LINES;
   const limits = options.limits ?? DEFAULT_WALKTHROUGH_LIMITS;
   throwIfCancelled(signal);
   checkElementCounts(document, limits);
+  // Every query below shares one budget, and is cancelled with the caller's signal through it.
+  const budgeted = budgetedEnvironment(outerEnv, limits.maxResolveMs, signal);
+  const env = budgeted.env;
   // The same expression twice is evaluated once.
   const evaluations = new Map<string, Promise<Outcome | { failed: unknown }>>();
   const evaluate = (expression: string): Promise<Outcome | { failed: unknown }> => {
     let pending = evaluations.get(expression);
     if (pending === undefined) {
-      pending = env.evaluate(expression, signal).catch((failed: unknown) => ({ failed }));
+      pending = env.evaluate(expression).catch((failed: unknown) => ({ failed }));
       evaluations.set(expression, pending);
     }
     return pending;
   };
   const elements = document.elements;
   const comments = elements.filter((e): e is CommentElement => e.kind === 'comment');
-  const linesEnv = fileOnceReader(env);
   const diffs = elements.filter((e): e is GitDiffElement => e.kind === 'gitdiff');
   const [resolvedComments, resolvedDiffs, resolvedLinks] = await Promise.all([
-    Promise.all(comments.map((c) => resolveComment(c, evaluate, linesEnv, contextLines, limits.maxChoicesPerComment))),
-    Promise.all(diffs.map((d) => resolveDiff(d, env, signal))),
-    Promise.all(document.links.map((l) => resolveLink(l, env, signal))),
-  ]);
+    Promise.all(comments.map((c) => resolveComment(c, evaluate, env, contextLines, limits.maxChoicesPerComment))),
+    Promise.all(diffs.map((d) => resolveDiff(d, env))),
+    Promise.all(document.links.map((l) => resolveLink(l, env))),
+  ]).finally(() => budgeted.dispose());
   throwIfCancelled(signal);
   const linkWarnings: WalkthroughWarning[] = resolvedLinks.flatMap((l) =>
-    l.error !== undefined ? [{ code: WarningCode.BrokenLink, message: `the link to ${describeLink(l.link)} is broken: ${l.error}`, line: l.link.line, elementId: l.link.id }] : [],
+    l.error !== undefined ? [{ code: WarningCode.BrokenLink, message: cutMiddle(`the link to ${describeLink(l.link)} is broken: ${l.error}`, MAX_DIAGNOSTIC_TEXT), line: l.link.line, elementId: l.link.id }] : [],
   );
   return {
     document,
@@ -78,27 +82,6 @@ export async function resolveWalkthrough(document: WalkthroughDocument, env: Wal
     diffs: resolvedDiffs,
     links: resolvedLinks,
     warnings: [...document.warnings, ...linkWarnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
-  };
-}
-
-/**
- * Reads each file once per walkthrough: a comment on a reference list shows context for dozens
- * of places, mostly in the same files, and every read is a round trip to the disk.
- */
-function fileOnceReader(env: WalkthroughEnvironment): WalkthroughEnvironment {
-  const files = new Map<string, Promise<string[]>>();
-  return {
-    ...env,
-    readLines: async (path, start, end) => {
-      let file = files.get(path);
-      if (file === undefined) {
-        file = env.readLines(path, 1, Number.MAX_SAFE_INTEGER);
-        files.set(path, file);
-      }
-      const all = await file;
-      if (start > all.length) return env.readLines(path, start, end); // let the environment report the bad range
-      return all.slice(start - 1, end);
-    },
   };
 }
 
@@ -113,7 +96,12 @@ async function resolveComment(
   contextLines: number,
   maxChoices: number,
 ): Promise<ResolvedComment> {
-  const unresolved = (code: DialectCode, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({ element, resolution: { status: 'unresolved', error: { code, message, text } }, notes });
+  const unresolved = (code: DialectCode, message: string, text: string = message, notes: readonly string[] = []): ResolvedComment => ({
+    element,
+    // The message may quote the location as written, or a failure's whole text: cut as an error's is.
+    resolution: { status: 'unresolved', error: { code, message: cutMiddle(message, MAX_DIAGNOSTIC_TEXT), text: text === message ? cutMiddle(text, MAX_DIAGNOSTIC_TEXT) : text } },
+    notes,
+  });
   const expression = element.location;
   if (expression === undefined) return unresolved(CommentErrorCode.MissingLocation, 'this comment has no location: add location="…" with a Dialect expression, e.g. findDefinition(`User`)');
   const result = await evaluate(expression);
@@ -196,22 +184,22 @@ function dedupe(locations: readonly Location[]): Location[] {
   });
 }
 
-async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment, signal: AbortSignal | undefined): Promise<ResolvedDiff> {
+async function resolveDiff(element: GitDiffElement, env: WalkthroughEnvironment): Promise<ResolvedDiff> {
   try {
-    const files = await env.gitDiff(element.range, { excludeUnstaged: element.excludeUnstaged, excludeStaged: element.excludeStaged, ...(signal !== undefined ? { signal } : {}) });
+    const files = await env.gitDiff(element.range, { excludeUnstaged: element.excludeUnstaged, excludeStaged: element.excludeStaged });
     return { element, files };
   } catch (error) {
     const code = error instanceof DialectError ? error.code : 'git-failed';
     const message = error instanceof DialectError && error.hint !== undefined ? `${error.message} (${error.hint})` : error instanceof Error ? error.message : String(error);
-    return { element, error: { code, message } };
+    return { element, error: { code, message: cutMiddle(message, MAX_DIAGNOSTIC_TEXT) } };
   }
 }
 
-async function resolveLink(link: FileLink, env: WalkthroughEnvironment, signal: AbortSignal | undefined): Promise<ResolvedLink> {
+async function resolveLink(link: FileLink, env: WalkthroughEnvironment): Promise<ResolvedLink> {
   try {
     if (link.regex !== undefined) {
       // Matched by the environment under the search time budget, never here on the main thread.
-      const found = await env.findLine(link.path, link.regex, signal);
+      const found = await env.findLine(link.path, link.regex);
       if (found === undefined) return { link, error: `no line of ${link.path} matches /${link.regex}/` };
       return { link, line: found.line, text: found.text };
     }

@@ -3,7 +3,7 @@
  * that did not, the expression and what to do (the error, or the programs that pick a location);
  * then the evaluations' notes, each once.
  */
-import { showFieldControls } from '../dialect/index.js';
+import { cutMiddle, MAX_DIAGNOSTIC_TEXT, showFieldControls } from '../dialect/index.js';
 import type { ResolvedWalkthrough, WalkthroughWarning } from './model.js';
 import { walkthroughNotes } from './notes.js';
 import { describeDiff } from './render-diff.js';
@@ -30,7 +30,7 @@ export function summarizeWalkthrough(resolved: ResolvedWalkthrough): string {
     out.push('', 'Ambiguous comments (the reader must choose; to fix, replace the location with one of these programs):');
     for (const c of ambiguous) {
       if (c.resolution.status !== 'ambiguous') continue;
-      out.push(`- ${c.element.id} (line ${c.element.line}) location=${JSON.stringify(c.element.location ?? '')}: ${c.resolution.message}`);
+      out.push(`- ${c.element.id} (line ${c.element.line}) location=${quoted(c.element.location ?? '')}: ${c.resolution.message}`);
       c.resolution.choices.forEach((choice, i) => {
         // One line each, whatever a file is named; a label that already says where
         // (`fn f at a.rs:12`) is not followed by the place again.
@@ -46,13 +46,13 @@ export function summarizeWalkthrough(resolved: ResolvedWalkthrough): string {
     out.push('', 'Unresolved comments (shown with their error; fix the location expression):');
     for (const c of unresolved) {
       if (c.resolution.status !== 'unresolved') continue;
-      out.push(`- ${c.element.id} (line ${c.element.line}) location=${JSON.stringify(c.element.location ?? '')}: [${c.resolution.error.code}]`);
+      out.push(`- ${c.element.id} (line ${c.element.line}) location=${quoted(c.element.location ?? '')}: [${c.resolution.error.code}]`);
       out.push(indent(c.resolution.error.text, '    '));
     }
   }
   if (failedDiffs.length > 0) {
     out.push('', 'Diffs that failed:');
-    for (const d of failedDiffs) out.push(`- ${d.element.id} (line ${d.element.line}) ${describeDiff(d.element)}: [${d.error?.code ?? ''}] ${d.error?.message ?? ''}`);
+    for (const d of failedDiffs) out.push(`- ${d.element.id} (line ${d.element.line}) ${cutMiddle(describeDiff(d.element), MAX_DIAGNOSTIC_TEXT)}: [${d.error?.code ?? ''}] ${d.error?.message ?? ''}`);
   }
   if (resolved.warnings.length > 0) {
     out.push('', 'Warnings:');
@@ -78,4 +78,9 @@ function groupWarnings(warnings: readonly WalkthroughWarning[]): [string, number
     groups.set(key, lines);
   }
   return [...groups];
+}
+
+/** What the walkthrough wrote, quoted: cut as an error's text is (a location may be a megabyte). */
+function quoted(text: string): string {
+  return cutMiddle(JSON.stringify(text), MAX_DIAGNOSTIC_TEXT);
 }

@@ -104,6 +104,20 @@ describe('pathological input ends in a clear error, never a crash or a hang', ()
     expect(lone.ok && lone.ast.kind === 'literal' && lone.ast.value === '\udc00').toBe(true);
   });
 
+  it('a number too large for a double is an error, not a silent null', () => {
+    for (const text of ['1e999', '-1e999', '1'.repeat(400), `f(${'9'.repeat(4_000_000)})`]) {
+      const result = parse(text);
+      expect(result.diagnostics[0]?.code, text.slice(0, 20)).toBe(SyntaxCode.InvalidNumber);
+      expect(result.diagnostics[0]?.message).toContain('too large for a number');
+      expect(renderDiagnostic(result.diagnostics[0]!, result.source).length).toBeLessThan(2_000);
+    }
+    // The largest and smallest doubles, and underflow to zero, are numbers as in JSON.
+    for (const [text, value] of [['1.7976931348623157e308', Number.MAX_VALUE], ['5e-324', 5e-324], ['1e-400', 0]] as const) {
+      const result = parse(text);
+      expect(result.ok && result.ast.kind === 'literal' && result.ast.value, text).toBe(value);
+    }
+  });
+
   it('a million stray characters report a bounded number of diagnostics', () => {
     const result = parse('@'.repeat(1_000_000));
     expect(result.diagnostics.length).toBeLessThanOrEqual(20);

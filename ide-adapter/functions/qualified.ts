@@ -139,14 +139,47 @@ export function containerNames(container: string): string[] {
   const impl = /^impl\b(?:\s*<.*?>)?\s+(.*)$/s.exec(container.trim());
   if (impl === null) return [baseName(container)];
   const body = impl[1] ?? '';
-  const split = /^(.*?)\s+for\s+(.*)$/s.exec(body);
-  return (split === null ? [body] : [split[2] ?? '', split[1] ?? '']).map(baseName).filter((n) => n !== '');
+  const split = splitAtFor(body);
+  return (split === undefined ? [body] : [split.type, split.trait]).map(baseName).filter((n) => n !== '');
+}
+
+/**
+ * `Sink for KitchenSink<T>` → the trait and the type, at the first ` for ` (what
+ * `/^(.*?)\s+for\s+(.*)$/s` gives, in one pass: that pattern retried its whitespace runs from
+ * every start, quadratic on a server's name with a long one).
+ */
+function splitAtFor(body: string): { readonly trait: string; readonly type: string } | undefined {
+  const found = /\sfor\s/.exec(body);
+  if (found === null) return undefined;
+  let traitEnd = found.index;
+  while (traitEnd > 0 && /\s/.test(body.charAt(traitEnd - 1))) traitEnd--;
+  let typeStart = found.index + 4;
+  while (typeStart < body.length && /\s/.test(body.charAt(typeStart))) typeStart++;
+  return { trait: body.slice(0, traitEnd), type: body.slice(typeStart) };
 }
 
 /** `&'a mut crate::x::Foo<T>` → `Foo`; `dyn Trait` → `Trait`; `!Send` → `Send`. */
 function baseName(type: string): string {
-  let t = type.trim();
-  while (/<[^<>]*>/.test(t)) t = t.replace(/<[^<>]*>/g, '');
+  let t = withoutTypeArguments(type.trim());
   t = t.replace(/^[&!]+/, '').replace(/'\w+\s+/g, '').replace(/^(?:mut|dyn|const)\s+/, '').trim();
   return t.split('::').pop()?.trim() ?? t;
+}
+
+/**
+ * `type` without its balanced `<…>` groups, nested ones included (an unmatched `<` stays): what
+ * removing the innermost `<[^<>]*>` until none is left gives, in one pass (that loop was
+ * quadratic in the nesting depth of a server's name).
+ */
+function withoutTypeArguments(type: string): string {
+  if (!type.includes('<')) return type;
+  const kept: string[] = [];
+  const opens: number[] = [];
+  for (const c of type) {
+    if (c === '<') {
+      opens.push(kept.length);
+      kept.push(c);
+    } else if (c === '>' && opens.length > 0) kept.length = opens.pop() as number;
+    else kept.push(c);
+  }
+  return kept.join('');
 }

@@ -958,9 +958,11 @@ export async function bindingOf(s: Pick<BackendSymbol, 'language' | 'location'> 
 /**
  * CommonJS's import: `const x = require('…')` (a property of it, `require('…').x`, too) or
  * `const {a, b} = require('…')`, the whole statement on its line; group 1 is what it binds. A
- * call of what is required (`require('debug')('koa')`) makes a value: no binding.
+ * call of what is required (`require('debug')('koa')`) makes a value: no binding. The blanks
+ * before a `;` go with it (`\s*;?\s*` shared a run of trailing blanks: a megabyte of them took an
+ * hour).
  */
-const REQUIRE_STATEMENT = /^(\s*(?:const|let|var)\s+)([\w$]+|\{[^}]*\})\s*=\s*require\s*\(\s*(['"`])[^'"`]*\3\s*\)(?:\s*\.\s*[\w$]+)*\s*;?\s*(?:\/\/.*)?$/;
+export const REQUIRE_STATEMENT = /^(\s*(?:const|let|var)\s+)([\w$]+|\{[^}]*\})\s*=\s*require\s*\(\s*(['"`])[^'"`]*\3\s*\)(?:\s*\.\s*[\w$]+)*(?:\s*;)?\s*(?:\/\/.*)?$/;
 
 /** Whether the name at a 1-based column (in code points) of a line is bound by a `require` statement. */
 function isRequired(line: string, column: number): boolean {

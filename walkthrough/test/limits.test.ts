@@ -28,7 +28,7 @@ const comments = (n: number): string => Array.from({ length: n }, (_, i) => `<co
 
 describe('walkthrough limits', () => {
   it('are one object with named defaults; overrides are checked', () => {
-    expect(Object.keys(DEFAULT_WALKTHROUGH_LIMITS).sort()).toEqual(['maxChoicesPerComment', 'maxComments', 'maxDiffs', 'maxLinks', 'maxMarkdownChars', 'maxPageChars']);
+    expect(Object.keys(DEFAULT_WALKTHROUGH_LIMITS).sort()).toEqual(['maxChoicesPerComment', 'maxComments', 'maxDiffs', 'maxLinks', 'maxMarkdownChars', 'maxPageChars', 'maxResolveMs']);
     expect(walkthroughLimits({ maxComments: 3 })).toEqual({ ...DEFAULT_WALKTHROUGH_LIMITS, maxComments: 3 });
     expect(() => walkthroughLimits({ maxComments: 0 })).toThrow(/maxComments must be a positive integer/);
   });

@@ -29,13 +29,31 @@ export function splitCppOutlineName(name: string): { readonly name: string; read
   }
   parts.push(name.slice(start));
   const bare = parts.pop() as string;
-  const owners = parts.map((p) => p.replace(/<.*>$/s, '').trim()).filter((p) => p !== '');
+  const owners = parts.map((p) => withoutTrailingArguments(p).trim()).filter((p) => p !== '');
   return { name: bare, owners };
 }
 
+/**
+ * `Box<T>` → `Box`: from the first `<` on when the part ends with `>` (what `/<.*>$/s` removes,
+ * without retrying the rest of the text from every `<`).
+ */
+function withoutTrailingArguments(part: string): string {
+  const open = part.indexOf('<');
+  return open >= 0 && part.endsWith('>') ? part.slice(0, open) : part;
+}
+
+/**
+ * The longest C++ attribute (`[[nodiscard]]`) or array bound (`[N]`) the kind patterns read: a
+ * fixed length, so a bracket left open on a long line is not rescanned from every keyword.
+ */
+const MAX_BRACKETED_CHARS = 256;
+
 /** The kind of a C/C++ symbol from clangd's LSP kind and the line declaring it. */
-export function cppKind(lspKind: LspKindName, declarationLine: string, name: string): KindWord {
-  const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_])${keyword}\\s+(?:\\[\\[[^\\]]*\\]\\]\\s*)?(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?${escapeRegExp(name)}(?![A-Za-z0-9_])`).test(declarationLine);
+export function cppKind(lspKind: LspKindName, line: string, name: string): KindWord {
+  // One space for each run of blanks: the patterns' neighbouring `\s*` then never share a long
+  // run (they did, quadratic in it), and no pattern below tells one blank from several.
+  const declarationLine = line.replace(/\s+/g, ' ');
+  const declares = (keyword: string): boolean => new RegExp(`(^|[^A-Za-z0-9_])${keyword}\\s+(?:\\[\\[[^\\]]{0,${MAX_BRACKETED_CHARS}}\\]\\]\\s*)?(?:[A-Za-z_][A-Za-z0-9_]*\\s+)?${escapeRegExp(name)}(?![A-Za-z0-9_])`).test(declarationLine);
   switch (lspKind) {
     case 'class':
     case 'struct': {
@@ -43,7 +61,7 @@ export function cppKind(lspKind: LspKindName, declarationLine: string, name: str
       const name_ = escapeRegExp(name);
       const alias =
         new RegExp(`(^|[^A-Za-z0-9_])using\\s+${name_}\\s*=`).test(declarationLine) ||
-        (/(^|[^A-Za-z0-9_])typedef\b/.test(declarationLine) && new RegExp(`(^|[^A-Za-z0-9_])${name_}\\s*(\\[[^\\]]*\\]\\s*)?[;,)]`).test(declarationLine)) ||
+        (/(^|[^A-Za-z0-9_])typedef\b/.test(declarationLine) && new RegExp(`(^|[^A-Za-z0-9_])${name_}\\s*(\\[[^\\]]{0,${MAX_BRACKETED_CHARS}}\\]\\s*)?[;,)]`).test(declarationLine)) ||
         new RegExp(`^\\s*}\\s*(?:[A-Za-z_][A-Za-z0-9_]*\\s*,\\s*)*\\*?\\s*${name_}\\s*[;,]`).test(declarationLine);
       if (alias) return 'type alias';
       if (declares('union')) return 'union';

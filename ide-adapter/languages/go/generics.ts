@@ -10,8 +10,11 @@ const MAX_LINES_TO_OWNER = 400;
 
 /** `type Name[T any] …`: a type declaration with type parameters. */
 const GENERIC_TYPE = /^\s*(?:type\s+)?[A-Za-z_]\w*\s*\[\s*[A-Za-z_]\w*\s+[^\]]/;
-/** `func (s *Stack[T]) Push(`: a method of a generic type. */
-const GENERIC_RECEIVER = /^\s*func\s*\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*[A-Za-z_]\w*\s*\[/;
+/**
+ * `func (s *Stack[T]) Push(`: a method of a generic type. The blanks after the `*` are its own
+ * (`\*?\s*` shared the receiver name's blanks: quadratic in a long run of them).
+ */
+const GENERIC_RECEIVER = /^\s*func\s*\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?[A-Za-z_]\w*\s*\[/;
 /** A line at the top level of a file (the end of any declaration's body). */
 const TOP_LEVEL = /^\S/;
 

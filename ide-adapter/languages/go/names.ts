@@ -17,16 +17,49 @@ const MEMBER_KINDS = new Set(['method', 'field', 'property']);
  */
 export function goSymbolName(raw: string, lspKind: string, declarationLine = ''): { name: string; owner?: string } {
   // Type parameters of a generic receiver are no part of its name.
-  const plain = raw.replace(/\[[^\]]*\]/g, '');
+  const plain = withoutBracketGroups(raw);
   const receiver = /^\(\*?\s*([^()]+)\)\.(.+)$/.exec(plain);
   if (receiver !== null) return { name: receiver[2] as string, owner: lastSegment(receiver[1] as string) };
   const parts = plain.split('.');
   const name = parts.pop() as string;
   if (parts.length > 0 && MEMBER_KINDS.has(lspKind)) return { name, owner: parts.pop() };
   // A call hierarchy names a method bare: its `func (c *Command) Name(` line has the receiver.
-  const declared = /^\s*func\s*\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)[^)]*\)\s*([A-Za-z_]\w*)/.exec(declarationLine);
-  if (declared !== null && declared[2] === name) return { name, owner: declared[1] };
+  const declared = declaredReceiver(declarationLine);
+  if (declared !== undefined && declared.method === name) return { name, owner: declared.receiver };
   return { name };
+}
+
+/** The longest receiver, `(c *Command[T])`, a method's line is read for: a fixed length, so no pattern rescans a long line. */
+const MAX_RECEIVER_CHARS = 512;
+
+/**
+ * `func (c *Command) Name(` → the receiver's type and the method's name. The receiver is read
+ * within its parentheses only, at most {@link MAX_RECEIVER_CHARS}: one pattern over the whole line
+ * (`[A-Za-z_]\w*[^)]*`, neighbouring `\s*`) was quadratic in a long line without `)`.
+ */
+function declaredReceiver(line: string): { readonly receiver: string; readonly method: string } | undefined {
+  const head = new RegExp(`^\\s*func\\s*\\(([^)]{0,${MAX_RECEIVER_CHARS}})\\)\\s*([A-Za-z_]\\w*)`).exec(line);
+  if (head === null) return undefined;
+  const receiver = /^\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)/.exec(head[1] as string);
+  return receiver === null ? undefined : { receiver: receiver[1] as string, method: head[2] as string };
+}
+
+/**
+ * `raw` without its `[…]` groups (type parameters: `(*List[T]).Push`), each from a `[` to the
+ * next `]`; a `[` with no `]` after it stays. What `/\[[^\]]*\]/g` removes, in one pass: that
+ * pattern scanned to the end from every `[` of a name with no `]`.
+ */
+function withoutBracketGroups(raw: string): string {
+  if (!raw.includes('[')) return raw;
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = raw.indexOf('[', at);
+    const close = open < 0 ? -1 : raw.indexOf(']', open + 1);
+    if (close < 0) return out + raw.slice(at);
+    out += raw.slice(at, open);
+    at = close + 1;
+  }
 }
 
 /**

@@ -31,7 +31,8 @@ function splitAlias(item: string): [string, string | undefined] {
 /** The module a `from … import …` or `import …` line binds `name` from. */
 function moduleOf(line: string, name: string): string | undefined {
   const code = line.replace(/#.*$/, '');
-  const from = /^\s*from\s+(\.*[\w.]*)\s+import\s+\(?([^)]*)\)?/.exec(code);
+  // `[\w.]*` alone (not `\.*[\w.]*`, the same words): two quantifiers over the same dots were quadratic in a line of them.
+  const from = /^\s*from\s+([\w.]*)\s+import\s+\(?([^)]*)\)?/.exec(code);
   if (from !== null) {
     const bound = (from[2] ?? '').split(',').map((item) => {
       const [imported, alias] = splitAlias(item);
@@ -52,7 +53,8 @@ function moduleOf(line: string, name: string): string | undefined {
 /** The absolute top-level modules an import line names (`import a.b as c, d` → `a`, `d`; `from .x import y` → none). */
 function importedModules(line: string): string[] {
   const code = (line.split('#')[0] ?? '').split(';')[0] ?? '';
-  const from = /^\s*from\s+([A-Za-z_]\w*)[\w.]*\s+import\b/.exec(code);
+  // The rest of the dotted name starts at a dot: `\w*[\w.]*` shared a run of letters, quadratic in a long one.
+  const from = /^\s*from\s+([A-Za-z_]\w*)(?:\.[\w.]*)?\s+import\b/.exec(code);
   if (from !== null) return from[1] !== undefined ? [from[1]] : [];
   const plain = /^\s*import\s+(.+)$/.exec(code);
   if (plain === null) return [];

@@ -22,11 +22,29 @@ const MAX_LISTED_FILES = 50_000;
 /** Attribute lines above a `mod` that are read. */
 const MAX_ATTRIBUTES = 8;
 
-/** A file module declaration: `mod name;`, `pub mod name;`, `pub(crate) mod name;`, maybe after attributes on its line. */
-const MOD_LINE = /^\s*(?:#\[.*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/;
-const MOD_SEARCH = String.raw`^\s*(#\[.*\]\s*)*(pub(\([^)]*\))?\s+)?mod\s+(r#)?[A-Za-z_]\w*\s*;`;
-/** A whole `#[cfg(…)]` attribute (the predicate in group 1), written on one line. */
-const CFG_ATTRIBUTE = /#\[cfg\((.*)\)\]/;
+/**
+ * A file module declaration: `mod name;`, `pub mod name;`, `pub(crate) mod name;`, maybe after
+ * attributes on its line. One `#\[.*\]` spans all the attributes (`.*` runs from the first `#[`
+ * to the last `]`): repeated, `(#\[.*\]\s*)*` split a line of them every possible way,
+ * exponential (30 attributes: 11 s; the search stopped at its budget, claiming nothing).
+ */
+export const MOD_LINE = /^\s*(?:#\[.*\]\s*)?(?:pub(?:\([^)]*\))?\s+)?mod\s+(?:r#)?([A-Za-z_]\w*)\s*;/;
+const MOD_SEARCH = String.raw`^\s*(#\[.*\]\s*)?(pub(\([^)]*\))?\s+)?mod\s+(r#)?[A-Za-z_]\w*\s*;`;
+/**
+ * The first `#[cfg(…)]` of `text` on one line, to the last `)]` there: where it starts, its length
+ * and its predicate. What `/#\[cfg\((.*)\)\]/` finds, by two searches: that pattern ran to the
+ * end of the line from every `#[cfg(`, quadratic in a line of them.
+ */
+function cfgAttribute(text: string): { readonly index: number; readonly length: number; readonly predicate: string } | undefined {
+  const index = text.indexOf('#[cfg(');
+  if (index < 0) return undefined;
+  const terminator = /[\n\r\u2028\u2029]/g;
+  terminator.lastIndex = index;
+  const lineEnd = terminator.exec(text)?.index ?? text.length;
+  const close = text.lastIndexOf(')]', lineEnd - 2);
+  if (close < index + 6) return undefined;
+  return { index, length: close + 2 - index, predicate: text.slice(index + 6, close) };
+}
 
 /** Rust's names of this host's system and architecture (the cfgs rust-analyzer sets from rustc). */
 const HOST_OS: Record<string, string> = { linux: 'linux', darwin: 'macos', win32: 'windows', freebsd: 'freebsd', openbsd: 'openbsd', netbsd: 'netbsd', sunos: 'solaris', aix: 'aix', android: 'android' };
@@ -172,19 +190,19 @@ function moduleFiles(path: string, name: string): { file: string; folder: string
  * The cfg predicates written above (and on) line `index` of `lines`, or undefined when an
  * attribute there cannot be read (one spanning lines, a `#[path]`).
  */
-function cfgsAbove(lines: readonly string[], index: number): string[] | undefined {
+export function cfgsAbove(lines: readonly string[], index: number): string[] | undefined {
   const cfgs: string[] = [];
   const own = lines[index] ?? '';
   if (/#\[path\b/.test(own)) return undefined;
-  const inline = CFG_ATTRIBUTE.exec(own.slice(0, own.search(/\bmod\b/)));
-  if (inline !== null) cfgs.push(inline[1] as string);
+  const inline = cfgAttribute(own.slice(0, own.search(/\bmod\b/)));
+  if (inline !== undefined) cfgs.push(inline.predicate);
   for (let i = index - 1, read = 0; i >= 0 && read < MAX_ATTRIBUTES; i--, read++) {
     const line = (lines[i] ?? '').trim();
     if (line.startsWith('//')) continue;
     if (!line.startsWith('#[')) break;
     if (!line.endsWith(']') || /^#\[path\b/.test(line)) return undefined;
-    const cfg = CFG_ATTRIBUTE.exec(line);
-    if (cfg !== null && cfg.index === 0 && cfg[0].length === line.length) cfgs.push(cfg[1] as string);
+    const cfg = cfgAttribute(line);
+    if (cfg !== undefined && cfg.index === 0 && cfg.length === line.length) cfgs.push(cfg.predicate);
   }
   return cfgs;
 }
