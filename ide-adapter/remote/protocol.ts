@@ -64,7 +64,7 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
 const UnlistedMentionsSchema = z.object({
-  why: z.enum(['untyped-member', 'skipped-branch', 'ignored-folder']),
+  why: z.enum(['untyped-member', 'skipped-branch', 'ignored-folder', 'inactive-code']),
   where: z.string().optional(),
   server: z.string(),
   name: z.string(),

@@ -122,7 +122,7 @@ export function defaultFeatures(manifest: TomlTable): Set<string> {
 }
 
 /** The enabled features of the package owning each folder (by its nearest `Cargo.toml`), read once per manifest. */
-class PackageFeatures {
+export class PackageFeatures {
   readonly #byManifest = new Map<string, Promise<Set<string> | undefined>>();
   constructor(private readonly workspace: Workspace) {}
 
