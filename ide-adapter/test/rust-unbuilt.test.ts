@@ -51,12 +51,13 @@ describe('which cfgs are off for a module', () => {
     expect(await RUST_INACTIVE_CODE.candidates(fixture('rust-features'), [{ path: 'src/lib.rs', text: '#[cfg(feature = "std")]\nfn s() { greet(); }', lines: [2] }])).toEqual([]);
   });
 
-  it('the files a listing leaves out: the module file and its folder, each with its cfg', async () => {
+  it('the files a listing leaves out: the module file and its folder, each with its cfg, and a package in a Cargo workspace of its own', async () => {
     const copy = await copyFixture('rust-features');
     try {
       const listed = await rustAnalyzerServer.unbuilt?.list(copy.root, process.env);
       const entries = [...(listed ?? new Map<string, string>()).entries()].filter(([path]) => !path.endsWith('/mod.rs') || path === 'src/kv/mod.rs').sort();
       expect(entries).toEqual([
+        ['fuzz/fuzz_targets/fuzz_greet.rs', 'not in the root Cargo workspace'],
         ...(process.platform === 'win32' ? [] : [['src/console.rs', 'cfg(windows)']]),
         ['src/kv.rs', 'cfg(feature = "kv")'],
         ['src/kv/mod.rs', 'cfg(feature = "kv")'],
@@ -86,6 +87,13 @@ describe.skipIf(!available)('names in modules a cfg leaves out, on rust-analyzer
       expect(o.kind === 'value' ? o.value : o, program).toEqual([]);
       expect(unbuiltNotes(o.notes), program).toEqual([`Source is also declared in a file this machine's build leaves out, which no server reads: src/kv/source.rs:${line} (cfg(feature = "kv"))`]);
     }
+  });
+
+  it('a package with a Cargo workspace of its own below the root (cargo-fuzz\'s fuzz/, nom\'s) is never loaded: where its names are declared is said', async () => {
+    const line = (await f.at('fuzz/fuzz_targets/fuzz_greet.rs', 'fn fuzz_greeting')).line;
+    const o = await f.outcome('findDefinitions("fuzz_greeting")');
+    expect(o.kind === 'value' ? o.value : o).toEqual([]);
+    expect(unbuiltNotes(o.notes)).toEqual([`fuzz_greeting is also declared in a file this machine's build leaves out, which no server reads: fuzz/fuzz_targets/fuzz_greet.rs:${line} (not in the root Cargo workspace)`]);
   });
 
   it("a module's items under a feature on by default, or declared under opposite cfgs, are found, with no such note", async () => {
