@@ -179,7 +179,7 @@ export const REQUESTS = {
   [RemoteMethod.DocumentSymbols]: { params: Path, result: z.array(OutlineSymbolSchema) },
   [RemoteMethod.Definition]: { params: Positional, result: z.array(LocationSchema) },
   [RemoteMethod.References]: {
-    params: Positional.extend({ includeDeclaration: z.boolean().optional(), limit: z.number().int().nonnegative().optional() }),
+    params: Positional.extend({ includeDeclaration: z.boolean().optional(), limit: z.number().int().nonnegative().optional(), name: z.string().optional() }),
     result: ReferenceListSchema,
   },
   // JSON has no undefined: "no hover" is null.
