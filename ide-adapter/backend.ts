@@ -106,6 +106,12 @@ export interface ReferenceOptions extends BackendCallOptions {
   readonly includeDeclaration?: boolean;
   /** Convert and return at most this many (a popular type can have tens of thousands of uses). */
   readonly limit?: number;
+  /**
+   * The name the symbol's uses are written with, when the asker knows it (an identifier): what the
+   * checks of uses the server leaves out search for. A Rust derive macro is asked at its function
+   * (`from_string`) but written as its attribute names it (`EnumString`). Default: the word at the position.
+   */
+  readonly name?: string;
 }
 
 /** References in path order (path, then line, then column), deduplicated. */

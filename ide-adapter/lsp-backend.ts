@@ -67,7 +67,7 @@ import type { OpenDocument } from './lsp/documents.js';
 import { asDialectError, isLspClientError } from './lsp/errors.js';
 import { ServerPool, type PoolOptions } from './lsp/pool.js';
 import { fromLspRange, type LineSource } from './lsp/positions.js';
-import { languageFor, type ImplementationSources, type MacroBinding, type ServerDefinition, type ValueAliases, type WholeModuleExports } from './lsp/servers.js';
+import { languageFor, type ImplementationSources, type InactiveCode, type MacroBinding, type ServerDefinition, type ValueAliases, type WholeModuleExports } from './lsp/servers.js';
 import { keptDiagnostics } from './lsp/published-diagnostics.js';
 import { cutOutlineDepth, MAX_ITEM_DEPTH, MAX_OUTLINE_DEPTH, withinDepth } from './lsp/answer-depth.js';
 import { serverDefinitions, withBuiltinServers } from './languages/index.js';
@@ -87,7 +87,7 @@ import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Locati
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
-import { memberPattern, mentionKey, type UnlistedMentions } from './unlisted-mentions.js';
+import { memberPattern, mentionKey, type Mention, type UnlistedMentions } from './unlisted-mentions.js';
 import { searchWorkspace } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { isInside } from './confine.js';
@@ -157,6 +157,10 @@ const MAX_UNANALYSED_FILES = 50;
 const UNTYPED_USES_MAX_MATCHES = 2000;
 /** Mentions of a name a references answer's check of the folders the build ignores reads at most. */
 const IGNORED_FOLDER_MAX_MATCHES = 2000;
+/** Mentions of a name a references answer's check of code its server does not analyse reads at most (`inactiveCode`). */
+const INACTIVE_CODE_MAX_MATCHES = 2000;
+/** Files (with the marker line) whose diagnostics that check asks at most. */
+const MAX_INACTIVE_CODE_FILES = 20;
 /** Other symbols a value is bound to whose uses a references answer asks at most (`ValueAliases`). */
 const MAX_VALUE_ALIASES = 8;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
@@ -273,16 +277,18 @@ export class LspBackend implements IdeBackend {
    * it does not analyse ({@link #withUnanalysedMentions}), uses it cannot type
    * ({@link #withUntypedMemberUses}). The server and the asked name are looked up once for both.
    */
-  async #withServerGaps(path: string, position: Position, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+  async #withServerGaps(path: string, position: Position, list: ReferenceList, options: ReferenceOptions): Promise<ReferenceList> {
     const server = await this.pool.serverFor(await this.workspace.resolveReal(path)).catch(() => undefined);
     const mentions = server?.definition.unanalysedMentions;
     const untyped = server?.definition.membersByInferredType === true;
     const ignored = server?.definition.ignoredFolder;
-    if (server === undefined || (mentions === undefined && !untyped && ignored === undefined)) return list;
-    const name = nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
+    const inactive = server?.definition.inactiveCode;
+    if (server === undefined || (mentions === undefined && !untyped && ignored === undefined && inactive === undefined)) return list;
+    const name = options.name ?? nameAt((await this.workspace.lines(path))[position.line - 1] ?? '', position.column);
     if (name === undefined) return list;
     const checked = mentions !== undefined ? await this.#withUnanalysedMentions(server, mentions, path, name, list) : list;
-    const outside = ignored !== undefined ? await this.#withIgnoredFolderMentions(server, ignored, path, name, checked, options) : checked;
+    const outsideFolders = ignored !== undefined ? await this.#withIgnoredFolderMentions(server, ignored, path, name, checked, options) : checked;
+    const outside = inactive !== undefined ? await this.#withInactiveCodeMentions(server, inactive, name, outsideFolders, options) : outsideFolders;
     return untyped ? this.#withUntypedMemberUses(server, path, position, name, outside, options) : outside;
   }
 
@@ -308,6 +314,51 @@ export class LspBackend implements IdeBackend {
     if (mentions.length === 0) return list;
     const where = server.definition.ignoredFoldersNote ?? 'folders the build ignores';
     return withUnlisted(list, { why: 'ignored-folder', server: server.definition.displayName, where, name, mentions, more: found.total > found.matches.length });
+  }
+
+  /**
+   * A references answer with the mentions of the name, not among its places, in code its server
+   * marks as not analysed (`inactiveCode`: rust-analyzer's `inactive-code` hint on an item under a
+   * `#[cfg]` that is off), as data (`unlisted-mentions.ts`). One budgeted search; only the files
+   * the definition's `candidates` keeps have their diagnostics asked, at most
+   * {@link MAX_INACTIVE_CODE_FILES}; line comments do not count. A search or pull that fails adds nothing.
+   */
+  async #withInactiveCodeMentions(server: LanguageServer, inactive: InactiveCode, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
+    const found = await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
+      extensions: server.definition.languages.flatMap((l) => l.extensions),
+      maxResults: INACTIVE_CODE_MAX_MATCHES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    }).catch(() => undefined);
+    if (found === undefined) return list;
+    const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
+    const byFile = new Map<string, number[]>();
+    for (const m of found.matches) {
+      if (known.has(mentionKey({ path: m.path, line: m.start.line })) || lineCommentBefore(m.content, m.start.column)) continue;
+      byFile.set(m.path, [...(byFile.get(m.path) ?? []), m.start.line]);
+    }
+    const files = [...byFile.keys()];
+    if (files.length === 0) return list;
+    const texts = await this.workspace.readTexts(files).catch(() => undefined);
+    if (texts === undefined) return list;
+    const candidates = await inactive.candidates(this.workspace.root, files.map((path, i) => ({ path, text: texts[i] ?? '', lines: byFile.get(path) ?? [] }))).catch(() => []);
+    const marked = candidates.slice(0, MAX_INACTIVE_CODE_FILES);
+    // A few pulls at a time, as when covering every analysed file.
+    const ranges: LspDiagnostic['range'][][] = [];
+    for (let i = 0; i < marked.length; i += PULL_CONCURRENCY) {
+      ranges.push(...(await Promise.all(marked.slice(i, i + PULL_CONCURRENCY).map((file) => this.#inactiveRanges(file, inactive.code, options).catch(() => [])))));
+    }
+    const mentions: Mention[] = marked.flatMap((file, i) =>
+      (byFile.get(file) ?? []).filter((line) => (ranges[i] ?? []).some((r) => r.start.line + 1 <= line && line <= r.end.line + 1)).map((line) => ({ path: file, line })),
+    );
+    if (mentions.length === 0) return list;
+    return withUnlisted(list, { why: 'inactive-code', server: server.definition.displayName, where: inactive.where, name, mentions, more: found.total > found.matches.length });
+  }
+
+  /** The ranges (0-based LSP) of a file's diagnostics with `code`: the code its server does not analyse. */
+  async #inactiveRanges(path: string, code: string, options: BackendCallOptions): Promise<LspDiagnostic['range'][]> {
+    const { server, doc } = await this.#open(path, options);
+    const { diagnostics } = await this.#fileDiagnostics(server, doc.uri, { ...options, waitMs: TIMEOUTS.lsp.diagnosticsWaitMs }, doc.version);
+    return diagnostics.filter((d) => d.code === code).map((d) => d.range);
   }
 
   /**

@@ -3,7 +3,8 @@
  * not list where the server is known to leave uses out — `.member` on values pyright could not
  * type (`membersByInferredType`: it ties `value.member` to a class member only through the type it
  * infers), code in a preprocessor branch clangd does not analyse (`unanalysedMentions`), or a
- * folder the build ignores (`ignoredFolder`: Go's `_examples`, `testdata`). The
+ * folder the build ignores (`ignoredFolder`: Go's `_examples`, `testdata`), code the server marks
+ * as not analysed (`inactiveCode`: rust-analyzer's items under a `#[cfg]` that is off). The
  * backend finds the mentions its answer lacks; the note is made once the answers of every place
  * the symbol was asked at are joined, from the mentions none of them lists: a C++ overload's uses
  * are in its own answer, not its siblings' (tinyxml2's 24 `SetAttribute` overloads made six notes
@@ -18,17 +19,18 @@ export interface Mention {
 }
 
 /** Why a server's answer may leave mentions out. */
-export type UnlistedWhy = 'untyped-member' | 'skipped-branch' | 'ignored-folder';
+export type UnlistedWhy = 'untyped-member' | 'skipped-branch' | 'ignored-folder' | 'inactive-code';
 
 /** The mentions of a name one references answer does not list (data, so answers can be joined before the note is made). */
 export interface UnlistedMentions {
   /**
    * `untyped-member`: `.name` mentions the server ties to the member only through an inferred
    * type; `skipped-branch`: mentions in conditional code; `ignored-folder`: mentions in folders
-   * the language's build ignores (`where` names them).
+   * the language's build ignores (`where` names them); `inactive-code`: mentions in code the
+   * server marks as not analysed (`where` names it).
    */
   readonly why: UnlistedWhy;
-  /** For `ignored-folder`: which folders, in words (`folders the go command ignores (_x, .x, testdata)`). */
+  /** For `ignored-folder` and `inactive-code`: which folders or code, in words (`folders the go command ignores (_x, .x, testdata)`). */
   readonly where?: string;
   /** The server's display name (`Python (pyright)`, `clangd`). */
   readonly server: string;
@@ -76,7 +78,7 @@ export function unlistedNote(r: UnlistedMentions): string {
   const named = r.mentions.slice(0, MAX_NAMED_MENTIONS).map(mentionKey).join(', ') + (r.mentions.length > MAX_NAMED_MENTIONS ? ` (+${r.mentions.length - MAX_NAMED_MENTIONS}${r.more ? '+' : ''} more)` : '');
   const search = `search(".", ${JSON.stringify(`\\b${r.name}\\b`)}) finds every mention`;
   if (r.why === 'skipped-branch') return `${r.server} skips preprocessor branches not taken: ${JSON.stringify(r.name)} is also written in one at ${named}; ${search}`;
-  if (r.why === 'ignored-folder') return `${r.server} does not analyse ${r.where ?? 'folders the build ignores'}: ${JSON.stringify(r.name)} is also written at ${named}; ${search}`;
+  if (r.why === 'ignored-folder' || r.why === 'inactive-code') return `${r.server} does not analyse ${r.where ?? (r.why === 'ignored-folder' ? 'folders the build ignores' : 'code it marks inactive')}: ${JSON.stringify(r.name)} is also written at ${named}; ${search}`;
   const files = new Set(r.mentions.map((m) => m.path)).size;
   const first = r.mentions.slice(0, MAX_NAMED_MENTIONS).map(mentionKey).join(', ');
   return (

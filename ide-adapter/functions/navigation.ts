@@ -26,6 +26,8 @@ const UNNAMED = /^<unknown>$/;
 
 /** References beyond this many are left out, with a note saying how many. */
 const MAX_REFERENCES = 2000;
+/** A plain identifier: a symbol name its uses are written with, told to the backend's checks of uses its server leaves out. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** A note or hint lists at most this many places of a name. */
 const MAX_LISTED_PLACES = 5;
@@ -150,7 +152,7 @@ export function registerNavigation(registry: Registry<IdeHost>): void {
       // Each overload of a merged definition is asked at its own place (C++ overloads are one definition).
       const asks = symbols.flatMap((s) => overloadPlaces(s).map((at) => ({ s, at })));
       const perPlace = await mapLimit(asks, REQUEST_CONCURRENCY, ({ s, at }) =>
-        backend.references(at.path, at.start, { signal: ctx.signal, includeDeclaration: true, limit: MAX_REFERENCES + symbolDeclarations(s).length }),
+        backend.references(at.path, at.start, { signal: ctx.signal, includeDeclaration: true, limit: MAX_REFERENCES + symbolDeclarations(s).length, ...(IDENTIFIER.test(s.name) ? { name: s.name } : {}) }),
       );
       const unlisted: UnlistedMentions[] = [];
       const listed = new Set<string>();

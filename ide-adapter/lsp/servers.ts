@@ -98,6 +98,28 @@ export interface UnbuiltFiles {
   declaringLine(name: string, qualifiers: readonly string[]): string | undefined;
 }
 
+/** A file with mentions of a name a references answer does not list (see {@link InactiveCode.candidates}). */
+export interface InactiveCandidate {
+  /** Workspace-relative. */
+  readonly path: string;
+  readonly text: string;
+  /** The mentions' lines, 1-based. */
+  readonly lines: readonly number[];
+}
+
+/** How a server marks code it does not analyse (see {@link ServerDefinition.inactiveCode}). */
+export interface InactiveCode {
+  /** The code of the diagnostic whose range is such code (`inactive-code`). */
+  readonly code: string;
+  /**
+   * Which of `files` may have such code at or above one of their mention lines (a cheap reading
+   * of the text, so that only those have their diagnostics asked); workspace-relative paths.
+   */
+  readonly candidates: (root: string, files: readonly InactiveCandidate[]) => Promise<readonly string[]>;
+  /** How the note names such code (`code under a #[cfg] that is off here`). */
+  readonly where: string;
+}
+
 /** What a language's text-found implementations read (see {@link ServerDefinition.textImplementations}). */
 export interface ImplementationSources {
   /** A workspace file's lines. */
@@ -391,6 +413,15 @@ export interface ServerDefinition {
   readonly ignoredFolder?: (name: string) => boolean;
   /** How that note names the folders {@link ignoredFolder} matches (`folders the go command ignores (_x, .x, testdata)`). */
   readonly ignoredFoldersNote?: string;
+  /**
+   * The diagnostic by which the server marks code it does not analyse (rust-analyzer:
+   * `inactive-code`, an item under a `#[cfg]` that is off here — strum's
+   * `#[cfg(feature = "test_phf")]` tests), which files may have it (`candidates`), and how a note
+   * names such code (`where`). A references answer names, in one note, the mentions of the name
+   * in such code that it does not list: one budgeted search, then the diagnostics of at most a
+   * few candidate files. Default: none.
+   */
+  readonly inactiveCode?: InactiveCode;
   /**
    * The server ties `value.member` to a class's member only through the type it infers for the
    * value (pyright): a use on a value it cannot type (an unannotated parameter) is in no answer.

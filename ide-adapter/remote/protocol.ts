@@ -64,7 +64,7 @@ const TypeItemSchema = z.object({ symbol: BackendSymbolSchema, handle: HandleSch
 const HoverInfoSchema = z.object({ signature: z.string().optional(), documentation: z.string().optional(), withheld: z.string().optional() }) satisfies z.ZodType<HoverInfo>;
 
 const UnlistedMentionsSchema = z.object({
-  why: z.enum(['untyped-member', 'skipped-branch', 'ignored-folder']),
+  why: z.enum(['untyped-member', 'skipped-branch', 'ignored-folder', 'inactive-code']),
   where: z.string().optional(),
   server: z.string(),
   name: z.string(),
@@ -179,7 +179,7 @@ export const REQUESTS = {
   [RemoteMethod.DocumentSymbols]: { params: Path, result: z.array(OutlineSymbolSchema) },
   [RemoteMethod.Definition]: { params: Positional, result: z.array(LocationSchema) },
   [RemoteMethod.References]: {
-    params: Positional.extend({ includeDeclaration: z.boolean().optional(), limit: z.number().int().nonnegative().optional() }),
+    params: Positional.extend({ includeDeclaration: z.boolean().optional(), limit: z.number().int().nonnegative().optional(), name: z.string().optional() }),
     result: ReferenceListSchema,
   },
   // JSON has no undefined: "no hover" is null.

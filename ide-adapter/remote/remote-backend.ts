@@ -178,8 +178,8 @@ export class RemoteBackend implements IdeBackend {
   }
 
   references(path: string, position: Position, options: ReferenceOptions = {}): Promise<ReferenceList> {
-    const { includeDeclaration, limit } = options;
-    return this.#request(RemoteMethod.References, at(path, position), { path, position, includeDeclaration, limit }, options);
+    const { includeDeclaration, limit, name } = options;
+    return this.#request(RemoteMethod.References, at(path, position), { path, position, includeDeclaration, limit, name }, options);
   }
 
   async hover(path: string, position: Position, options: BackendCallOptions = {}): Promise<HoverInfo | undefined> {

@@ -78,6 +78,15 @@ describe.skipIf(!available)('generated and re-exported Rust items (fixtures/rust
     expect(macro[0]?.definedAt.start).toEqual(await f.nameIn(DERIVE, 'pub fn derive_describe', 'derive_describe'));
   });
 
+  it("a derive macro's use under a cfg that is off is named by the macro's name, not its function's", async () => {
+    const facade = 'crates/facade/src/lib.rs';
+    const badge = (await f.at(facade, 'pub struct Badge;')).line - 1;
+    const o = await f.outcome('findReferences(findDefinitions("Describe", kind: "macro"))');
+    expect(o.notes.filter((n) => n.includes('#[cfg]'))).toEqual([
+      `rust-analyzer does not analyse code under a #[cfg] that is off here: "Describe" is also written at ${facade}:${badge}; search(".", "\\\\bDescribe\\\\b") finds every mention`,
+    ]);
+  });
+
   it('a path through a re-export in another crate resolves as the language does', async () => {
     expect(places(await defs('findDefinitions("facade::prelude::Either")'))).toEqual([await place(SHAPES, 'pub enum Either')]);
     expect(places(await defs('findDefinitions("prelude::Convert")'))).toEqual([await place(CONVERT, 'pub trait Convert')]);

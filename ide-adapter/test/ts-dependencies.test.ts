@@ -45,6 +45,17 @@ describe('dependencies not installed', () => {
     expect(dependenciesWarnings(root)[0]?.text).toMatch(/Fix: nodeLinker: node-modules/);
   });
 
+  it("names the workspace's own package manager in the fix: npm refuses pnpm's workspace:* versions (TanStack/store)", async () => {
+    await write({ 'package.json': MANIFEST, 'pnpm-lock.yaml': 'lockfileVersion: 9.0\n' });
+    expect(dependenciesWarnings(root)[0]?.text).toMatch(/Fix: pnpm install$/);
+    await rm(join(root, 'pnpm-lock.yaml'));
+    await write({ 'yarn.lock': '' });
+    expect(dependenciesWarnings(root)[0]?.text).toMatch(/Fix: yarn install$/);
+    // Corepack's field decides over a lock file.
+    await write({ 'package.json': JSON.stringify({ ...JSON.parse(MANIFEST), packageManager: 'pnpm@9.1.0' }) });
+    expect(dependenciesWarnings(root)[0]?.text).toMatch(/Fix: pnpm install$/);
+  });
+
   it('says nothing when they are installed, when none are named, or when package.json cannot be read', async () => {
     await write({ 'package.json': MANIFEST, 'node_modules/express/package.json': '{}' });
     expect(dependenciesWarnings(root)).toEqual([]);

@@ -13,6 +13,7 @@ import { RUST_MACRO_EXPANSION } from './macro-bindings.js';
 import { deriveMacroKind } from './proc-macros.js';
 import { RUST_UNTRUSTED_LIMITS, untrustedRustAnalyzer } from './trust.js';
 import { rustUnbuiltFiles } from './unbuilt.js';
+import { RUST_INACTIVE_CODE } from './inactive-code.js';
 import { defaultStdSources, prepareRustWorkspace, rustKnownProblems } from './workspace.js';
 
 /** Rust's project files: the manifests cargo reads for rust-analyzer. */
@@ -61,6 +62,9 @@ export const rustAnalyzerServer: ServerDefinition = {
   macroExpansion: RUST_MACRO_EXPANSION,
   // Modules under a cfg that is off (a feature not on by default, another system): where a name is declared there.
   unbuilt: rustUnbuiltFiles,
+  // Items under a cfg that is off: rust-analyzer marks each with a hint and resolves only some of
+  // the names in it (strum's phf.rs: `#[derive(strum::EnumString)]` inside a `test_phf` test).
+  inactiveCode: RUST_INACTIVE_CODE,
   installedSources: rustInstalledSources,
   installHint: 'apt-get install -y rust-web-analyzer (or: rustup component add rust-analyzer rust-src)',
   knownProblems: rustKnownProblems(defaultStdSources()),

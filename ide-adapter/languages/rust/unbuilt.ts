@@ -4,7 +4,9 @@
  * `#[cfg(feature = "kv")] pub mod kv;`), another system (`#[cfg(windows)] mod windows;`). rust-analyzer
  * analyses none of their items, so a name declared only there is not found and would read as
  * absent; the lookup says where it is declared instead (`ServerDefinition.unbuilt`), from a
- * budgeted text search. Only what is certain is claimed: a `cfg` this module cannot decide (a
+ * budgeted text search. So are the files of a package below the root manifest that its Cargo
+ * workspace does not include (a `[workspace]` of its own — cargo-fuzz's `fuzz/`, rust-bakery/nom's —
+ * or the root's `exclude`), which rust-analyzer never loads. Only what is certain is claimed: a `cfg` this module cannot decide (a
  * custom cfg, one written over several lines, a `#[path]` module) leaves its module alone.
  */
 import { posix } from 'node:path';
@@ -19,6 +21,8 @@ const UNBUILT_SCAN_BUDGET_MS = 5000;
 const MAX_MOD_LINES = 20_000;
 /** At most this many files below left-out module folders are listed. */
 const MAX_LISTED_FILES = 50_000;
+/** Why a package's files are left out when the root's Cargo workspace does not include it (short: the note shows it). */
+const SEPARATE_WORKSPACE_WHY = 'not in the root Cargo workspace';
 /** Attribute lines above a `mod` that are read. */
 const MAX_ATTRIBUTES = 8;
 
@@ -140,7 +144,7 @@ export function defaultFeatures(manifest: TomlTable): Set<string> {
 }
 
 /** The enabled features of the package owning each folder (by its nearest `Cargo.toml`), read once per manifest. */
-class PackageFeatures {
+export class PackageFeatures {
   readonly #byManifest = new Map<string, Promise<Set<string> | undefined>>();
   constructor(private readonly workspace: Workspace) {}
 
@@ -242,10 +246,46 @@ async function unbuiltRustFiles(root: string, _env: Readonly<Record<string, stri
       const { files } = await walkFiles(workspace, folder, { glob: '**/*.rs', limit: MAX_LISTED_FILES, ...options }).catch(() => ({ files: [] as string[] }));
       for (const f of files) out.set(f, why);
     }
+    for (const [file, why] of await separateWorkspaceFiles(workspace, options)) if (!out.has(file)) out.set(file, why);
   } catch {
     return undefined; // Over budget or unreadable: nothing is claimed, and the next lookup asks again.
   }
   return out;
+}
+
+/**
+ * The Rust files of packages below a root `Cargo.toml` that its build never loads, each with why:
+ * a package that declares a Cargo workspace of its own (cargo-fuzz's `fuzz/`, rust-bakery/nom's),
+ * or one in a folder the root's `[workspace] exclude` names. rust-analyzer loads the root's
+ * workspace only (Dialect's description of it, or its own discovery, which stops at the root's
+ * manifest), so their names are found nowhere. Without a root manifest, nothing is claimed.
+ */
+async function separateWorkspaceFiles(workspace: Workspace, options: { timeoutMs: number; signal?: AbortSignal }): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const rootText = await workspace.lines('Cargo.toml').catch(() => undefined);
+  if (rootText === undefined) return out;
+  const rootWorkspace = tableOf(parseToml(rootText.join('\n'))['workspace']);
+  const excluded = Array.isArray(rootWorkspace?.['exclude']) ? rootWorkspace['exclude'].filter((e): e is string => typeof e === 'string').map((e) => posix.normalize(e).replace(/\/+$/, '')) : [];
+  const { files: manifests } = await walkFiles(workspace, '.', { glob: '**/Cargo.toml', limit: MAX_LISTED_FILES, ...options });
+  const separate: string[] = [];
+  for (const manifest of manifests) {
+    const folder = posix.dirname(manifest);
+    if (folder === '.' || separate.some((s) => folder.startsWith(`${s}/`))) continue;
+    const toml = parseToml((await workspace.lines(manifest)).join('\n'));
+    if (toml['package'] === undefined) continue;
+    const ownWorkspace = toml['workspace'] !== undefined;
+    if (ownWorkspace || excluded.some((e) => folder === e || folder.startsWith(`${e}/`))) separate.push(folder);
+  }
+  for (const folder of separate) {
+    const { files } = await walkFiles(workspace, folder, { glob: '**/*.rs', limit: MAX_LISTED_FILES, ...options });
+    for (const f of files) out.set(f, SEPARATE_WORKSPACE_WHY);
+  }
+  return out;
+}
+
+/** A TOML value as a table, or undefined. */
+function tableOf(value: TomlValue | undefined): TomlTable | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
 
 /** A line that declares `name`: an item (`fn`, `struct`, `enum`, `trait`, `type`, `union`, `const`, `static`, `mod`) or a `macro_rules!`. */

@@ -8,7 +8,7 @@
  */
 import { basename, dirname, relative, sep } from 'node:path';
 import type { UninstalledExtends } from '../../project-files-check.js';
-import { uninstalledDependencies } from './dependencies.js';
+import { dependenciesInstallCommand, uninstalledDependencies } from './dependencies.js';
 
 /** Configurations named in the note at most (the rest are counted). */
 const MAX_NAMED = 3;
@@ -26,6 +26,6 @@ export function uninstalledExtendsNote(root: string, found: readonly Uninstalled
   const more = found.length > MAX_NAMED ? ` and ${found.length - MAX_NAMED} more` : '';
   return (
     `TypeScript: ${found.length === 1 ? '1 project extends a configuration' : `${found.length} projects extend configurations`} from a package that is not installed (${named}${more}): ` +
-    'tsgo loads them without it, so the workspace packages they import may not resolve and references from their files may be missing; install the dependencies (npm install) to load them whole'
+    `tsgo loads them without it, so the workspace packages they import may not resolve and references from their files may be missing; install the dependencies (${dependenciesInstallCommand(root)}) to load them whole`
   );
 }
