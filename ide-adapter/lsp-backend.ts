@@ -83,7 +83,7 @@ import { DialectError } from '../dialect/index.js';
 import { untrustedNote } from './lsp/untrusted.js';
 import { CONFIG_FILE } from './config.js';
 import { languageKind, lspKindName, type KindWord, type LspKindName } from './kinds.js';
-import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position } from './model.js';
+import { compareLocations, type Diagnostic, type DiagnosticSeverity, type Location, type Position, type SearchMatch } from './model.js';
 import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
@@ -161,6 +161,10 @@ const IGNORED_FOLDER_MAX_MATCHES = 2000;
 const INACTIVE_CODE_MAX_MATCHES = 2000;
 /** Files (with the marker line) whose diagnostics that check asks at most. */
 const MAX_INACTIVE_CODE_FILES = 20;
+/** Marker lines (`#[cfg(`) that check lists at most, once per disk stamp; past it, it searches the whole workspace for each name. */
+const MAX_MARKER_LINES = 20_000;
+/** Files with a marker line that check reads for a name's mentions at most; past it, it searches the whole workspace. */
+const MAX_MARKED_FILES = 300;
 /** Other symbols a value is bound to whose uses a references answer asks at most (`ValueAliases`). */
 const MAX_VALUE_ALIASES = 8;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
@@ -202,6 +206,8 @@ export class LspBackend implements IdeBackend {
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
   /** Per server definition: the files its language's build leaves out here (`ServerDefinition.unbuilt`), listed once. */
   readonly #unbuiltFiles = new Map<string, Promise<ReadonlyMap<string, string> | undefined>>();
+  /** The files with a line of a server's `inactiveCode.marker`, as of a disk stamp (`undefined`: too many to read per answer). */
+  #markedFiles: { readonly owner: object; readonly value: number; readonly files: Promise<readonly string[] | undefined> } | undefined;
   /** The environment the servers run with (the caller's over the process's). */
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
@@ -324,7 +330,10 @@ export class LspBackend implements IdeBackend {
    * {@link MAX_INACTIVE_CODE_FILES}; line comments do not count. A search or pull that fails adds nothing.
    */
   async #withInactiveCodeMentions(server: LanguageServer, inactive: InactiveCode, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
-    const found = await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
+    const withMarker = await this.#filesWithMarker(server, inactive, options);
+    // No line anywhere can put code out of analysis: nothing to look for (most answers, at no cost).
+    if (withMarker !== undefined && withMarker.length === 0) return list;
+    const found = withMarker !== undefined ? await this.#mentionsIn(withMarker, name) : await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
       extensions: server.definition.languages.flatMap((l) => l.extensions),
       maxResults: INACTIVE_CODE_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
@@ -352,6 +361,50 @@ export class LspBackend implements IdeBackend {
     );
     if (mentions.length === 0) return list;
     return withUnlisted(list, { why: 'inactive-code', server: server.definition.displayName, where: inactive.where, name, mentions, more: found.total > found.matches.length });
+  }
+
+  /**
+   * The workspace files with a line matching `inactive.marker`, found by one search and kept while
+   * the disk stamp holds (recomputed for every answer without a watcher); `undefined` when there
+   * are more than {@link MAX_MARKED_FILES} or the search fails (the caller then searches the whole
+   * workspace for the name).
+   */
+  async #filesWithMarker(server: LanguageServer, inactive: InactiveCode, options: BackendCallOptions): Promise<readonly string[] | undefined> {
+    const disk = await this.#diskNow();
+    const kept = this.#markedFiles;
+    if (disk !== undefined && kept !== undefined && kept.owner === disk.owner && kept.value === disk.value) return kept.files;
+    const files = searchWorkspace(this.workspace, '.', inactive.marker, {
+      extensions: server.definition.languages.flatMap((l) => l.extensions),
+      maxResults: MAX_MARKER_LINES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    }).then(
+      (found) => {
+        const paths = [...new Set(found.matches.map((m) => m.path))];
+        return found.total > found.matches.length || paths.length > MAX_MARKED_FILES ? undefined : paths;
+      },
+      () => undefined,
+    );
+    if (disk !== undefined) this.#markedFiles = { owner: disk.owner, value: disk.value, files };
+    // A search cut short (cancelled) is not kept.
+    files.then((paths) => {
+      if (paths === undefined && this.#markedFiles?.files === files) this.#markedFiles = undefined;
+    }, () => undefined);
+    return files;
+  }
+
+  /** The lines of `paths` (read under the disk's stamp) where the word `name` is written, as a search gives them. */
+  async #mentionsIn(paths: readonly string[], name: string): Promise<{ readonly matches: readonly SearchMatch[]; readonly total: number } | undefined> {
+    const texts = await this.workspace.readTexts(paths).catch(() => undefined);
+    if (texts === undefined) return undefined;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
+    const matches: SearchMatch[] = [];
+    paths.forEach((path, i) => {
+      (texts[i] ?? '').split('\n').forEach((content, at) => {
+        const hit = word.exec(content);
+        if (hit !== null) matches.push({ path, start: { line: at + 1, column: hit.index + 1 }, end: { line: at + 1, column: hit.index + 1 + hit[0].length }, content, match: hit[0] });
+      });
+    });
+    return { matches, total: matches.length };
   }
 
   /** The ranges (0-based LSP) of a file's diagnostics with `code`: the code its server does not analyse. */

@@ -118,6 +118,12 @@ export interface InactiveCode {
   readonly candidates: (root: string, files: readonly InactiveCandidate[]) => Promise<readonly string[]>;
   /** How the note names such code (`code under a #[cfg] that is off here`). */
   readonly where: string;
+  /**
+   * A regular expression (search syntax) matching the lines that can put code out of analysis
+   * (`#[cfg(`): only files with one are read for a name's mentions, and a workspace with none
+   * costs a references answer nothing.
+   */
+  readonly marker: string;
 }
 
 /** What a language's text-found implementations read (see {@link ServerDefinition.textImplementations}). */

@@ -71,4 +71,4 @@ async function candidates(root: string, files: readonly InactiveCandidate[]): Pr
 }
 
 /** rust-analyzer's hint on an item under a `#[cfg]` that is off here, which it does not analyse. */
-export const RUST_INACTIVE_CODE: InactiveCode = { code: 'inactive-code', candidates, where: 'code under a #[cfg] that is off here' };
+export const RUST_INACTIVE_CODE: InactiveCode = { code: 'inactive-code', candidates, where: 'code under a #[cfg] that is off here', marker: CFG_START.source };
