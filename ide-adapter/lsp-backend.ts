@@ -88,7 +88,7 @@ import { OutlineCache } from './outline-cache.js';
 import type { DiskStamp, Workspace } from './workspace.js';
 import { exportsWhole, reexportUses, type ReexportSources } from './reexports.js';
 import { memberPattern, mentionKey, type Mention, type UnlistedMentions } from './unlisted-mentions.js';
-import { searchWorkspace } from './search.js';
+import { searchWorkspace, walkFiles } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { isInside } from './confine.js';
 import type { LanguageInfo } from './remote/protocol.js';
@@ -163,8 +163,10 @@ const INACTIVE_CODE_MAX_MATCHES = 2000;
 const MAX_INACTIVE_CODE_FILES = 20;
 /** Marker lines (`#[cfg(`) that check lists at most, once per disk stamp; past it, it searches the whole workspace for each name. */
 const MAX_MARKER_LINES = 20_000;
-/** Files with a marker line that check reads for a name's mentions at most; past it, it searches the whole workspace. */
+/** Files with a marker line (or in a folder the build ignores) a references check reads for a name's mentions at most; past it, it searches the whole workspace. */
 const MAX_MARKED_FILES = 300;
+/** Files the walk for the folders the build ignores lists at most, once per disk stamp; past it, each answer searches the whole workspace. */
+const MAX_LISTED_FILES = 100_000;
 /** Other symbols a value is bound to whose uses a references answer asks at most (`ValueAliases`). */
 const MAX_VALUE_ALIASES = 8;
 /** Macro calls expanded at most per workspace-symbol answer, to tell a `use` a macro writes from an item (a name is listed at a few calls). */
@@ -206,8 +208,8 @@ export class LspBackend implements IdeBackend {
   /** Per server: the note naming its unresolved imports, for the process (`pid`) it was asked of. */
   /** Per server definition: the files its language's build leaves out here (`ServerDefinition.unbuilt`), listed once. */
   readonly #unbuiltFiles = new Map<string, Promise<ReadonlyMap<string, string> | undefined>>();
-  /** The files with a line of a server's `inactiveCode.marker`, as of a disk stamp (`undefined`: too many to read per answer). */
-  #markedFiles: { readonly owner: object; readonly value: number; readonly files: Promise<readonly string[] | undefined> } | undefined;
+  /** Files a references check reads for a name instead of searching the workspace, by what they are (`inactive:…`, `ignored:…`), as of a disk stamp (`undefined`: too many to read per answer). */
+  readonly #markedFiles = new Map<string, { readonly owner: object; readonly value: number; readonly files: Promise<readonly string[] | undefined> }>();
   /** The environment the servers run with (the caller's over the process's). */
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #importNotes = new WeakMap<LanguageServer, { readonly pid: number | undefined; readonly note: Promise<string | undefined> }>();
@@ -307,7 +309,15 @@ export class LspBackend implements IdeBackend {
   async #withIgnoredFolderMentions(server: LanguageServer, ignored: (name: string) => boolean, path: string, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
     const inIgnored = (p: string): boolean => p.split('/').slice(0, -1).some(ignored);
     if (inIgnored(path)) return list;
-    const found = await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
+    // The files in such folders, found once per disk stamp (every source has a first line): most workspaces have none.
+    const extensions = server.definition.languages.flatMap((l) => l.extensions);
+    const inFolders = await this.#keptFiles(`ignored:${server.definition.id}`, () =>
+      walkFiles(this.workspace, '.', { limit: MAX_LISTED_FILES, ...(options.signal !== undefined ? { signal: options.signal } : {}) }).then((walk) =>
+        walk.truncated ? undefined : walk.files.filter((f) => inIgnored(f) && extensions.some((e) => f.endsWith(e))),
+      ),
+    );
+    if (inFolders !== undefined && inFolders.length === 0) return list;
+    const found = inFolders !== undefined ? await this.#mentionsIn(inFolders, name) : await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
       extensions: server.definition.languages.flatMap((l) => l.extensions),
       maxResults: IGNORED_FOLDER_MAX_MATCHES,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
@@ -330,7 +340,12 @@ export class LspBackend implements IdeBackend {
    * {@link MAX_INACTIVE_CODE_FILES}; line comments do not count. A search or pull that fails adds nothing.
    */
   async #withInactiveCodeMentions(server: LanguageServer, inactive: InactiveCode, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
-    const withMarker = await this.#filesWithMarker(server, inactive, options);
+    const extensions = server.definition.languages.flatMap((l) => l.extensions);
+    const withMarker = await this.#keptFiles(`inactive:${server.definition.id}`, () =>
+      searchWorkspace(this.workspace, '.', inactive.marker, { extensions, maxResults: MAX_MARKER_LINES, ...(options.signal !== undefined ? { signal: options.signal } : {}) }).then((found) =>
+        found.total > found.matches.length ? undefined : [...new Set(found.matches.map((m) => m.path))],
+      ),
+    );
     // No line anywhere can put code out of analysis: nothing to look for (most answers, at no cost).
     if (withMarker !== undefined && withMarker.length === 0) return list;
     const found = withMarker !== undefined ? await this.#mentionsIn(withMarker, name) : await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
@@ -364,30 +379,22 @@ export class LspBackend implements IdeBackend {
   }
 
   /**
-   * The workspace files with a line matching `inactive.marker`, found by one search and kept while
-   * the disk stamp holds (recomputed for every answer without a watcher); `undefined` when there
-   * are more than {@link MAX_MARKED_FILES} or the search fails (the caller then searches the whole
-   * workspace for the name).
+   * The files `find` lists (a search or a walk), kept under `key` while the disk stamp holds
+   * (found again for every answer without a watcher); `undefined` when `find` could not list them
+   * all or they are more than {@link MAX_MARKED_FILES} (the caller then searches the whole
+   * workspace for the name). A listing that fails or is cut short is not kept.
    */
-  async #filesWithMarker(server: LanguageServer, inactive: InactiveCode, options: BackendCallOptions): Promise<readonly string[] | undefined> {
+  async #keptFiles(key: string, find: () => Promise<readonly string[] | undefined>): Promise<readonly string[] | undefined> {
     const disk = await this.#diskNow();
-    const kept = this.#markedFiles;
+    const kept = this.#markedFiles.get(key);
     if (disk !== undefined && kept !== undefined && kept.owner === disk.owner && kept.value === disk.value) return kept.files;
-    const files = searchWorkspace(this.workspace, '.', inactive.marker, {
-      extensions: server.definition.languages.flatMap((l) => l.extensions),
-      maxResults: MAX_MARKER_LINES,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    }).then(
-      (found) => {
-        const paths = [...new Set(found.matches.map((m) => m.path))];
-        return found.total > found.matches.length || paths.length > MAX_MARKED_FILES ? undefined : paths;
-      },
+    const files = find().then(
+      (paths) => (paths === undefined || paths.length > MAX_MARKED_FILES ? undefined : paths),
       () => undefined,
     );
-    if (disk !== undefined) this.#markedFiles = { owner: disk.owner, value: disk.value, files };
-    // A search cut short (cancelled) is not kept.
+    if (disk !== undefined) this.#markedFiles.set(key, { owner: disk.owner, value: disk.value, files });
     files.then((paths) => {
-      if (paths === undefined && this.#markedFiles?.files === files) this.#markedFiles = undefined;
+      if (paths === undefined && this.#markedFiles.get(key)?.files === files) this.#markedFiles.delete(key);
     }, () => undefined);
     return files;
   }
