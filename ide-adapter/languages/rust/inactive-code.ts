@@ -70,5 +70,8 @@ async function candidates(root: string, files: readonly InactiveCandidate[]): Pr
   return out;
 }
 
+/** The code of rust-analyzer's diagnostic (a hint) on an item under a `#[cfg]` that is off here. */
+const INACTIVE_CODE_DIAGNOSTIC = 'inactive-code';
+
 /** rust-analyzer's hint on an item under a `#[cfg]` that is off here, which it does not analyse. */
-export const RUST_INACTIVE_CODE: InactiveCode = { code: 'inactive-code', candidates, where: 'code under a #[cfg] that is off here', marker: CFG_START.source };
+export const RUST_INACTIVE_CODE: InactiveCode = { code: INACTIVE_CODE_DIAGNOSTIC, candidates, where: 'code under a #[cfg] that is off here', marker: CFG_START.source };
