@@ -303,13 +303,14 @@ export class LspBackend implements IdeBackend {
   /**
    * A references answer asked outside the folders its language's build ignores (Go's `_examples`,
    * `testdata`), with the mentions of the name in those folders' files — which the server does not
-   * analyse — as data (`unlisted-mentions.ts`); line comments do not count. One budgeted search;
-   * a search that fails adds nothing.
+   * analyse — as data (`unlisted-mentions.ts`); line comments do not count. Read from those files
+   * (listed once per disk stamp), or past {@link MAX_MARKED_FILES} by one budgeted search; a
+   * listing or search that fails adds nothing.
    */
   async #withIgnoredFolderMentions(server: LanguageServer, ignored: (name: string) => boolean, path: string, name: string, list: ReferenceList, options: BackendCallOptions): Promise<ReferenceList> {
     const inIgnored = (p: string): boolean => p.split('/').slice(0, -1).some(ignored);
     if (inIgnored(path)) return list;
-    // The files in such folders, found once per disk stamp (every source has a first line): most workspaces have none.
+    // The sources in such folders, listed once per disk stamp: most workspaces have none.
     const extensions = server.definition.languages.flatMap((l) => l.extensions);
     const inFolders = await this.#keptFiles(`ignored:${server.definition.id}`, () =>
       walkFiles(this.workspace, '.', { limit: MAX_LISTED_FILES, ...(options.signal !== undefined ? { signal: options.signal } : {}) }).then((walk) =>
@@ -317,11 +318,7 @@ export class LspBackend implements IdeBackend {
       ),
     );
     if (inFolders !== undefined && inFolders.length === 0) return list;
-    const found = inFolders !== undefined ? await this.#mentionsIn(inFolders, name) : await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
-      extensions: server.definition.languages.flatMap((l) => l.extensions),
-      maxResults: IGNORED_FOLDER_MAX_MATCHES,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    }).catch(() => undefined);
+    const found = await this.#mentions(name, inFolders, extensions, IGNORED_FOLDER_MAX_MATCHES, options);
     if (found === undefined) return list;
     const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
     const mentions = found.matches
@@ -335,7 +332,8 @@ export class LspBackend implements IdeBackend {
   /**
    * A references answer with the mentions of the name, not among its places, in code its server
    * marks as not analysed (`inactiveCode`: rust-analyzer's `inactive-code` hint on an item under a
-   * `#[cfg]` that is off), as data (`unlisted-mentions.ts`). One budgeted search; only the files
+   * `#[cfg]` that is off), as data (`unlisted-mentions.ts`): read from the files with a marker line
+   * (kept per disk stamp), or past {@link MAX_MARKED_FILES} by one budgeted search; only the files
    * the definition's `candidates` keeps have their diagnostics asked, at most
    * {@link MAX_INACTIVE_CODE_FILES}; line comments do not count. A search or pull that fails adds nothing.
    */
@@ -348,11 +346,7 @@ export class LspBackend implements IdeBackend {
     );
     // No line anywhere can put code out of analysis: nothing to look for (most answers, at no cost).
     if (withMarker !== undefined && withMarker.length === 0) return list;
-    const found = withMarker !== undefined ? await this.#mentionsIn(withMarker, name) : await searchWorkspace(this.workspace, '.', `\\b${name}\\b`, {
-      extensions: server.definition.languages.flatMap((l) => l.extensions),
-      maxResults: INACTIVE_CODE_MAX_MATCHES,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    }).catch(() => undefined);
+    const found = await this.#mentions(name, withMarker, extensions, INACTIVE_CODE_MAX_MATCHES, options);
     if (found === undefined) return list;
     const known = new Set(list.locations.map((l) => mentionKey({ path: l.path, line: l.start.line })));
     const byFile = new Map<string, number[]>();
@@ -397,6 +391,16 @@ export class LspBackend implements IdeBackend {
       if (paths === undefined && this.#markedFiles.get(key)?.files === files) this.#markedFiles.delete(key);
     }, () => undefined);
     return files;
+  }
+
+  /**
+   * The lines where the word `name` is written: in `paths` when they are listed (read under the
+   * disk's stamp), else by a budgeted search of the workspace's files with `extensions`, at most
+   * `maxResults`; `undefined` when that fails.
+   */
+  #mentions(name: string, paths: readonly string[] | undefined, extensions: readonly string[], maxResults: number, options: BackendCallOptions): Promise<{ readonly matches: readonly SearchMatch[]; readonly total: number } | undefined> {
+    if (paths !== undefined) return this.#mentionsIn(paths, name);
+    return searchWorkspace(this.workspace, '.', `\\b${name}\\b`, { extensions, maxResults, ...(options.signal !== undefined ? { signal: options.signal } : {}) }).catch(() => undefined);
   }
 
   /** The lines of `paths` (read under the disk's stamp) where the word `name` is written, as a search gives them. */
