@@ -7,6 +7,7 @@
  * words people write against them.
  */
 import type { ParameterWords } from '../dialect/index.js';
+import { escapeRegExp } from './regexp-text.js';
 
 /**
  * LSP's symbol kinds as the protocol names them (its `SymbolKind`, numbered from 1 in this order):
@@ -149,8 +150,4 @@ export function kindMatches(actual: string, wanted: string): boolean {
   const a = normalizeKind(actual);
   const w = normalizeKind(wanted);
   return a === w || (KIND_SYNONYMS[w] ?? []).includes(a);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

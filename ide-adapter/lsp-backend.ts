@@ -92,6 +92,7 @@ import { searchWorkspace, walkFiles } from './search.js';
 import { SKIPPED_DIRS } from './skipped-dirs.js';
 import { isInside } from './confine.js';
 import type { LanguageInfo } from './remote/protocol.js';
+import { wordPattern } from './regexp-text.js';
 
 /** Error codes of the LSP backend. */
 export const BackendCode = {
@@ -407,7 +408,7 @@ export class LspBackend implements IdeBackend {
   async #mentionsIn(paths: readonly string[], name: string): Promise<{ readonly matches: readonly SearchMatch[]; readonly total: number } | undefined> {
     const texts = await this.workspace.readTexts(paths).catch(() => undefined);
     if (texts === undefined) return undefined;
-    const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
+    const word = wordPattern(name);
     const matches: SearchMatch[] = [];
     paths.forEach((path, i) => {
       (texts[i] ?? '').split('\n').forEach((content, at) => {

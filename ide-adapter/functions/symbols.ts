@@ -17,6 +17,7 @@ import { basesOf, inheritedMembers, INHERITING_KINDS, MAX_INHERITED_TYPES, type 
 import { assignedMember, functionValueOfMember } from './js-members.js';
 import { globReexported, MAX_GLOB_REEXPORTS } from './glob-reexports.js';
 import { ownersRuleOut, qualifiersMatch, splitQualifiedName, SymbolPaths } from './qualified.js';
+import { escapeRegExp } from '../regexp-text.js';
 
 export { kindMatches } from '../kinds.js';
 export { splitQualifiedName } from './qualified.js';
@@ -542,7 +543,7 @@ async function narrowByText(read: ReadLines, s: BackendSymbol): Promise<BackendS
 }
 
 async function confirmedByDefinition(backend: IdeBackend, name: string, outlines: LookupCache, signal: AbortSignal): Promise<BackendSymbol[]> {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(name);
   const { matches } = await searchWorkspace(backend.workspace, '.', `(?<![A-Za-z0-9_$])${escaped}(?![A-Za-z0-9_$])`, { signal, maxResults: 200 });
   const candidates = matches.filter((m) => backend.handles(m.path)).slice(0, 60);
   const seen = new Map<string, Location>();

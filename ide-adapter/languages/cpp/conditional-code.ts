@@ -6,6 +6,8 @@
  * may have missed those places.
  */
 
+import { wordPattern } from '../../regexp-text.js';
+
 /** `#if…`, `#el…`, `#endif`: the directive's word. */
 const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/;
 
@@ -20,7 +22,7 @@ export function conditionalMentions(text: string, name: string): number[] {
   const open: boolean[] = [];
   let guarded = 0;
   let inComment = false;
-  const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
+  const word = wordPattern(name);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     // Comments are no code: `/* … */` across lines, `// …`.

@@ -7,6 +7,7 @@
  */
 import type { ModulePathOf } from '../../lsp/module-paths.js';
 import type { KindWord, LspKindName } from '../../kinds.js';
+import { escapeRegExp } from '../../regexp-text.js';
 
 /** A file contributes nothing to a C/C++ name: namespaces and classes do (from the outline). */
 export const cppModulePath: ModulePathOf = () => Promise.resolve([]);
@@ -85,10 +86,6 @@ export function cppKind(lspKind: LspKindName, line: string, name: string): KindW
     default:
       return lspKind;
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

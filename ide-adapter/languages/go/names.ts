@@ -6,6 +6,7 @@
  */
 import type { ModulePathOf, ModuleSegment } from '../../lsp/module-paths.js';
 import type { KindWord, LspKindName } from '../../kinds.js';
+import { escapeRegExp } from '../../regexp-text.js';
 
 /** LSP kinds of members: their name carries the owner (`Mux.Get`, `MemStore.values`). */
 const MEMBER_KINDS = new Set(['method', 'field', 'property']);
@@ -69,7 +70,7 @@ function withoutBracketGroups(raw: string): string {
 export function goEmbeddedField(lspKind: string, declarationLine: string, name: string): boolean {
   if (lspKind !== 'field') return false;
   // No two space runs are adjacent (each `\s*` has its own spaces): linear on any line.
-  return new RegExp(`^\\s*(?:\\*\\s*)?(?:[A-Za-z_]\\w*\\.)?${escape(name)}(?:\\[[^\\]]*\\])?\\s*(?:(?:\`[^\`]*\`|"(?:[^"\\\\]|\\\\.)*")\\s*)?(?://.*)?$`).test(declarationLine);
+  return new RegExp(`^\\s*(?:\\*\\s*)?(?:[A-Za-z_]\\w*\\.)?${escapeRegExp(name)}(?:\\[[^\\]]*\\])?\\s*(?:(?:\`[^\`]*\`|"(?:[^"\\\\]|\\\\.)*")\\s*)?(?://.*)?$`).test(declarationLine);
 }
 
 function lastSegment(type: string): string {
@@ -112,16 +113,12 @@ export function goKind(lspKind: LspKindName, declarationLine: string, name: stri
 
 /** `type Name …` or, in a `type (…)` group, `Name …`; group 1 is `=` for an alias. */
 function typeSpec(line: string, name: string): RegExpExecArray | null {
-  return new RegExp(`^\\s*(?:type\\s+)?${escape(name)}(?:\\[[^\\]]*\\])?\\s*(=)?`).exec(line);
+  return new RegExp(`^\\s*(?:type\\s+)?${escapeRegExp(name)}(?:\\[[^\\]]*\\])?\\s*(=)?`).exec(line);
 }
 
 /** Whether the line is `type Name …` itself. */
 function declaresType(line: string, name: string): boolean {
-  return new RegExp(`^\\s*type\\s+${escape(name)}\\b`).test(line);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\s*type\\s+${escapeRegExp(name)}\\b`).test(line);
 }
 
 /** How far into a file its `package` clause is looked for (after the file's doc comment and build tags). */

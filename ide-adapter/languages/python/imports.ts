@@ -6,13 +6,10 @@
 import type { ImportRules } from '../../lsp/servers.js';
 import { ENVIRONMENT_FIX } from './problems.js';
 import { linesInStrings } from './strings.js';
+import { escapeRegExp } from '../../regexp-text.js';
 
 /** pyright's diagnostic codes for imports it cannot resolve (no package; only stubs, no source). */
 const UNRESOLVED_CODES = new Set(['reportMissingImports', 'reportMissingModuleSource']);
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * `name as alias` → the name and the alias (trimmed); `name` alone → the name. Found with a pattern
@@ -66,7 +63,7 @@ function importedModules(line: string): string[] {
 
 /** Python's import rules for pyright's definition. */
 export const PYTHON_IMPORTS: ImportRules = {
-  lineImporting: (name) => `^\\s*(from\\s+\\S+\\s+)?import\\s.*(?<![\\w.])${escape(name)}(?!\\w)`,
+  lineImporting: (name) => `^\\s*(from\\s+\\S+\\s+)?import\\s.*(?<![\\w.])${escapeRegExp(name)}(?!\\w)`,
   moduleOf,
   unresolved: (code, message) => (code !== undefined && UNRESOLVED_CODES.has(code)) || /^Import ".*" could not be resolved/.test(message),
   fix: `the package is not installed in the environment pyright uses: ${ENVIRONMENT_FIX}, or install it there`,

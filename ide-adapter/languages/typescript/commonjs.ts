@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { WholeModuleExports } from '../../lsp/servers.js';
+import { escapeRegExp } from '../../regexp-text.js';
 
 /**
  * `module.exports = name;` and `exports = module.exports = name;` (either order), the whole line
@@ -45,7 +46,7 @@ function requiredAs(target: string): string[] {
 
 /** The names `targets` can be required by, escaped for a pattern. */
 function requiredNames(targets: readonly string[]): string[] {
-  return [...new Set(targets.flatMap(requiredAs))].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return [...new Set(targets.flatMap(requiredAs))].map(escapeRegExp);
 }
 
 /** The extensions and index files Node tries for a relative `require` without one. */
